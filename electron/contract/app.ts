@@ -1,0 +1,39 @@
+/** Facts about the running app that the renderer shows (never a path or a secret). */
+export interface AppInfo {
+  version: string;
+  /** 'electron' inside the desktop shell, 'browser' for browser mode. */
+  shell: 'electron' | 'browser';
+  platform: string;
+  secrets: SecretsStatus;
+  database: DatabaseStatus;
+}
+
+export interface SecretsStatus {
+  /** 'keychain' = the OS keychain; 'memory' = kept for this session only. */
+  mode: 'keychain' | 'memory';
+  /** Why the keychain is not used, when mode is 'memory'. */
+  reason?: string;
+}
+
+export type DatabaseStatus = { ok: true } | { ok: false; message: string };
+
+export type UpdaterStatus =
+  | { state: 'idle' }
+  | { state: 'checking' }
+  | { state: 'available'; version: string }
+  | { state: 'none' }
+  | { state: 'downloading'; percent: number; version?: string }
+  | { state: 'ready'; version: string }
+  | { state: 'error'; message: string };
+
+/** The open panes of the workspace; persisted so a restart reopens them. */
+export interface Workspace {
+  /** Site ids in tab order. */
+  tabs: string[];
+  /** The focused tab. */
+  active: string | null;
+  /** A second pane beside the active one, or null for a single pane. */
+  split: string | null;
+  /** Share of the width given to the left pane when split, 0.2–0.8. */
+  ratio: number;
+}

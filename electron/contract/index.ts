@@ -1,0 +1,71 @@
+/**
+ * The IPC contract: every channel the renderer may invoke and every event the Host may emit,
+ * declared once here and imported by both sides. Nothing in this folder may use Node or the DOM.
+ */
+import * as v from 'valibot';
+import { channel, event, type ChannelDef, type EventDef } from './define';
+import type { AppInfo, SecretsStatus, UpdaterStatus, Workspace } from './app';
+import { SiteDraft, SiteFields, SiteId, SiteUpdate, type ConnectionReport, type Site } from './sites';
+
+export * from './errors';
+export * from './app';
+export * from './sites';
+export type { ChannelDef, EventDef } from './define';
+
+const None = v.optional(v.strictObject({}));
+
+const ProbeTarget = v.strictObject({
+  kind: SiteFields.kind,
+  baseUrl: SiteFields.baseUrl,
+  environment: SiteFields.environment,
+});
+
+export const WorkspaceSchema = v.strictObject({
+  tabs: v.pipe(v.array(SiteId), v.maxLength(64)),
+  active: v.nullable(SiteId),
+  split: v.nullable(SiteId),
+  ratio: v.pipe(v.number(), v.minValue(0.2), v.maxValue(0.8)),
+});
+
+export const channels = {
+  'app.info': channel<AppInfo>()(None),
+
+  'sites.list': channel<Site[]>()(None),
+  'sites.add': channel<Site>()(SiteDraft),
+  'sites.update': channel<Site>()(SiteUpdate),
+  'sites.remove': channel<{ id: string }>()(v.strictObject({ id: SiteId })),
+  /** The full list of site ids in their new order. */
+  'sites.reorder': channel<Site[]>()(v.strictObject({ ids: v.pipe(v.array(SiteId), v.minLength(1)) })),
+  /** Probe a saved site (`id`) or the values in an unsaved form (`target`). */
+  'sites.test': channel<ConnectionReport>()(
+    v.union([v.strictObject({ id: SiteId }), v.strictObject({ target: ProbeTarget })], 'Give a site id or a target to test.'),
+  ),
+
+  'workspace.get': channel<Workspace>()(None),
+  'workspace.set': channel<Workspace>()(WorkspaceSchema),
+} satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
+
+export const events = {
+  /** The whole list, after any add, edit, removal or reorder (from any window). */
+  'sites.changed': event<Site[]>(),
+  /** The keychain became unavailable (or available again). */
+  'secrets.status': event<SecretsStatus>(),
+  /** From the shell's updater (packaged builds only). */
+  'updater.status': event<UpdaterStatus>(),
+  /** The Host went away and came back (Electron restarts a crashed Host; the client reconnects). */
+  'host.status': event<{ state: 'restarting' | 'ready' }>(),
+} satisfies Record<string, EventDef<unknown>>;
+
+export type Channels = typeof channels;
+export type ChannelName = keyof Channels;
+export type ChannelInput<K extends ChannelName> = v.InferInput<Channels[K]['input']>;
+/** What the handler receives: the schema's output (trimmed strings, defaults applied). */
+export type ChannelParsed<K extends ChannelName> = v.InferOutput<Channels[K]['input']>;
+export type ChannelOutput<K extends ChannelName> = NonNullable<Channels[K]['__output']>;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<K extends EventName> = NonNullable<Events[K]['__payload']>;
+
+export const isChannelName = (name: string): name is ChannelName => Object.hasOwn(channels, name);
+export const isEventName = (name: string): name is EventName => Object.hasOwn(events, name);

@@ -1,0 +1,72 @@
+import * as v from 'valibot';
+
+export const SITE_KINDS = ['cms', 'store'] as const;
+export type SiteKind = (typeof SITE_KINDS)[number];
+
+/** `password` = username/password sign-in that yields JWTs; `apikey` = a key sent with every call. */
+export const AUTH_MODES = ['password', 'apikey'] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
+
+/** The API prefix each kind of site serves under unless the user says otherwise. */
+export const DEFAULT_PREFIX: Record<SiteKind, string> = { cms: '/api/v1', store: '/api/v3' };
+
+export interface Site {
+  id: string;
+  name: string;
+  kind: SiteKind;
+  /** Full base URL including the API prefix, no trailing slash: https://example.com/api/v1 */
+  baseUrl: string;
+  /** Value of the X-Cms-Environment header, or null to send none. */
+  environment: string | null;
+  authMode: AuthMode;
+  /** True when an API key for this site is in the secret store (the key itself never leaves the Host). */
+  hasApiKey: boolean;
+  position: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const trimmed = (max: number) => v.pipe(v.string(), v.trim(), v.maxLength(max, `At most ${max} characters.`));
+
+/** Kept loose on purpose: URL rules are checked by the Host (sites/url.ts) so the message can say what is wrong. */
+export const SiteFields = {
+  name: v.pipe(trimmed(80), v.minLength(1, 'Give the site a name.')),
+  kind: v.picklist(SITE_KINDS, 'Choose CMS or store.'),
+  baseUrl: v.pipe(trimmed(2048), v.minLength(1, 'Enter the address of the site.')),
+  environment: v.nullable(trimmed(253)),
+  authMode: v.picklist(AUTH_MODES, 'Choose how to sign in.'),
+  /** Present = store this key (empty string = forget it); absent = leave the stored key alone. */
+  apiKey: v.optional(v.pipe(v.string(), v.maxLength(4096))),
+};
+
+export const SiteDraft = v.strictObject(SiteFields);
+export type SiteDraft = v.InferInput<typeof SiteDraft>;
+
+export const SiteId = v.pipe(v.string(), v.uuid('Not a site id.'));
+
+export const SiteUpdate = v.strictObject({ id: SiteId, ...SiteFields });
+export type SiteUpdate = v.InferInput<typeof SiteUpdate>;
+
+export type ConnectionOutcome =
+  | 'reachable' // the right kind of service answered at that prefix
+  | 'wrong_prefix' // a server answered, but not at this API prefix (a hint says which prefix works, if found)
+  | 'wrong_service' // something answered at the prefix, but it is not this kind of service
+  | 'needs_auth' // the service is there but wants credentials for this probe
+  | 'tls' // certificate refused
+  | 'timeout'
+  | 'unreachable' // DNS, refused, reset
+  | 'server_error'; // 5xx
+
+export interface ConnectionReport {
+  outcome: ConnectionOutcome;
+  ok: boolean;
+  /** One sentence for the user. */
+  message: string;
+  /** The URL that was probed. */
+  url: string;
+  status?: number;
+  /** Round-trip time of the probe in milliseconds. */
+  ms: number;
+  /** For wrong_prefix: a base URL that does answer, when one was found. */
+  suggestedBaseUrl?: string;
+}
