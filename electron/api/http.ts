@@ -1,0 +1,100 @@
+import { AppError } from '../core/app-error';
+
+/**
+ * The one place the Host talks HTTP. Later issues grow it into the full transport of DESIGN.md
+ * (credentials, envelopes, ETags, retries, single-flight refresh); everything funnels through `send`.
+ */
+export type FetchLike = typeof globalThis.fetch;
+
+export interface HttpRequest {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  timeoutMs?: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Round trip in milliseconds. */
+  ms: number;
+}
+
+const TLS_CODES = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'EPROTO',
+]);
+
+/** Walks `cause` chains (undici wraps the socket error in "fetch failed"). */
+function errorCode(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string') return e.code;
+  }
+  return undefined;
+}
+
+export function classifyFetchError(err: unknown, url: string, timeoutMs: number): AppError {
+  const host = (() => {
+    try {
+      return new URL(url).host;
+    } catch {
+      return url;
+    }
+  })();
+  if (err instanceof AppError) return err;
+  const name = (err as { name?: string })?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') {
+    return new AppError({ code: 'timeout', message: `${host} did not answer within ${Math.round(timeoutMs / 1000)} s.` }, { cause: err });
+  }
+  const code = errorCode(err);
+  if (code && (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT'))) {
+    return new AppError(
+      { code: 'tls', message: `The secure connection to ${host} failed: its certificate was not accepted (${code}).`, detail: code },
+      { cause: err },
+    );
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new AppError({ code: 'network', message: `The host name ${host} could not be found.`, detail: code }, { cause: err });
+  }
+  if (code === 'ECONNREFUSED') {
+    return new AppError({ code: 'network', message: `${host} refused the connection: nothing is listening there.`, detail: code }, { cause: err });
+  }
+  const detail = code ?? (err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err));
+  return new AppError({ code: 'network', message: `${host} could not be reached (${detail}).`, detail }, { cause: err });
+}
+
+export async function send(fetchImpl: FetchLike, req: HttpRequest): Promise<HttpResponse> {
+  const timeoutMs = req.timeoutMs ?? 15_000;
+  const started = performance.now();
+  try {
+    const res = await fetchImpl(req.url, {
+      method: req.method ?? 'GET',
+      headers: { Accept: 'application/json', ...req.headers },
+      ...(req.body !== undefined ? { body: req.body } : {}),
+      redirect: 'manual', // a redirect is reported, never followed blindly with credentials attached
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, text, ms: Math.round(performance.now() - started) };
+  } catch (err) {
+    throw classifyFetchError(err, req.url, timeoutMs);
+  }
+}
+
+/** Parses a JSON body; undefined when it is not JSON (an HTML error page, garbage). */
+export function parseJson(res: HttpResponse): unknown {
+  try {
+    return JSON.parse(res.text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,20 @@
+import type { ErrorCode, ErrorInfo } from '../contract';
+
+/** Thrown anywhere in the Host; the dispatcher turns it into the `{ok:false,error}` answer. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly info: ErrorInfo;
+
+  constructor(info: ErrorInfo, options?: { cause?: unknown }) {
+    super(info.message, options);
+    this.name = 'AppError';
+    this.code = info.code;
+    this.info = info;
+  }
+
+  static fields(fields: Record<string, string>, message = 'Some fields need attention.'): AppError {
+    return new AppError({ code: 'invalid_input', message, fields });
+  }
+}
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

@@ -1,0 +1,56 @@
+import * as v from 'valibot';
+import {
+  channels,
+  isChannelName,
+  type ChannelName,
+  type ChannelOutput,
+  type ChannelParsed,
+  type ErrorInfo,
+  type Result,
+} from '../contract';
+import { isAppError } from './app-error';
+
+export type Handlers = { [K in ChannelName]: (input: ChannelParsed<K>) => Promise<ChannelOutput<K>> | ChannelOutput<K> };
+
+export type Log = (level: 'info' | 'warn' | 'error', message: string, extra?: Record<string, unknown>) => void;
+
+/** valibot issues → `{field: message}` with dotted paths; the first message per field wins. */
+export function fieldErrors(issues: v.BaseIssue<unknown>[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const key = issue.path?.map((p) => String(p.key)).join('.') || '_';
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+/**
+ * The boundary: the input is checked against the channel's schema before any service sees it;
+ * every outcome, thrown or not, becomes a Result. Inputs are never logged (they may hold secrets).
+ */
+export function createDispatcher(handlers: Handlers, log: Log) {
+  return async function invoke(channel: string, input: unknown): Promise<Result<unknown>> {
+    if (!isChannelName(channel)) {
+      return { ok: false, error: { code: 'unknown_channel', message: `There is no channel named “${channel}”.` } };
+    }
+    const parsed = v.safeParse(channels[channel].input, input);
+    if (!parsed.success) {
+      const fields = fieldErrors(parsed.issues);
+      return { ok: false, error: { code: 'invalid_input', message: 'Some fields need attention.', fields } };
+    }
+    try {
+      const handler = handlers[channel] as (i: unknown) => unknown;
+      return { ok: true, value: await handler(parsed.output) };
+    } catch (err) {
+      if (isAppError(err)) {
+        if (err.code === 'internal' || err.code === 'database' || err.code === 'keychain') {
+          log('warn', `${channel} failed`, { code: err.code, detail: err.info.detail });
+        }
+        return { ok: false, error: err.info };
+      }
+      log('error', `${channel} crashed`, { error: err instanceof Error ? err.stack : String(err) });
+      const error: ErrorInfo = { code: 'internal', message: 'Something went wrong inside Sitedesk. The action was not completed.' };
+      return { ok: false, error };
+    }
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * The Host's composition root: opens the database and the secret store, builds the services, and
+ * answers contract calls. The same object serves Electron's MessagePort and browser mode's WebSocket.
+ */
+import { join } from 'node:path';
+import type { AppInfo, DatabaseStatus, EventName, EventPayload, Workspace } from '../contract';
+import { closeDatabase, openDatabase, repositories, type Db, type Repositories } from '../db';
+import { openSecretStore } from '../secrets/keychain';
+import type { SecretStore } from '../secrets/store';
+import { sitesService, type SitesService } from '../sites/service';
+import type { FetchLike } from '../api/http';
+import { AppError, isAppError } from './app-error';
+import { createDispatcher, type Handlers, type Log } from './dispatch';
+import type { EventListener, HostEndpoint } from './host-types';
+
+export interface HostOptions {
+  /** Folder for the database (and later caches). */
+  dataDir: string;
+  shell: 'electron' | 'browser';
+  version: string;
+  /** Defaults to the OS keychain, or session-only memory when none answers. */
+  secrets?: SecretStore;
+  /** Electron injects net.fetch (system proxies); Node's fetch otherwise. */
+  fetch?: FetchLike;
+  log?: Log;
+}
+
+export interface Host extends HostEndpoint {
+  close(): Promise<void>;
+}
+
+export const DB_FILE = 'sitedesk.db';
+
+const EMPTY_WORKSPACE: Workspace = { tabs: [], active: null, split: null, ratio: 0.5 };
+
+const defaultLog: Log = (level, message, extra) => {
+  const line = `[host] ${level}: ${message}${extra ? ` ${JSON.stringify(extra)}` : ''}`;
+  if (level === 'error') console.error(line);
+  else console.warn(line);
+};
+
+export async function createHost(opts: HostOptions): Promise<Host> {
+  const log = opts.log ?? defaultLog;
+  const listeners = new Set<EventListener>();
+  const emit = <K extends EventName>(name: K, payload: EventPayload<K>) => {
+    for (const l of listeners) l(name, payload);
+  };
+
+  // A database that cannot be used does not stop the Host: every call that needs it answers
+  // with the reason, and app.info tells the renderer to show it.
+  let db: Db | undefined;
+  let repos: Repositories | undefined;
+  let dbStatus: DatabaseStatus = { ok: true };
+  let dbError: AppError | undefined;
+  try {
+    db = openDatabase(join(opts.dataDir, DB_FILE));
+    repos = repositories(db);
+  } catch (err) {
+    dbError = isAppError(err) ? err : new AppError({ code: 'database', message: String(err) });
+    dbStatus = { ok: false, message: dbError.message };
+    log('error', 'database unavailable', { detail: dbError.message });
+  }
+
+  const secrets = opts.secrets ?? (await openSecretStore());
+  if (secrets.status.mode === 'memory') log('warn', 'secrets kept in memory', { reason: secrets.status.reason });
+
+  const fetchImpl = opts.fetch ?? globalThis.fetch;
+
+  let sites: SitesService | undefined;
+  if (repos) sites = sitesService({ repo: repos.sites, secrets, fetch: fetchImpl, changed: (list) => emit('sites.changed', list) });
+
+  const need = <T>(x: T | undefined): T => {
+    if (x === undefined) throw dbError ?? new AppError({ code: 'database', message: 'The database is not open.' });
+    return x;
+  };
+
+  const handlers: Handlers = {
+    'app.info': (): AppInfo => ({
+      version: opts.version,
+      shell: opts.shell,
+      platform: process.platform,
+      secrets: secrets.status,
+      database: dbStatus,
+    }),
+    'sites.list': () => need(sites).list(),
+    'sites.add': (input) => need(sites).add(input),
+    'sites.update': (input) => need(sites).update(input),
+    'sites.remove': (input) => need(sites).remove(input.id),
+    'sites.reorder': (input) => need(sites).reorder(input.ids),
+    'sites.test': (input) => need(sites).test(input),
+    'workspace.get': () => {
+      const saved = need(repos).prefs.get<Workspace>('workspace') ?? EMPTY_WORKSPACE;
+      // sites removed since the layout was saved simply drop out of it
+      const known = new Set(need(sites).list().map((s) => s.id));
+      const tabs = saved.tabs.filter((id) => known.has(id));
+      const pick = (id: string | null) => (id && known.has(id) ? id : null);
+      return { tabs, active: pick(saved.active) ?? tabs[0] ?? null, split: pick(saved.split), ratio: saved.ratio };
+    },
+    'workspace.set': (input) => {
+      need(repos).prefs.set('workspace', input);
+      return input;
+    },
+  };
+
+  const invoke = createDispatcher(handlers, log);
+
+  return {
+    invoke,
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    emit,
+    async close() {
+      listeners.clear();
+      if (db) closeDatabase(db);
+    },
+  };
+}

@@ -1,0 +1,12 @@
+/** The one interface to SQLite: every query of the app lives behind these repositories. */
+import type { Db } from './open';
+import { sitesRepo } from './repos/sites';
+import { prefsRepo } from './repos/prefs';
+
+export { openDatabase, closeDatabase, type Db } from './open';
+
+export function repositories(db: Db) {
+  return { sites: sitesRepo(db), prefs: prefsRepo(db) };
+}
+
+export type Repositories = ReturnType<typeof repositories>;

@@ -1,0 +1,41 @@
+/**
+ * Numbered migrations. Append only: a shipped migration is never edited, a new one is added.
+ * `user_version` holds the number of the last one applied.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: 'sites and preferences',
+    sql: `
+      CREATE TABLE sites (
+        id           TEXT PRIMARY KEY,
+        name         TEXT NOT NULL,
+        kind         TEXT NOT NULL CHECK (kind IN ('cms', 'store')),
+        base_url     TEXT NOT NULL,
+        environment  TEXT,
+        auth_mode    TEXT NOT NULL CHECK (auth_mode IN ('password', 'apikey')),
+        has_api_key  INTEGER NOT NULL DEFAULT 0,
+        position     INTEGER NOT NULL,
+        created_at   TEXT NOT NULL,
+        updated_at   TEXT NOT NULL
+      );
+      -- names are compared the way people read them: "Blog" and "blog " are the same site
+      CREATE UNIQUE INDEX sites_name ON sites (lower(trim(name)));
+      CREATE INDEX sites_position ON sites (position);
+
+      -- small key/value state of the app itself (window layout, settings); values are JSON
+      CREATE TABLE prefs (
+        key    TEXT PRIMARY KEY,
+        value  TEXT NOT NULL
+      );
+    `,
+  },
+];
+
+export const LATEST_VERSION = migrations.reduce((max, m) => Math.max(max, m.version), 0);

@@ -1,0 +1,101 @@
+import Database from 'better-sqlite3';
+import { openSync, readSync, closeSync, statSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { AppError } from '../core/app-error';
+import { LATEST_VERSION, migrations, type Migration } from './migrations';
+
+export type Db = Database.Database;
+
+const SQLITE_MAGIC = 'SQLite format 3\0';
+
+/** Reads the first 16 bytes without opening the file for writing, so a foreign file is never touched. */
+function looksLikeSqlite(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(16);
+    const n = readSync(fd, buf, 0, 16, 0);
+    return n === 16 && buf.toString('latin1') === SQLITE_MAGIC;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function refuse(message: string, detail?: string, cause?: unknown): never {
+  throw new AppError({ code: 'database', message, ...(detail ? { detail } : {}) }, { cause });
+}
+
+/**
+ * Opens (or creates) the app database and brings its schema up to date in one transaction.
+ * Refuses — without writing a byte — a file that is not SQLite or that a newer Sitedesk wrote.
+ */
+export function openDatabase(file: string, list: Migration[] = migrations): Db {
+  let size = 0;
+  try {
+    size = statSync(file).size;
+  } catch {
+    mkdirSync(dirname(file), { recursive: true });
+  }
+  if (size > 0 && !looksLikeSqlite(file)) {
+    refuse(`The data file ${file} is not a Sitedesk database. Sitedesk left it untouched; move it away or choose another data folder.`);
+  }
+
+  // A readonly look first: checking user_version must not create WAL files or change anything.
+  if (size > 0) {
+    let version = 0;
+    try {
+      const peek = new Database(file, { readonly: true, fileMustExist: true });
+      try {
+        version = peek.pragma('user_version', { simple: true }) as number;
+      } finally {
+        peek.close();
+      }
+    } catch (err) {
+      refuse(`The data file ${file} could not be read as a database. Sitedesk left it untouched.`, String((err as Error).message), err);
+    }
+    if (version > LATEST_VERSION) {
+      refuse(
+        `The data file was written by a newer version of Sitedesk (schema ${version}; this version knows up to ${LATEST_VERSION}). Update Sitedesk to open it; the file was left untouched.`,
+      );
+    }
+  }
+
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL'); // drafts must survive a power cut
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, list);
+  } catch (err) {
+    db.close();
+    if (err instanceof AppError) throw err;
+    refuse(`The database could not be prepared: ${(err as Error).message}`, undefined, err);
+  }
+  return db;
+}
+
+function migrate(db: Db, list: Migration[]): void {
+  const latest = list.reduce((max, m) => Math.max(max, m.version), 0);
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > latest) {
+    refuse(`The data file was written by a newer version of Sitedesk (schema ${current}; this version knows up to ${latest}). The file was left untouched.`);
+  }
+  const pending = list.filter((m) => m.version > current).sort((a, b) => a.version - b.version);
+  if (pending.length === 0) return;
+  // All pending steps or none: a failure half-way leaves the file exactly as it was.
+  db.transaction(() => {
+    for (const m of pending) {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    }
+  }).immediate();
+}
+
+export function closeDatabase(db: Db): void {
+  if (!db.open) return;
+  try {
+    db.pragma('optimize');
+  } finally {
+    db.close();
+  }
+}

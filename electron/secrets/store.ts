@@ -1,0 +1,20 @@
+import type { SecretsStatus } from '../contract';
+
+/**
+ * Where tokens and API keys live. Accounts are namespaced strings such as `site:<id>:apikey`.
+ * No secret is ever written to SQLite, a log line or an answer to the renderer.
+ */
+export interface SecretStore {
+  readonly status: SecretsStatus;
+  get(account: string): Promise<string | null>;
+  set(account: string, secret: string): Promise<void>;
+  delete(account: string): Promise<void>;
+  /** Removes every secret whose account starts with `prefix` (all of one site's secrets). */
+  deleteByPrefix(prefix: string): Promise<void>;
+}
+
+/** Per-site account names, in one place so removal can find them all. */
+export const siteAccount = {
+  prefix: (siteId: string) => `site:${siteId}:`,
+  apiKey: (siteId: string) => `site:${siteId}:apikey`,
+};

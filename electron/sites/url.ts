@@ -1,0 +1,50 @@
+import { DEFAULT_PREFIX, type SiteKind } from '../contract';
+
+/** Pure checks of what a person typed; each failure names the field and says how to fix it. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/**
+ * Normalises a site address: http(s) only, no credentials, query or fragment, no trailing slash;
+ * an address with no path gets the kind's default API prefix.
+ */
+export function checkBaseUrl(raw: string, kind: SiteKind): Checked<string> {
+  const text = raw.trim();
+  if (!text) return { ok: false, message: 'Enter the address of the site.' };
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(text)) {
+    return { ok: false, message: `Include the scheme, for example https://${text.replace(/^\/+/, '')}` };
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { ok: false, message: 'This is not a valid web address.' };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return { ok: false, message: `Only http:// and https:// addresses can be used (not ${url.protocol}//).` };
+  }
+  if (!url.hostname) return { ok: false, message: 'The address has no host name.' };
+  if (url.username || url.password) {
+    return { ok: false, message: 'Leave user names and passwords out of the address; set them under Sign-in.' };
+  }
+  if (url.search || url.hash || text.includes('?') || text.includes('#')) {
+    return { ok: false, message: 'The address cannot contain a query (?…) or a fragment (#…).' };
+  }
+  let path = url.pathname.replace(/\/+$/, '');
+  if (path === '') path = DEFAULT_PREFIX[kind];
+  return { ok: true, value: `${url.origin}${path}` };
+}
+
+/** X-Cms-Environment carries a host name (optionally with a port); empty means none. */
+export function checkEnvironment(raw: string | null): Checked<string | null> {
+  const text = (raw ?? '').trim();
+  if (!text) return { ok: true, value: null };
+  if (!/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:\d{1,5})?$/.test(text)) {
+    return { ok: false, message: 'Use a host name such as staging.example.com (letters, digits, dots and hyphens).' };
+  }
+  return { ok: true, value: text };
+}
+
+/** Where the kind's default prefix would be on the same server (for "wrong prefix" hints). */
+export function defaultBaseOf(baseUrl: string, kind: SiteKind): string {
+  return `${new URL(baseUrl).origin}${DEFAULT_PREFIX[kind]}`;
+}

@@ -1,0 +1,76 @@
+import { describe, expect, test, vi } from 'vitest';
+import { createDispatcher, type Handlers } from '../../electron/core/dispatch';
+import { channels } from '../../electron/contract';
+import { AppError } from '../../electron/core/app-error';
+
+/** Every handler is a spy that must not be reached by a refused input. */
+function spies() {
+  const handlers = Object.fromEntries(Object.keys(channels).map((name) => [name, vi.fn(async () => 'reached')])) as unknown as Handlers &
+    Record<string, ReturnType<typeof vi.fn>>;
+  const log = vi.fn();
+  return { handlers, log, invoke: createDispatcher(handlers, log) };
+}
+
+describe('the contract boundary', () => {
+  test('a bad input is refused with field errors and never reaches the service', async () => {
+    const { handlers, invoke } = spies();
+    const result = await invoke('sites.add', { name: '', kind: 'ftp', baseUrl: 42, environment: null, authMode: 'password' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.code).toBe('invalid_input');
+    expect(result.error.fields).toMatchObject({
+      name: 'Give the site a name.',
+      kind: 'Choose CMS or store.',
+    });
+    expect(result.error.fields?.baseUrl).toBeTruthy();
+    expect(handlers['sites.add']).not.toHaveBeenCalled();
+  });
+
+  test('unknown keys are refused (strict objects), so nothing unexpected slips through', async () => {
+    const { handlers, invoke } = spies();
+    const result = await invoke('sites.remove', { id: '7f0c6c1e-3d1b-4a8e-9a57-1f2d3c4b5a69', cascade: true });
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(handlers['sites.remove']).not.toHaveBeenCalled();
+  });
+
+  test('an id that is not a uuid is refused at the boundary', async () => {
+    const { handlers, invoke } = spies();
+    const result = await invoke('sites.test', { id: '../../etc/passwd' });
+    expect(result.ok).toBe(false);
+    expect(handlers['sites.test']).not.toHaveBeenCalled();
+  });
+
+  test('a workspace ratio out of bounds is refused with its field named', async () => {
+    const { invoke } = spies();
+    const result = await invoke('workspace.set', { tabs: [], active: null, split: null, ratio: 3 });
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid_input', fields: { ratio: expect.any(String) } } });
+  });
+
+  test('an unknown channel is answered, not thrown', async () => {
+    const { invoke } = spies();
+    expect(await invoke('fs.readFile', { path: '/etc/passwd' })).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
+  });
+
+  test('a valid input reaches the handler with the parsed (trimmed) value', async () => {
+    const { handlers, invoke } = spies();
+    const result = await invoke('sites.add', {
+      name: '  Blog  ',
+      kind: 'cms',
+      baseUrl: ' https://example.com/api/v1 ',
+      environment: null,
+      authMode: 'password',
+    });
+    expect(result).toEqual({ ok: true, value: 'reached' });
+    expect(handlers['sites.add']).toHaveBeenCalledWith(expect.objectContaining({ name: 'Blog', baseUrl: 'https://example.com/api/v1' }));
+  });
+
+  test('an AppError thrown by a service becomes the error answer; a crash becomes a generic one and is logged without the input', async () => {
+    const { handlers, log, invoke } = spies();
+    handlers['sites.list'].mockRejectedValueOnce(new AppError({ code: 'not_found', message: 'gone' }));
+    expect(await invoke('sites.list', undefined)).toEqual({ ok: false, error: { code: 'not_found', message: 'gone' } });
+    handlers['sites.add'].mockRejectedValueOnce(new TypeError('boom'));
+    const r = await invoke('sites.add', { name: 'x', kind: 'store', baseUrl: 'https://x.test', environment: null, authMode: 'apikey', apiKey: 'SECRET-KEY' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'internal' } });
+    expect(JSON.stringify(log.mock.calls)).not.toContain('SECRET-KEY');
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, test } from 'vitest';
+import { checkBaseUrl, checkEnvironment } from '../../electron/sites/url';
+
+describe('checkBaseUrl', () => {
+  test.each([
+    ['https://example.com/api/v1', 'cms', 'https://example.com/api/v1'],
+    ['https://example.com/api/v1/', 'cms', 'https://example.com/api/v1'],
+    ['https://example.com', 'cms', 'https://example.com/api/v1'],
+    ['https://example.com/', 'store', 'https://example.com/api/v3'],
+    ['  http://127.0.0.1:8080/custom/api  ', 'cms', 'http://127.0.0.1:8080/custom/api'],
+    ['HTTPS://Example.COM/api/v1', 'cms', 'https://example.com/api/v1'],
+  ] as const)('%s (%s) → %s', (raw, kind, expected) => {
+    expect(checkBaseUrl(raw, kind)).toEqual({ ok: true, value: expected });
+  });
+
+  test.each([
+    ['', 'Enter the address'],
+    ['example.com/api/v1', 'Include the scheme, for example https://example.com/api/v1'],
+    ['ftp://example.com/api/v1', 'Only http:// and https://'],
+    ['file:///etc/passwd', 'Only http:// and https://'],
+    ['javascript:alert(1)', 'Only http:// and https://'],
+    ['https://user:pw@example.com/api/v1', 'Leave user names and passwords out'],
+    ['https://example.com/api/v1?x=1', 'cannot contain a query'],
+    ['https://example.com/api/v1#top', 'cannot contain a query'],
+    ['https://exa mple.com', 'not a valid web address'],
+  ])('refuses %j', (raw, message) => {
+    const r = checkBaseUrl(raw, 'cms');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toContain(message);
+  });
+});
+
+describe('checkEnvironment', () => {
+  test('empty means no header', () => expect(checkEnvironment('  ')).toEqual({ ok: true, value: null }));
+  test('a host name is kept', () => expect(checkEnvironment('staging.example.com')).toEqual({ ok: true, value: 'staging.example.com' }));
+  test('a host with a port is kept', () => expect(checkEnvironment('localhost:8080')).toEqual({ ok: true, value: 'localhost:8080' }));
+  test.each(['staging example', 'a\r\nX-Evil: 1', '-bad', 'héllo'])('refuses %j', (raw) => expect(checkEnvironment(raw).ok).toBe(false));
+});
