@@ -4,7 +4,7 @@
 // The keychain is real: without a session bus this re-runs itself inside `dbus-run-session` with
 // an unlocked gnome-keyring, so the Secret Service tests run the same on a laptop and in CI.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 const run = (cmd, args, env = {}) => {
   const started = Date.now();
@@ -42,6 +42,20 @@ run(bin('tsc'), ['-p', 'electron/tsconfig.json']);
 run(bin('tsc'), ['-p', 'electron/shell.tsconfig.json']);
 run(bin('tsc'), ['-p', 'test/tsconfig.json']);
 run(bin('svelte-check'), ['--tsconfig', 'renderer/tsconfig.json', '--fail-on-warnings', '--output', 'human']);
-run(bin('vitest'), ['run'], { SITEDESK_REQUIRE_KEYCHAIN: process.env.SITEDESK_KEYRING_SESSION ? '1' : '' });
+const reports = spawnSync('mktemp', ['-d'], { encoding: 'utf8' }).stdout.trim();
+run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/vitest.json`], {
+  SITEDESK_REQUIRE_KEYCHAIN: process.env.SITEDESK_KEYRING_SESSION ? '1' : '',
+});
 run(process.execPath, ['scripts/build.mjs']);
-run(bin('playwright'), ['test']);
+run(bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/playwright.json` });
+
+// One closing line over both runners, so a reader (or CI) sees the whole count at once.
+const vit = JSON.parse(readFileSync(`${reports}/vitest.json`, 'utf8'));
+const pw = JSON.parse(readFileSync(`${reports}/playwright.json`, 'utf8')).stats;
+const passed = vit.numPassedTests + pw.expected;
+const failed = vit.numFailedTests + pw.unexpected + (pw.flaky ?? 0);
+const skipped = vit.numPendingTests + vit.numTodoTests + pw.skipped;
+console.log(`\nvitest: ${vit.numPassedTests} passed, ${vit.numFailedTests} failed, ${vit.numPendingTests} skipped`);
+console.log(`playwright: ${pw.expected} passed, ${pw.unexpected} failed, ${pw.skipped} skipped`);
+console.log(`total: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed ? 1 : 0);
