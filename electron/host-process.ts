@@ -1,0 +1,91 @@
+/**
+ * Entry of the Host inside Electron's utilityProcess (built to out/host/host.cjs, started by
+ * electron/utility.ts). Plain Node: this file must not import Electron; what Electron adds to
+ * the process (`process.parentPort`, MessagePortMain) is described by the small interfaces below.
+ *
+ * Messages from main:
+ *   {type:'connect'} + ports[0]           a window's port: serve the contract on it
+ *   {type:'emit', event, payload}          a shell event (updater status) for every connection
+ *   {type:'shutdown'}                      close the Host cleanly and exit
+ *
+ * Networking: the Host uses Node's global fetch for now. Electron's `net.fetch` (system proxies,
+ * PAC) exists in utility processes and can be passed later as createHost's `fetch` option.
+ */
+import { isEventName, type EventName, type EventPayload } from './contract';
+import { serveConnection } from './core/connection';
+import { createHost } from './core/host';
+import { openSecretStore } from './secrets/keychain';
+
+/** Electron's MessagePortMain, as far as this file uses it. */
+interface PortMain {
+  on(event: 'message', listener: (event: { data: unknown }) => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+  postMessage(message: unknown): void;
+  start(): void;
+}
+
+/** Electron's `process.parentPort` in a utility process. */
+interface ParentPort {
+  on(event: 'message', listener: (event: { data: unknown; ports: PortMain[] }) => void): unknown;
+}
+
+const parentPort = (process as NodeJS.Process & { parentPort?: ParentPort }).parentPort;
+const dataDir = process.env.SITEDESK_DATA_DIR;
+if (!parentPort || !dataDir) {
+  console.error('host-process runs only inside Sitedesk’s Electron utility process (SITEDESK_DATA_DIR and parentPort are missing).');
+  process.exit(1);
+}
+
+// Same switches as browser mode (electron/web/cli.ts), so tests never touch the real keychain.
+const secretsOverridden = process.env.SITEDESK_SECRETS === 'memory' || !!process.env.SITEDESK_KEYCHAIN_SERVICE;
+const hostReady = (async () => {
+  const secrets = secretsOverridden
+    ? await openSecretStore({
+        ...(process.env.SITEDESK_SECRETS === 'memory' ? { force: 'memory' as const } : {}),
+        ...(process.env.SITEDESK_KEYCHAIN_SERVICE ? { service: process.env.SITEDESK_KEYCHAIN_SERVICE } : {}),
+      })
+    : undefined; // createHost opens the OS keychain itself
+  return createHost({ dataDir, shell: 'electron', version: __APP_VERSION__, ...(secrets ? { secrets } : {}) });
+})();
+hostReady.catch((err: unknown) => {
+  console.error('The Sitedesk Host could not start:', err);
+  process.exit(1); // main restarts it with backoff
+});
+
+let closing: Promise<void> | undefined;
+function shutdown(): Promise<void> {
+  closing ??= hostReady
+    .then((host) => host.close())
+    .catch((err: unknown) => console.error('The Sitedesk Host did not close cleanly:', err))
+    .finally(() => process.exit(0));
+  return closing;
+}
+
+function serve(port: PortMain): void {
+  hostReady.then(
+    (host) => {
+      const conn = serveConnection(host, (message) => port.postMessage(message));
+      port.on('message', (event) => void conn.receive(event.data));
+      port.on('close', () => conn.close());
+      port.start(); // messages sent before now were queued by the port, none are lost
+    },
+    () => undefined, // reported above; the process is exiting
+  );
+}
+
+parentPort.on('message', ({ data, ports }) => {
+  if (typeof data !== 'object' || data === null) return;
+  const message = data as { type?: unknown; event?: unknown; payload?: unknown };
+  if (message.type === 'connect') {
+    const port = ports[0];
+    if (port) serve(port);
+  } else if (message.type === 'emit') {
+    const { event, payload } = message;
+    if (typeof event !== 'string' || !isEventName(event)) return;
+    void hostReady.then((host) => host.emit(event, payload as EventPayload<EventName>), () => undefined);
+  } else if (message.type === 'shutdown') {
+    void shutdown();
+  }
+});
+
+process.on('SIGTERM', () => void shutdown());

@@ -1,0 +1,178 @@
+/**
+ * Electron main: one instance, one app:// origin, the window, the menu, the updater, and the Host
+ * in a utility process (electron/utility.ts). Business logic lives in the Host, never here.
+ */
+import { app, BrowserWindow, dialog, ipcMain, protocol, session } from 'electron';
+import { readFile } from 'node:fs/promises';
+import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { installMenu } from './menu';
+import { createUpdater } from './updater';
+import { HOST_PORT_REQUEST, startHost, type HostSupervisor } from './utility';
+import { APP_HOST, APP_SCHEME, createMainWindow, hardenSession, hardenWebContents, isTrustedSender } from './window';
+
+const RENDERER_ROOT = join(__dirname, '..', 'renderer');
+
+/** No remote script, no plugins, no framing; images may come from the sites the user manages. */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: https: http:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.wasm': 'application/wasm',
+};
+
+// Tests (and anyone running two copies side by side) point the app at a separate profile. Before
+// the single-instance lock, which is taken per userData folder.
+const userDataOverride = process.env.SITEDESK_USER_DATA_DIR;
+if (userDataOverride) app.setPath('userData', userDataOverride);
+
+// Must happen before 'ready'. `standard` gives app:// real origins and relative URL resolution;
+// `secure` makes it a secure context; `supportFetchAPI` lets the page fetch its own assets.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+app.enableSandbox();
+
+const plain = (status: number, text: string) => new Response(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+
+/** Serves out/renderer/ for app://sitedesk/…; nothing outside that folder, ever. */
+async function serveRenderer(request: Request): Promise<Response> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return plain(405, 'Method not allowed');
+  const url = new URL(request.url);
+  if (url.host !== APP_HOST) return plain(404, 'Not found');
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(url.pathname);
+  } catch {
+    return plain(400, 'Bad request');
+  }
+  if (pathname.includes('\0')) return plain(400, 'Bad request');
+  const file = resolve(RENDERER_ROOT, pathname === '/' ? 'index.html' : `.${pathname}`);
+  // Checked after decoding and resolving, so %2e%2e, %2f and backslashes cannot climb out.
+  const inside = relative(RENDERER_ROOT, file);
+  if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return plain(403, 'Forbidden');
+  let body: Buffer<ArrayBuffer>;
+  try {
+    body = await readFile(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR' ? plain(404, 'Not found') : plain(500, 'Could not read the file');
+  }
+  const headers = {
+    'Content-Type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'Content-Security-Policy': CSP,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-cache',
+  };
+  return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
+}
+
+function boot(): void {
+  let host: HostSupervisor | null = null;
+  let hostStopped = false;
+  let mainWindow: BrowserWindow | null = null;
+
+  const openWindow = () => {
+    const win = createMainWindow();
+    mainWindow = win;
+    win.on('closed', () => {
+      if (mainWindow === win) mainWindow = null;
+    });
+    return win;
+  };
+
+  const focusedWindow = () => BrowserWindow.getFocusedWindow() ?? mainWindow ?? BrowserWindow.getAllWindows()[0] ?? null;
+
+  const stopHost = async () => {
+    if (hostStopped) return;
+    hostStopped = true;
+    await host?.stop();
+  };
+
+  app.on('second-instance', () => {
+    if (!app.isReady()) return; // the window is created on 'ready' anyway
+    const win = mainWindow ?? openWindow();
+    if (win.isMinimized()) win.restore();
+    win.show();
+    win.focus();
+  });
+
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  app.on('activate', () => {
+    if (app.isReady() && BrowserWindow.getAllWindows().length === 0) openWindow();
+  });
+
+  // Let the Host close its database (PRAGMA optimize, WAL checkpoint) before the process goes.
+  app.on('before-quit', (event) => {
+    if (hostStopped || !host) return;
+    event.preventDefault();
+    void stopHost().finally(() => app.quit());
+  });
+
+  // The page asks for its port once per load (first load and every reload).
+  ipcMain.on(HOST_PORT_REQUEST, (event) => {
+    if (!isTrustedSender(event.senderFrame)) return;
+    host?.connect(event.sender);
+  });
+
+  app
+    .whenReady()
+    .then(() => {
+      if (process.platform === 'win32') app.setAppUserModelId('app.sitedesk.desktop');
+      protocol.handle(APP_SCHEME, serveRenderer);
+      hardenSession(session.defaultSession);
+
+      host = startHost();
+      const supervisor = host;
+      const updater = createUpdater({
+        onStatus: (status) => supervisor.emitUpdaterStatus(status),
+        parentWindow: focusedWindow,
+        beforeInstall: stopHost,
+      });
+      installMenu({
+        isDev: !app.isPackaged,
+        canCheckForUpdates: updater.enabled,
+        onCheckForUpdates: () => updater.checkNow(),
+      });
+
+      openWindow();
+      updater.start();
+    })
+    .catch((err: unknown) => {
+      console.error('Sitedesk could not start:', err);
+      dialog.showErrorBox('Sitedesk could not start', err instanceof Error ? err.message : String(err));
+      app.exit(1);
+    });
+}
+
+if (app.requestSingleInstanceLock()) boot();
+else app.quit(); // another Sitedesk is running: it gets 'second-instance' and comes to the front

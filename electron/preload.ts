@@ -1,0 +1,77 @@
+/**
+ * The whole bridge (DESIGN.md): `window.sitedesk.invoke(channel, input)` and
+ * `window.sitedesk.on(event, cb)`. Requests travel over a MessagePort straight to the Host;
+ * main only hands the port over. The raw IPC event and the port never reach the page.
+ *
+ * Runs sandboxed, so it is bundled to one CommonJS file and may only require 'electron'.
+ */
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import type { ErrorInfo, Result } from './contract/errors';
+import { createPeer } from './contract/peer';
+import type { RequestMessage } from './contract/protocol';
+
+// Must match electron/utility.ts (not imported: that module is main-process code).
+const HOST_PORT_CHANNEL = 'host-port';
+const HOST_PORT_REQUEST = 'host-port-request';
+
+const RESTARTED: ErrorInfo = { code: 'host_unavailable', message: 'The background service restarted; try again.' };
+
+let port: MessagePort | null = null;
+/** Requests made while there is no port (before the first one, or during a Host restart). */
+const queue: RequestMessage[] = [];
+
+const peer = createPeer((message) => {
+  if (port) port.postMessage(message);
+  else queue.push(message);
+});
+
+function hostLost(): void {
+  if (port) {
+    port.onmessage = null;
+    port.close();
+    port = null;
+  }
+  queue.length = 0; // their calls are answered by failPending below
+  peer.failPending(RESTARTED);
+  peer.dispatch('host.status', { state: 'restarting' });
+}
+
+function attach(next: MessagePort): void {
+  if (port) {
+    // A new port while the old one looked alive: the Host was replaced, so nothing sent on the old
+    // port will be answered.
+    port.onmessage = null;
+    port.close();
+    peer.failPending(RESTARTED);
+  }
+  port = next;
+  next.onmessage = (event: MessageEvent<unknown>) => peer.receive(event.data);
+  next.addEventListener('close', () => {
+    if (port === next) hostLost();
+  });
+  for (const message of queue.splice(0)) next.postMessage(message);
+  peer.dispatch('host.status', { state: 'ready' });
+}
+
+// Only the main process can send on ipcRenderer (renderer-to-renderer sendTo is gone since
+// Electron 28), so the sender is main by construction; the shape is still checked.
+ipcRenderer.on(HOST_PORT_CHANNEL, (event: IpcRendererEvent, data: unknown) => {
+  const next = event.ports[0];
+  if (event.ports.length === 1 && next) attach(next);
+  else if (event.ports.length === 0 && typeof data === 'object' && data !== null && (data as { state?: unknown }).state === 'restarting') hostLost();
+});
+ipcRenderer.send(HOST_PORT_REQUEST);
+
+const NOT_A_CHANNEL: Result<unknown> = { ok: false, error: { code: 'unknown_channel', message: 'The channel name must be a string.' } };
+
+contextBridge.exposeInMainWorld('sitedesk', {
+  invoke: (channel: string, input: unknown): Promise<Result<unknown>> =>
+    typeof channel === 'string' ? peer.invoke(channel, input) : Promise.resolve(NOT_A_CHANNEL),
+  on: (event: string, callback: (payload: unknown) => void): (() => void) => {
+    if (typeof event !== 'string' || typeof callback !== 'function') throw new TypeError('sitedesk.on(event, callback) needs a name and a function.');
+    const off = peer.on(event, callback);
+    return () => {
+      off();
+    };
+  },
+});

@@ -1,0 +1,141 @@
+/**
+ * Runs the Host (out/host/host.cjs, built from electron/host-process.ts) in an Electron
+ * utilityProcess and hands every window a MessagePort to it. A Host that dies is restarted with
+ * backoff and every window gets a fresh port, so windows stay open through a crash.
+ *
+ * Networking: the Host uses Node's global fetch. Electron's `net.fetch` (system proxy and PAC
+ * support) is available inside utility processes since Electron 29 and is the intended
+ * replacement; it has to be taken from Electron inside the utility process itself (a function
+ * cannot cross the process boundary), so it is left for later and createHost's `fetch` option is
+ * not passed yet.
+ */
+import { app, dialog, MessageChannelMain, utilityProcess, type UtilityProcess, type WebContents } from 'electron';
+import { join } from 'node:path';
+import type { UpdaterStatus } from './contract/app';
+
+/** Main → preload channel; the preload listens on the same name (electron/preload.ts). */
+export const HOST_PORT_CHANNEL = 'host-port';
+/** Preload → main: "this page wants a port" (sent once per page load, so reloads reconnect). */
+export const HOST_PORT_REQUEST = 'host-port-request';
+
+/** Messages main sends to the utility process; electron/host-process.ts reads them. */
+type ToHost = { type: 'connect' } | { type: 'emit'; event: 'updater.status'; payload: UpdaterStatus } | { type: 'shutdown' };
+
+const MAX_RESTARTS_PER_MINUTE = 5;
+const SHUTDOWN_GRACE_MS = 3000;
+
+export interface HostSupervisor {
+  /** Give this page a port to the Host now, and a fresh one after every Host restart. */
+  connect(contents: WebContents): void;
+  /** Publish an updater status to every connection, through the Host's event path. */
+  emitUpdaterStatus(status: UpdaterStatus): void;
+  /** Ask the Host to close its database cleanly; kill it if it takes too long. */
+  stop(): Promise<void>;
+}
+
+export function startHost(): HostSupervisor {
+  const modulePath = join(__dirname, '..', 'host', 'host.cjs');
+  const clients = new Set<WebContents>();
+  const recentExits: number[] = [];
+  let child: UtilityProcess | null = null;
+  let stopping = false;
+  let restartTimer: NodeJS.Timeout | undefined;
+  let lastUpdaterStatus: UpdaterStatus | null = null;
+
+  const post = (message: ToHost, transfer?: Electron.MessagePortMain[]) => {
+    try {
+      child?.postMessage(message, transfer);
+    } catch (err) {
+      console.error('Could not reach the Sitedesk Host:', err); // it is exiting; 'exit' follows
+    }
+  };
+
+  function sendPort(contents: WebContents): void {
+    if (!child || contents.isDestroyed()) return;
+    const { port1, port2 } = new MessageChannelMain();
+    post({ type: 'connect' }, [port1]);
+    contents.postMessage(HOST_PORT_CHANNEL, null, [port2]);
+    // A newly connected page missed earlier broadcasts; the latest updater state is all it needs.
+    if (lastUpdaterStatus) post({ type: 'emit', event: 'updater.status', payload: lastUpdaterStatus });
+  }
+
+  function spawn(): void {
+    const proc = utilityProcess.fork(modulePath, [], {
+      serviceName: 'Sitedesk Host',
+      env: { ...process.env, SITEDESK_DATA_DIR: app.getPath('userData') },
+    });
+    child = proc;
+    proc.once('exit', (code) => onExit(proc, code));
+    for (const contents of clients) sendPort(contents);
+  }
+
+  function onExit(proc: UtilityProcess, code: number): void {
+    if (child !== proc) return;
+    child = null;
+    if (stopping) return;
+    console.error(`The Sitedesk Host stopped unexpectedly (exit code ${code}); restarting it.`);
+    // Tell each page now, so calls in flight fail at once instead of waiting for the restart.
+    for (const contents of clients) {
+      if (!contents.isDestroyed()) contents.postMessage(HOST_PORT_CHANNEL, { state: 'restarting' });
+    }
+    const now = Date.now();
+    recentExits.push(now);
+    while (recentExits.length > 0 && now - (recentExits[0] ?? now) > 60_000) recentExits.shift();
+    if (recentExits.length > MAX_RESTARTS_PER_MINUTE) {
+      void giveUp();
+      return;
+    }
+    const delay = Math.min(250 * 2 ** (recentExits.length - 1), 8000);
+    restartTimer = setTimeout(spawn, delay);
+  }
+
+  async function giveUp(): Promise<void> {
+    const { response } = await dialog.showMessageBox({
+      type: 'error',
+      message: 'Sitedesk’s background service keeps stopping.',
+      detail: 'Your saved work is safe. You can try starting the service again, or quit and reopen Sitedesk.',
+      buttons: ['Try Again', 'Quit'],
+      defaultId: 0,
+      cancelId: 1,
+    });
+    if (stopping) return;
+    if (response === 0) {
+      recentExits.length = 0;
+      spawn();
+    } else {
+      app.quit();
+    }
+  }
+
+  spawn();
+
+  return {
+    connect(contents) {
+      if (!clients.has(contents)) {
+        clients.add(contents);
+        contents.once('destroyed', () => clients.delete(contents));
+      }
+      sendPort(contents); // while the Host is restarting there is no child: the port follows spawn()
+    },
+    emitUpdaterStatus(status) {
+      lastUpdaterStatus = status;
+      post({ type: 'emit', event: 'updater.status', payload: status });
+    },
+    stop() {
+      stopping = true;
+      clearTimeout(restartTimer);
+      const proc = child;
+      if (!proc) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const kill = setTimeout(() => proc.kill(), SHUTDOWN_GRACE_MS);
+        const giveUpWaiting = setTimeout(resolve, SHUTDOWN_GRACE_MS + 2000);
+        proc.once('exit', () => {
+          clearTimeout(kill);
+          clearTimeout(giveUpWaiting);
+          resolve();
+        });
+        post({ type: 'shutdown' });
+      });
+    },
+  };
+}

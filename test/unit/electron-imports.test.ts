@@ -1,0 +1,107 @@
+/**
+ * Keeps the layer rules of DESIGN.md true ("Rules that keep the map true"):
+ * - only the six shell files import Electron, so the Host, browser mode and tests run the same code;
+ * - the renderer uses no Node module and nothing from electron/ but the contract;
+ * - the contract imports nothing but valibot and itself, so both sides can use it.
+ * Imports are read with TypeScript's own scanner: static, type-only, re-exports, dynamic import()
+ * and require(), without being fooled by comments or strings.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, extname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+import { expect, test } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const SHELL_FILES = new Set(['main.ts', 'preload.ts', 'window.ts', 'menu.ts', 'updater.ts', 'utility.ts'].map((f) => `electron/${f}`));
+const SCANNED_DIRS = ['electron', 'renderer', 'test'];
+const EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.tsx', '.js', '.mjs', '.cjs', '.svelte']);
+const NODE_BUILTINS = new Set(builtinModules);
+
+/** Project-relative path with forward slashes, as the messages show it. */
+const rel = (file: string) => relative(root, file).split(sep).join('/');
+
+function walk(dir: string, out: string[] = []): string[] {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) walk(path, out);
+    else if (EXTENSIONS.has(extname(entry.name))) out.push(path);
+  }
+  return out;
+}
+
+/** Every module specifier a file refers to. */
+function importsOf(fileName: string, source: string): string[] {
+  const code = fileName.endsWith('.svelte')
+    ? [...source.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '').join('\n')
+    : source;
+  const info = ts.preProcessFile(code, true, true);
+  return [...info.importedFiles, ...info.typeReferenceDirectives].map((f) => f.fileName);
+}
+
+const isElectron = (spec: string) => spec === 'electron' || spec.startsWith('electron/');
+const isNodeBuiltin = (spec: string) => spec.startsWith('node:') || NODE_BUILTINS.has(spec) || NODE_BUILTINS.has(spec.split('/')[0] ?? '');
+const isRelative = (spec: string) => spec.startsWith('./') || spec.startsWith('../');
+const isInside = (path: string, dir: string) => path === dir || path.startsWith(dir + sep);
+
+const files = SCANNED_DIRS.flatMap((d) => walk(join(root, d))).map((path) => ({
+  path,
+  name: rel(path),
+  imports: importsOf(path, readFileSync(path, 'utf8')),
+}));
+
+test('the scanner sees every kind of import and ignores comments and strings', () => {
+  const source = [
+    "import type { App } from 'electron';",
+    'import * as fs from "node:fs";',
+    "export { x } from './contract/x';",
+    "const a = await import('electron/main');",
+    "const b = require('electron');",
+    "// import { no } from 'not-a-comment-import';",
+    "const s = \"require('not-a-string-import')\";",
+  ].join('\n');
+  expect(importsOf('x.ts', source)).toEqual(['electron', 'node:fs', './contract/x', 'electron/main', 'electron']);
+  expect(importsOf('x.svelte', "<script lang=\"ts\">\nimport { ipcRenderer } from 'electron';\n</script>\n<p>from 'nowhere'</p>")).toEqual([
+    'electron',
+  ]);
+  // and it really walks the project
+  expect(files.map((f) => f.name)).toContain('electron/main.ts');
+});
+
+test("only the six shell files import 'electron'", () => {
+  const offenders = files
+    .filter((f) => !SHELL_FILES.has(f.name) && f.imports.some(isElectron))
+    .map((f) => `${f.name} imports ${f.imports.filter(isElectron).join(', ')}`);
+  expect(offenders, 'Only electron/{main,preload,window,menu,updater,utility}.ts may import Electron').toEqual([]);
+});
+
+test('the renderer imports no Node module and nothing from electron/ except electron/contract', () => {
+  const electronDir = join(root, 'electron');
+  const contractDir = join(electronDir, 'contract');
+  const offenders = files
+    .filter((f) => isInside(f.path, join(root, 'renderer')))
+    .flatMap((f) =>
+      f.imports
+        .filter((spec) => {
+          if (isNodeBuiltin(spec)) return true;
+          if (!isRelative(spec)) return false;
+          const target = resolve(dirname(f.path), spec);
+          return isInside(target, electronDir) && !isInside(target, contractDir);
+        })
+        .map((spec) => `${f.name} imports ${spec}`),
+    );
+  expect(offenders).toEqual([]);
+});
+
+test('the contract imports nothing but valibot and itself', () => {
+  const contractDir = join(root, 'electron', 'contract');
+  const offenders = files
+    .filter((f) => isInside(f.path, contractDir))
+    .flatMap((f) =>
+      f.imports
+        .filter((spec) => spec !== 'valibot' && !(isRelative(spec) && isInside(resolve(dirname(f.path), spec), contractDir)))
+        .map((spec) => `${f.name} imports ${spec}`),
+    );
+  expect(offenders).toEqual([]);
+});
