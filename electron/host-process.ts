@@ -1,6 +1,6 @@
 /**
- * Entry of the Host inside Electron's utilityProcess (built to out/host/host.cjs, started by
- * electron/utility.ts). Plain Node: this file must not import Electron; what Electron adds to
+ * The Host's side of Electron's utilityProcess: `runHostProcess` is called by electron/utility.ts,
+ * which is that process's entry (out/host/host.cjs). Plain Node: this file must not import Electron; what Electron adds to
  * the process (`process.parentPort`, MessagePortMain) is described by the small interfaces below.
  *
  * Messages from main:
@@ -8,13 +8,14 @@
  *   {type:'emit', event, payload}          a shell event (updater status) for every connection
  *   {type:'shutdown'}                      close the Host cleanly and exit
  *
- * Networking: the Host uses Node's global fetch for now. Electron's `net.fetch` (system proxies,
- * PAC) exists in utility processes and can be passed later as createHost's `fetch` option.
+ * Networking: utility.ts (this process's real entry) passes Electron's `net.fetch`, which honours
+ * system proxies and PAC files; a function cannot cross processes, so it is taken here, not in main.
  */
 import { isEventName, type EventName, type EventPayload } from './contract';
 import { serveConnection } from './core/connection';
 import { createHost } from './core/host';
 import { openSecretStore } from './secrets/keychain';
+import type { FetchLike } from './api/http';
 
 /** Electron's MessagePortMain, as far as this file uses it. */
 interface PortMain {
@@ -29,63 +30,73 @@ interface ParentPort {
   on(event: 'message', listener: (event: { data: unknown; ports: PortMain[] }) => void): unknown;
 }
 
-const parentPort = (process as NodeJS.Process & { parentPort?: ParentPort }).parentPort;
-const dataDir = process.env.SITEDESK_DATA_DIR;
-if (!parentPort || !dataDir) {
-  console.error('host-process runs only inside Sitedesk’s Electron utility process (SITEDESK_DATA_DIR and parentPort are missing).');
-  process.exit(1);
+export interface HostProcessOptions {
+  /** Electron's net.fetch; Node's fetch when absent. */
+  fetch?: FetchLike;
 }
 
-// Same switches as browser mode (electron/web/cli.ts), so tests never touch the real keychain.
-const secretsOverridden = process.env.SITEDESK_SECRETS === 'memory' || !!process.env.SITEDESK_KEYCHAIN_SERVICE;
-const hostReady = (async () => {
-  const secrets = secretsOverridden
-    ? await openSecretStore({
-        ...(process.env.SITEDESK_SECRETS === 'memory' ? { force: 'memory' as const } : {}),
-        ...(process.env.SITEDESK_KEYCHAIN_SERVICE ? { service: process.env.SITEDESK_KEYCHAIN_SERVICE } : {}),
-      })
-    : undefined; // createHost opens the OS keychain itself
-  return createHost({ dataDir, shell: 'electron', version: __APP_VERSION__, ...(secrets ? { secrets } : {}) });
-})();
-hostReady.catch((err: unknown) => {
-  console.error('The Sitedesk Host could not start:', err);
-  process.exit(1); // main restarts it with backoff
-});
-
-let closing: Promise<void> | undefined;
-function shutdown(): Promise<void> {
-  closing ??= hostReady
-    .then((host) => host.close())
-    .catch((err: unknown) => console.error('The Sitedesk Host did not close cleanly:', err))
-    .finally(() => process.exit(0));
-  return closing;
-}
-
-function serve(port: PortMain): void {
-  hostReady.then(
-    (host) => {
-      const conn = serveConnection(host, (message) => port.postMessage(message));
-      port.on('message', (event) => void conn.receive(event.data));
-      port.on('close', () => conn.close());
-      port.start(); // messages sent before now were queued by the port, none are lost
-    },
-    () => undefined, // reported above; the process is exiting
-  );
-}
-
-parentPort.on('message', ({ data, ports }) => {
-  if (typeof data !== 'object' || data === null) return;
-  const message = data as { type?: unknown; event?: unknown; payload?: unknown };
-  if (message.type === 'connect') {
-    const port = ports[0];
-    if (port) serve(port);
-  } else if (message.type === 'emit') {
-    const { event, payload } = message;
-    if (typeof event !== 'string' || !isEventName(event)) return;
-    void hostReady.then((host) => host.emit(event, payload as EventPayload<EventName>), () => undefined);
-  } else if (message.type === 'shutdown') {
-    void shutdown();
+/** Serves the Host to every port main sends. Called once, by utility.ts, inside the utility process. */
+export function runHostProcess(options: HostProcessOptions = {}): void {
+  const parentPort = (process as NodeJS.Process & { parentPort?: ParentPort }).parentPort;
+  const dataDir = process.env.SITEDESK_DATA_DIR;
+  if (!parentPort || !dataDir) {
+    console.error('host-process runs only inside Sitedesk’s Electron utility process (SITEDESK_DATA_DIR and parentPort are missing).');
+    process.exit(1);
   }
-});
+  const port0: ParentPort = parentPort;
+  const dir: string = dataDir;
 
-process.on('SIGTERM', () => void shutdown());
+  // Same switches as browser mode (electron/web/cli.ts), so tests never touch the real keychain.
+  const secretsOverridden = process.env.SITEDESK_SECRETS === 'memory' || !!process.env.SITEDESK_KEYCHAIN_SERVICE;
+  const hostReady = (async () => {
+    const secrets = secretsOverridden
+      ? await openSecretStore({
+          ...(process.env.SITEDESK_SECRETS === 'memory' ? { force: 'memory' as const } : {}),
+          ...(process.env.SITEDESK_KEYCHAIN_SERVICE ? { service: process.env.SITEDESK_KEYCHAIN_SERVICE } : {}),
+        })
+      : undefined; // createHost opens the OS keychain itself
+    return createHost({ dataDir: dir, shell: 'electron', version: __APP_VERSION__, ...(secrets ? { secrets } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
+  })();
+  hostReady.catch((err: unknown) => {
+    console.error('The Sitedesk Host could not start:', err);
+    process.exit(1); // main restarts it with backoff
+  });
+
+  let closing: Promise<void> | undefined;
+  function shutdown(): Promise<void> {
+    closing ??= hostReady
+      .then((host) => host.close())
+      .catch((err: unknown) => console.error('The Sitedesk Host did not close cleanly:', err))
+      .finally(() => process.exit(0));
+    return closing;
+  }
+
+  function serve(port: PortMain): void {
+    hostReady.then(
+      (host) => {
+        const conn = serveConnection(host, (message) => port.postMessage(message));
+        port.on('message', (event) => void conn.receive(event.data));
+        port.on('close', () => conn.close());
+        port.start(); // messages sent before now were queued by the port, none are lost
+      },
+      () => undefined, // reported above; the process is exiting
+    );
+  }
+
+  port0.on('message', ({ data, ports }) => {
+    if (typeof data !== 'object' || data === null) return;
+    const message = data as { type?: unknown; event?: unknown; payload?: unknown };
+    if (message.type === 'connect') {
+      const port = ports[0];
+      if (port) serve(port);
+    } else if (message.type === 'emit') {
+      const { event, payload } = message;
+      if (typeof event !== 'string' || !isEventName(event)) return;
+      void hostReady.then((host) => host.emit(event, payload as EventPayload<EventName>), () => undefined);
+    } else if (message.type === 'shutdown') {
+      void shutdown();
+    }
+  });
+
+  process.on('SIGTERM', () => void shutdown());
+}

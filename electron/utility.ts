@@ -1,15 +1,13 @@
 /**
- * Runs the Host (out/host/host.cjs, built from electron/host-process.ts) in an Electron
+ * Runs the Host (out/host/host.cjs, built from this file) in an Electron
  * utilityProcess and hands every window a MessagePort to it. A Host that dies is restarted with
  * backoff and every window gets a fresh port, so windows stay open through a crash.
  *
- * Networking: the Host uses Node's global fetch. Electron's `net.fetch` (system proxy and PAC
- * support) is available inside utility processes since Electron 29 and is the intended
- * replacement; it has to be taken from Electron inside the utility process itself (a function
- * cannot cross the process boundary), so it is left for later and createHost's `fetch` option is
- * not passed yet.
+ * This file is also the utility process's own entry (out/host/host.cjs): there, `process.parentPort`
+ * exists, and the last lines start the Host with Electron's `net.fetch` (system proxies, PAC) —
+ * a function cannot cross the process boundary, so it is taken inside the utility process.
  */
-import { app, dialog, MessageChannelMain, utilityProcess, type UtilityProcess, type WebContents } from 'electron';
+import { app, dialog, MessageChannelMain, net, utilityProcess, type UtilityProcess, type WebContents } from 'electron';
 import { join } from 'node:path';
 import type { UpdaterStatus } from './contract/app';
 
@@ -138,4 +136,9 @@ export function startHost(): HostSupervisor {
       });
     },
   };
+}
+
+// Inside the utility process: start the Host (loaded lazily so main never evaluates it).
+if ((process as NodeJS.Process & { parentPort?: unknown }).parentPort) {
+  void import('./host-process').then((m) => m.runHostProcess({ fetch: net.fetch.bind(net) as typeof fetch }));
 }

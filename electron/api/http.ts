@@ -68,7 +68,23 @@ export function classifyFetchError(err: unknown, url: string, timeoutMs: number)
   if (code === 'ECONNREFUSED') {
     return new AppError({ code: 'network', message: `${host} refused the connection: nothing is listening there.`, detail: code }, { cause: err });
   }
-  const detail = code ?? (err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err));
+  // Electron's net.fetch reports Chromium's net::ERR_* names in the message instead of a code
+  const chromium = /net::(ERR_[A-Z_]+)/.exec(err instanceof Error ? err.message : String(err))?.[1];
+  if (chromium) {
+    if (chromium.includes('CERT') || chromium.includes('SSL')) {
+      return new AppError({ code: 'tls', message: `The secure connection to ${host} failed: its certificate was not accepted (${chromium}).`, detail: chromium }, { cause: err });
+    }
+    if (chromium === 'ERR_TIMED_OUT' || chromium === 'ERR_CONNECTION_TIMED_OUT') {
+      return new AppError({ code: 'timeout', message: `${host} did not answer within ${Math.round(timeoutMs / 1000)} s.`, detail: chromium }, { cause: err });
+    }
+    if (chromium === 'ERR_NAME_NOT_RESOLVED') {
+      return new AppError({ code: 'network', message: `The host name ${host} could not be found.`, detail: chromium }, { cause: err });
+    }
+    if (chromium === 'ERR_CONNECTION_REFUSED') {
+      return new AppError({ code: 'network', message: `${host} refused the connection: nothing is listening there.`, detail: chromium }, { cause: err });
+    }
+  }
+  const detail = chromium ?? code ?? (err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err));
   return new AppError({ code: 'network', message: `${host} could not be reached (${detail}).`, detail }, { cause: err });
 }
 

@@ -1,14 +1,13 @@
-import { describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi, type Mock } from 'vitest';
 import { createDispatcher, type Handlers } from '../../electron/core/dispatch';
 import { channels } from '../../electron/contract';
 import { AppError } from '../../electron/core/app-error';
 
 /** Every handler is a spy that must not be reached by a refused input. */
 function spies() {
-  const handlers = Object.fromEntries(Object.keys(channels).map((name) => [name, vi.fn(async () => 'reached')])) as unknown as Handlers &
-    Record<string, ReturnType<typeof vi.fn>>;
+  const handlers: Record<string, Mock> = Object.fromEntries(Object.keys(channels).map((name) => [name, vi.fn(async () => 'reached')]));
   const log = vi.fn();
-  return { handlers, log, invoke: createDispatcher(handlers, log) };
+  return { handlers, log, invoke: createDispatcher(handlers as unknown as Handlers, log) };
 }
 
 describe('the contract boundary', () => {
@@ -66,9 +65,9 @@ describe('the contract boundary', () => {
 
   test('an AppError thrown by a service becomes the error answer; a crash becomes a generic one and is logged without the input', async () => {
     const { handlers, log, invoke } = spies();
-    handlers['sites.list'].mockRejectedValueOnce(new AppError({ code: 'not_found', message: 'gone' }));
+    handlers['sites.list']!.mockRejectedValueOnce(new AppError({ code: 'not_found', message: 'gone' }));
     expect(await invoke('sites.list', undefined)).toEqual({ ok: false, error: { code: 'not_found', message: 'gone' } });
-    handlers['sites.add'].mockRejectedValueOnce(new TypeError('boom'));
+    handlers['sites.add']!.mockRejectedValueOnce(new TypeError('boom'));
     const r = await invoke('sites.add', { name: 'x', kind: 'store', baseUrl: 'https://x.test', environment: null, authMode: 'apikey', apiKey: 'SECRET-KEY' });
     expect(r).toMatchObject({ ok: false, error: { code: 'internal' } });
     expect(JSON.stringify(log.mock.calls)).not.toContain('SECRET-KEY');
