@@ -7,6 +7,27 @@ import type { AddressInfo } from 'node:net';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, params: Record<string, string>, url: URL) => void | Promise<void>;
 
+/**
+ * Thrown by a handler to answer with a problem+json body; the Router turns it into the response.
+ * `extra` lands in the body (e.g. `errors: [{field, message}]`), `headers` on the response.
+ */
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    detail: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+  }
+}
+
+/** A 400/422 problem naming the fields, in the `errors: [{field, message}]` form of the real service. */
+export function fieldProblem(status: 400 | 422, detail: string, errors: { field: string; message: string }[]): HttpProblem {
+  return new HttpProblem(status, status === 400 ? 'Bad Request' : 'Unprocessable Entity', detail, { errors });
+}
+
 interface Route {
   method: string;
   pattern: RegExp;
@@ -38,7 +59,11 @@ export class Router {
       try {
         await r.handler(req, res, params, url);
       } catch (err) {
-        problem(res, 500, 'Internal Server Error', err instanceof Error ? err.message : String(err));
+        if (res.headersSent) res.destroy();
+        else if (err instanceof HttpProblem) {
+          for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+          problem(res, err.status, err.title, err.message, err.extra);
+        } else problem(res, 500, 'Internal Server Error', err instanceof Error ? err.message : String(err));
       }
       return;
     }
@@ -58,6 +83,45 @@ export function problem(res: ServerResponse, status: number, title: string, deta
   const text = JSON.stringify({ status, title, detail, ...extra });
   res.writeHead(status, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** The raw request body as text; over `maxBytes` is a 413 problem. */
+export async function readText(req: IncomingMessage, maxBytes = 1_000_000): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) throw new HttpProblem(413, 'Payload Too Large', `The request body is larger than ${maxBytes} bytes.`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Any JSON value the body holds (`undefined` when empty); malformed JSON is a 400 problem. */
+export async function readJson(req: IncomingMessage): Promise<unknown> {
+  const text = await readText(req);
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new HttpProblem(400, 'Bad Request', 'The request body is not valid JSON.');
+  }
+}
+
+/**
+ * The request body as an object: JSON (any or no Content-Type) or an HTML form. An empty body is
+ * `{}`; malformed JSON or a non-object is a 400 problem.
+ */
+export async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  if (String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+    return Object.fromEntries(new URLSearchParams(await readText(req)));
+  }
+  const parsed = await readJson(req);
+  if (parsed === undefined) return {};
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new HttpProblem(400, 'Bad Request', 'The request body must be a JSON object.');
+  }
+  return parsed as Record<string, unknown>;
 }
 
 export interface Listening {

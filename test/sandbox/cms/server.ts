@@ -1,31 +1,152 @@
 /**
- * The CMS sandbox (documents 1 and 2 of ../shared/spec), grown issue by issue. For now it serves
- * the public health check. Routes live under the configurable prefix, default /api/v1.
+ * The CMS sandbox (documents 1 and 2 of ../shared/spec), grown issue by issue: a real HTTP server
+ * on a free loopback port with its own data folder (accounts, keys, tokens on disk). So far: the
+ * public health check, the authentication endpoints and GET /me. Routes live under the
+ * configurable prefix, default /api/v1; outside it the site answers HTML like a real CMS, except
+ * for the test-only control routes under /__sandbox (see control-routes.ts).
  */
-import { json, listen, Router } from '../http';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listen, problem, Router } from '../http';
+import { Accounts } from './accounts';
+import { ApiKeys } from './api-keys';
+import { registerAuthRoutes } from './auth-routes';
+import { Clock } from './clock';
+import { DEFAULT_SETTINGS, type CmsContext, type CmsSettings } from './context';
+import { CONTROL_PREFIX, controlRouter } from './control-routes';
+import { Faults } from './faults';
+import { Tokens } from './jwt';
+import { Limits, rateLimitHeaders, type LimitConfig } from './limits';
+import { Mailbox } from './mail';
+import { registerMeRoutes } from './me-route';
+import { seed as seedData, type SeedInfo, type SeedName } from './seed';
 
 export interface CmsSandboxOptions {
+  /** default: a free port */
   port?: number;
+  /** default /api/v1 */
   prefix?: string;
+  /** use (and keep) this data folder; default: a fresh temporary one, removed on close */
+  dataDir?: string;
+  /** default 'demo'; applied only when the data folder has no accounts yet */
+  seed?: SeedName;
+  /** seconds; defaults 3600 / 604800 / 300 / 86400 */
+  accessTtl?: number;
+  refreshTtl?: number;
+  challengeTtl?: number;
+  resetTtl?: number;
+  /** reported by GET /me; defaults '1.8.0' and '1.0.12' */
+  cmsVersion?: string;
+  adminVersion?: string | null;
+  /** rate-limit buckets to change (null switches one off); see limits.ts for the defaults */
+  limits?: Partial<LimitConfig>;
+  /** serve /__sandbox control routes (default true) */
+  control?: boolean;
 }
 
 export interface CmsSandbox {
   /** Base URL including the API prefix: http://127.0.0.1:PORT/api/v1 */
   url: string;
   origin: string;
+  prefix: string;
+  dataDir: string;
+  /** the sandbox's time: `clock.advance(ms)` / `clock.set(offsetMs)` instead of waiting */
+  clock: Clock;
+  /** fault injection: `faults.set({route: 'POST /auth/token', status: 500, times: 1})`, `faults.clear()` */
+  faults: Faults;
+  /** mails "sent": `mail.last()?.token` is the newest reset token */
+  mail: Mailbox;
+  /** token lifetimes and versions, changeable while running */
+  settings: CmsSettings;
+  accounts: Accounts;
+  apiKeys: ApiKeys;
+  tokens: Tokens;
+  limits: Limits;
+  /** what seeding created (demo passwords, TOTP secret, the admin API key); null when the folder already had accounts */
+  seeded: SeedInfo | null;
   close(): Promise<void>;
 }
 
 export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<CmsSandbox> {
   const prefix = opts.prefix ?? '/api/v1';
-  const router = new Router(prefix).on('GET', '/ping', (_req, res) => json(res, 200, { data: { pong: true } }));
+  const ownDir = !opts.dataDir;
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'sitedesk-cms-'));
+  mkdirSync(dataDir, { recursive: true });
+
+  const clock = new Clock();
+  const settings: CmsSettings = { ...DEFAULT_SETTINGS };
+  for (const k of ['accessTtl', 'refreshTtl', 'challengeTtl', 'resetTtl', 'cmsVersion', 'adminVersion'] as const) {
+    if (opts[k] !== undefined) Object.assign(settings, { [k]: opts[k] });
+  }
+  const ctx: CmsContext = {
+    dataDir,
+    origin: '',
+    clock,
+    accounts: new Accounts(dataDir, clock),
+    apiKeys: new ApiKeys(dataDir, clock),
+    tokens: new Tokens(dataDir, clock),
+    limits: new Limits(opts.limits ?? {}, clock),
+    mail: new Mailbox(),
+    settings,
+  };
+  const faults = new Faults();
+  const seeded = await seedData(opts.seed ?? 'demo', ctx.accounts, ctx.apiKeys);
+
+  const api = new Router(prefix);
+  registerMeRoutes(api, ctx);
+  registerAuthRoutes(api, ctx);
+  const control = opts.control === false ? null : controlRouter(ctx, faults);
+
   const server = await listen((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://sandbox').pathname;
+    if (control && path.startsWith(`${CONTROL_PREFIX}/`)) {
+      void control.handle(req, res);
+      return;
+    }
     // outside the API prefix a CMS serves its web pages: HTML, like a real site would
-    if (!(req.url ?? '').startsWith(prefix + '/')) {
+    if (!path.startsWith(prefix + '/')) {
       res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Not found</title><h1>Not found</h1>');
       return;
     }
-    void router.handle(req, res);
+    void (async () => {
+      // the network in front of the service misbehaves first (faults), then the service's own limiter
+      if (await faults.apply(req, res, path.slice(prefix.length), clock.nowSec())) return;
+      const general = ctx.limits.get('api');
+      if (general) {
+        const s = general.attempt(`api:${req.socket.remoteAddress ?? ''}`);
+        rateLimitHeaders(res, s);
+        if (s.limited) {
+          res.setHeader('Retry-After', String(s.retryAfter));
+          problem(res, 429, 'Too Many Requests', 'Rate limit exceeded. Try again later.');
+          return;
+        }
+      }
+      await api.handle(req, res);
+    })().catch((err: unknown) => {
+      if (!res.headersSent) problem(res, 500, 'Internal Server Error', err instanceof Error ? err.message : String(err));
+      else res.destroy();
+    });
   }, opts.port);
-  return { url: `${server.origin}${prefix}`, origin: server.origin, close: server.close };
+  ctx.origin = server.origin;
+
+  return {
+    url: `${server.origin}${prefix}`,
+    origin: server.origin,
+    prefix,
+    dataDir,
+    clock,
+    faults,
+    mail: ctx.mail,
+    settings,
+    accounts: ctx.accounts,
+    apiKeys: ctx.apiKeys,
+    tokens: ctx.tokens,
+    limits: ctx.limits,
+    seeded,
+    close: async () => {
+      await server.close();
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

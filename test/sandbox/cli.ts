@@ -1,0 +1,97 @@
+/**
+ * `npm run sandbox -- [--port N] [--data DIR] [--seed demo|empty]`: the sandbox servers for people
+ * and scripts. Prints `CMS sandbox: http://127.0.0.1:PORT/api/v1` on a line of its own (scripts
+ * wait for that line), then the demo credentials, and runs until SIGINT/SIGTERM.
+ * The store sandbox will start beside the CMS here, printing its own `Store sandbox: …` line.
+ */
+import { resolve } from 'node:path';
+import { startCmsSandbox, type CmsSandbox } from './cms/server';
+import { otpauthUri, totp, totpSecondsLeft } from './cms/totp';
+import type { SeedName } from './cms/seed';
+
+interface Args {
+  port?: number;
+  dataDir?: string;
+  seed: SeedName;
+}
+
+const USAGE = 'Usage: npm run sandbox -- [--port N] [--data DIR] [--seed demo|empty]';
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { seed: 'demo' };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i]!.split(/=(.*)/s) as [string, string | undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === '') fail(`${flag} needs a value.`);
+      return v;
+    };
+    switch (flag) {
+      case '--port': {
+        const port = Number(value());
+        if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port must be a number from 0 to 65535.');
+        args.port = port;
+        break;
+      }
+      case '--data':
+        args.dataDir = resolve(value());
+        break;
+      case '--seed': {
+        const seed = value();
+        if (seed !== 'demo' && seed !== 'empty') fail('--seed must be demo or empty.');
+        args.seed = seed;
+        break;
+      }
+      case '--help':
+      case '-h':
+        console.log(USAGE);
+        process.exit(0);
+      default:
+        fail(`Unknown option ${flag}.`);
+    }
+  }
+  return args;
+}
+
+function fail(message: string): never {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+function describe(cms: CmsSandbox): string[] {
+  const lines = [`  data folder: ${cms.dataDir}${cms.seeded ? '' : ' (existing accounts kept)'}`];
+  const s = cms.seeded;
+  if (!s) {
+    lines.push(`  accounts: ${cms.accounts.list().map((a) => a.username).join(', ') || 'none (first-run setup)'}`);
+  } else if (s.seed === 'empty') {
+    lines.push('  no accounts: the first client to POST /auth/setup creates the super admin');
+  } else {
+    const now = cms.clock.now();
+    lines.push(
+      '  demo accounts (username / password):',
+      `    admin  / ${s.passwords.admin}   super admin`,
+      `    editor / ${s.passwords.editor}  pages and media; two-factor sign-in`,
+      `    viewer / ${s.passwords.viewer}  api.access only`,
+      `  editor's TOTP secret: ${s.totpSecret}  (code now: ${totp(s.totpSecret!, now)}, for ${totpSecondsLeft(now)} s more)`,
+      `    ${otpauthUri(s.totpSecret!, 'editor', 'Sitedesk sandbox')}`,
+      `  admin's API key (shown only now): ${s.adminApiKey}`,
+    );
+  }
+  lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys}`);
+  return lines;
+}
+
+const args = parseArgs(process.argv.slice(2));
+const cms = await startCmsSandbox({ port: args.port, dataDir: args.dataDir, seed: args.seed });
+console.log(`CMS sandbox: ${cms.url}`);
+for (const line of describe(cms)) console.log(line);
+console.log('Stop with Ctrl+C.');
+
+let stopping = false;
+const stop = (signal: NodeJS.Signals) => {
+  if (stopping) return;
+  stopping = true;
+  void cms.close().then(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,97 @@
+/**
+ * API keys in `<data>/api-keys.json`. Only a SHA-256 of each key is stored; the key itself is
+ * returned once, at creation (`grav_` + 40 hex characters, like the real service's keys).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Clock } from './clock';
+
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  /** first 12 characters plus `...`, for recognising a key in lists */
+  prefix: string;
+  /** sha256 hex of the key */
+  hash: string;
+  /** owning account */
+  username: string;
+  /** empty = unrestricted (the owner's permissions apply) */
+  scopes: string[];
+  active: boolean;
+  /** epoch seconds */
+  created: number;
+  last_used: number | null;
+  expires: number | null;
+}
+
+export interface NewApiKey {
+  username: string;
+  name?: string;
+  scopes?: string[];
+  /** null or absent: no expiry */
+  expiry_days?: number | null;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export class ApiKeys {
+  private readonly file: string;
+
+  constructor(dataDir: string, private readonly clock: Clock) {
+    this.file = join(dataDir, 'api-keys.json');
+  }
+
+  list(): ApiKeyRecord[] {
+    if (!existsSync(this.file)) return [];
+    try {
+      return (JSON.parse(readFileSync(this.file, 'utf8')) as { keys: ApiKeyRecord[] }).keys ?? [];
+    } catch {
+      return [];
+    }
+  }
+
+  private write(keys: ApiKeyRecord[]): void {
+    writeFileSync(this.file, JSON.stringify({ keys }, null, 2) + '\n');
+  }
+
+  /** Creates a key; the returned `api_key` is the only time the key itself exists outside a hash. */
+  create(input: NewApiKey): { record: ApiKeyRecord; api_key: string } {
+    const apiKey = `grav_${randomBytes(20).toString('hex')}`;
+    const now = this.clock.nowSec();
+    const record: ApiKeyRecord = {
+      id: randomBytes(8).toString('hex'),
+      name: input.name ?? 'Key',
+      prefix: `${apiKey.slice(0, 12)}...`,
+      hash: sha256(apiKey),
+      username: input.username,
+      scopes: input.scopes ?? [],
+      active: true,
+      created: now,
+      last_used: null,
+      expires: input.expiry_days ? now + input.expiry_days * 86400 : null,
+    };
+    this.write([...this.list(), record]);
+    return { record, api_key: apiKey };
+  }
+
+  /** The live record for a presented key (active, not expired), marking it used; else null. */
+  use(apiKey: string): ApiKeyRecord | null {
+    const keys = this.list();
+    const hash = sha256(apiKey);
+    const record = keys.find((k) => k.hash === hash);
+    if (!record || !record.active) return null;
+    const now = this.clock.nowSec();
+    if (record.expires !== null && record.expires <= now) return null;
+    record.last_used = now;
+    this.write(keys);
+    return record;
+  }
+
+  revoke(id: string): boolean {
+    const keys = this.list();
+    const left = keys.filter((k) => k.id !== id);
+    this.write(left);
+    return left.length !== keys.length;
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * What every CMS route module is handed: the stores, the clock, the limiters and the settings of
+ * one sandbox instance.
+ */
+import type { Accounts } from './accounts';
+import type { ApiKeys } from './api-keys';
+import type { Clock } from './clock';
+import type { Tokens } from './jwt';
+import type { Limits } from './limits';
+import type { Mailbox } from './mail';
+
+/** Lifetimes in seconds; mutable at run time (tests, `POST /__sandbox/settings`). */
+export interface CmsSettings {
+  /** access token, default 3600 (1 hour) */
+  accessTtl: number;
+  /** refresh token, default 604800 (7 days) */
+  refreshTtl: number;
+  /** 2FA challenge token, default 300 (5 minutes) */
+  challengeTtl: number;
+  /** password reset link, default 86400 (24 hours) */
+  resetTtl: number;
+  /** reported by GET /me */
+  cmsVersion: string;
+  /** reported by GET /me; null = no admin plugin enabled */
+  adminVersion: string | null;
+}
+
+export const DEFAULT_SETTINGS: CmsSettings = {
+  accessTtl: 3600,
+  refreshTtl: 7 * 86400,
+  challengeTtl: 300,
+  resetTtl: 86400,
+  cmsVersion: '1.8.0',
+  adminVersion: '1.0.12',
+};
+
+export interface CmsContext {
+  dataDir: string;
+  /** http://127.0.0.1:PORT, known once listening (the fallback for reset links) */
+  origin: string;
+  clock: Clock;
+  accounts: Accounts;
+  apiKeys: ApiKeys;
+  tokens: Tokens;
+  limits: Limits;
+  mail: Mailbox;
+  settings: CmsSettings;
+}

@@ -1,0 +1,113 @@
+/**
+ * Test-only control routes, outside the API prefix under `/__sandbox`, so a sandbox running in
+ * another process (Playwright's) can be steered the way in-process tests steer the handle:
+ *
+ *   GET|POST|DELETE /__sandbox/faults    rules (POST replaces: a rule, an array, or {rules})
+ *   GET|POST        /__sandbox/clock     {offsetMs} sets, {advanceMs} moves; answers {offsetMs, now}
+ *   GET|POST        /__sandbox/settings  token lifetimes and reported versions
+ *   GET|DELETE      /__sandbox/mail      the mails "sent" (reset links with their tokens)
+ *   POST            /__sandbox/accounts  create or change an account ({username, …fields})
+ *   POST            /__sandbox/api-keys  create an API key ({username, scopes?, name?, expiry_days?})
+ *
+ * Bodies are `{data: …}`; a bad request is a 400 problem.
+ */
+import { HttpProblem, json, readBody, readJson, Router } from '../http';
+import type { Account } from './accounts';
+import type { CmsContext, CmsSettings } from './context';
+import type { FaultRule, Faults } from './faults';
+
+export const CONTROL_PREFIX = '/__sandbox';
+
+const publicAccount = ({ hashed_password: _h, twofa_secret, reset, ...rest }: Account) => ({
+  ...rest,
+  twofa_secret: twofa_secret ? true : false,
+  reset_pending: Boolean(reset),
+});
+
+export function controlRouter(ctx: CmsContext, faults: Faults): Router {
+  const router = new Router(CONTROL_PREFIX);
+  const bad = (err: unknown) => new HttpProblem(400, 'Bad Request', err instanceof Error ? err.message : String(err));
+
+  router.on('GET', '/faults', (_req, res) => json(res, 200, { data: faults.list() }));
+  router.on('POST', '/faults', async (req, res) => {
+    const body = await readJson(req);
+    const wrapped = typeof body === 'object' && body !== null && 'rules' in body ? (body as { rules: unknown }).rules : body;
+    const rules = (Array.isArray(wrapped) ? wrapped : [wrapped]) as FaultRule[];
+    try {
+      faults.set(rules);
+    } catch (err) {
+      throw bad(err);
+    }
+    json(res, 200, { data: faults.list() });
+  });
+  router.on('DELETE', '/faults', (_req, res) => {
+    faults.clear();
+    res.writeHead(204).end();
+  });
+
+  const clockState = () => ({ offsetMs: ctx.clock.offsetMs, now: ctx.clock.now() });
+  router.on('GET', '/clock', (_req, res) => json(res, 200, { data: clockState() }));
+  router.on('POST', '/clock', async (req, res) => {
+    const body = await readBody(req);
+    if (typeof body.offsetMs === 'number') ctx.clock.set(body.offsetMs);
+    else if (typeof body.advanceMs === 'number') ctx.clock.advance(body.advanceMs);
+    else throw bad('Send {"offsetMs": n} or {"advanceMs": n}.');
+    json(res, 200, { data: clockState() });
+  });
+
+  router.on('GET', '/settings', (_req, res) => json(res, 200, { data: ctx.settings }));
+  router.on('POST', '/settings', async (req, res) => {
+    const body = await readBody(req);
+    const numbers = ['accessTtl', 'refreshTtl', 'challengeTtl', 'resetTtl'] as const;
+    for (const k of numbers) {
+      if (body[k] === undefined) continue;
+      if (typeof body[k] !== 'number' || !(body[k] > 0)) throw bad(`${k} must be a positive number of seconds.`);
+      ctx.settings[k] = body[k];
+    }
+    if (typeof body.cmsVersion === 'string') ctx.settings.cmsVersion = body.cmsVersion;
+    if (typeof body.adminVersion === 'string' || body.adminVersion === null) ctx.settings.adminVersion = body.adminVersion as CmsSettings['adminVersion'];
+    json(res, 200, { data: ctx.settings });
+  });
+
+  router.on('GET', '/mail', (_req, res) => json(res, 200, { data: ctx.mail.messages }));
+  router.on('DELETE', '/mail', (_req, res) => {
+    ctx.mail.clear();
+    res.writeHead(204).end();
+  });
+
+  router.on('POST', '/accounts', async (req, res) => {
+    const body = await readBody(req);
+    const username = typeof body.username === 'string' ? body.username : '';
+    const fields = pick(body, ['password', 'email', 'fullname', 'title', 'state', 'access', 'twofa_enabled', 'twofa_secret', 'content_editor']);
+    try {
+      const existing = ctx.accounts.get(username);
+      const account = existing
+        ? await ctx.accounts.update(username, fields)
+        : await ctx.accounts.create({ username, password: 'sandbox-pass', email: `${username}@example.test`, ...fields } as Parameters<typeof ctx.accounts.create>[0]);
+      json(res, existing ? 200 : 201, { data: publicAccount(account!) });
+    } catch (err) {
+      throw bad(err);
+    }
+  });
+
+  router.on('POST', '/api-keys', async (req, res) => {
+    const body = await readBody(req);
+    const username = typeof body.username === 'string' ? body.username : '';
+    if (!ctx.accounts.get(username)) throw bad(`No account ${username}.`);
+    const scopes = Array.isArray(body.scopes) ? body.scopes.filter((s): s is string => typeof s === 'string') : [];
+    const { record, api_key } = ctx.apiKeys.create({
+      username,
+      scopes,
+      name: typeof body.name === 'string' ? body.name : 'Sandbox key',
+      expiry_days: typeof body.expiry_days === 'number' ? body.expiry_days : null,
+    });
+    const { hash: _hash, ...shown } = record;
+    json(res, 201, { data: { ...shown, api_key } });
+  });
+
+  return router;
+}
+
+function pick(body: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
+}
