@@ -6,10 +6,13 @@ import * as v from 'valibot';
 import { channel, event, type ChannelDef, type EventDef } from './define';
 import type { AppInfo, SecretsStatus, UpdaterStatus, Workspace } from './app';
 import { SiteDraft, SiteFields, SiteId, SiteUpdate, type ConnectionReport, type Site } from './sites';
+import { AuthSite, Forgot, Reset, Setup, SignIn, Verify2fa, type SessionInfo } from './auth';
 
 export * from './errors';
 export * from './app';
 export * from './sites';
+export * from './auth';
+export * from './permissions';
 export type { ChannelDef, EventDef } from './define';
 
 const None = v.optional(v.strictObject({}));
@@ -41,6 +44,21 @@ export const channels = {
     v.union([v.strictObject({ id: SiteId }), v.strictObject({ target: ProbeTarget })], 'Give a site id or a target to test.'),
   ),
 
+  /** The session of every CMS site (state, account, /me), for the rail and the panes. */
+  'auth.sessions': channel<SessionInfo[]>()(None),
+  /** Whether the site still needs its first account (GET /auth/setup). */
+  'auth.setupStatus': channel<{ setupRequired: boolean }>()(AuthSite),
+  'auth.setup': channel<SessionInfo>()(Setup),
+  /** Password sign-in; answers state needs_2fa when the account has two-factor. */
+  'auth.signIn': channel<SessionInfo>()(SignIn),
+  'auth.verify2fa': channel<SessionInfo>()(Verify2fa),
+  /** Revokes the refresh token and forgets the tokens; API-key sites just stop using the key. */
+  'auth.signOut': channel<SessionInfo>()(AuthSite),
+  /** Reads /me again (the info panel's refresh). */
+  'auth.refreshMe': channel<SessionInfo>()(AuthSite),
+  'auth.forgotPassword': channel<{ message: string }>()(Forgot),
+  'auth.resetPassword': channel<{ message: string }>()(Reset),
+
   'workspace.get': channel<Workspace>()(None),
   'workspace.set': channel<Workspace>()(WorkspaceSchema),
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
@@ -48,6 +66,8 @@ export const channels = {
 export const events = {
   /** The whole list, after any add, edit, removal or reorder (from any window). */
   'sites.changed': event<Site[]>(),
+  /** A site's session changed: signed in or out, expired, /me re-read. */
+  'auth.session': event<SessionInfo>(),
   /** The keychain became unavailable (or available again). */
   'secrets.status': event<SecretsStatus>(),
   /** From the shell's updater (packaged builds only). */

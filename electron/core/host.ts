@@ -8,6 +8,7 @@ import { closeDatabase, openDatabase, repositories, type Db, type Repositories }
 import { openSecretStore } from '../secrets/keychain';
 import type { SecretStore } from '../secrets/store';
 import { sitesService, type SitesService } from '../sites/service';
+import { sessionManager, type SessionManager } from '../sites/sessions';
 import type { FetchLike } from '../api/http';
 import { AppError, isAppError } from './app-error';
 import { createDispatcher, type Handlers, type Log } from './dispatch';
@@ -23,6 +24,8 @@ export interface HostOptions {
   /** Electron injects net.fetch (system proxies); Node's fetch otherwise. */
   fetch?: FetchLike;
   log?: Log;
+  /** The clock sessions use for token expiry (tests move it; a true edge). */
+  now?: () => number;
 }
 
 export interface Host extends HostEndpoint {
@@ -67,7 +70,19 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   const fetchImpl = opts.fetch ?? globalThis.fetch;
 
   let sites: SitesService | undefined;
-  if (repos) sites = sitesService({ repo: repos.sites, secrets, fetch: fetchImpl, changed: (list) => emit('sites.changed', list) });
+  let sessions: SessionManager | undefined;
+  if (repos) {
+    const s = sessionManager({ sites: repos.sites, repo: repos.sessions, secrets, fetch: fetchImpl, emit: (info) => emit('auth.session', info), ...(opts.now ? { now: opts.now } : {}) });
+    sessions = s;
+    sites = sitesService({
+      repo: repos.sites,
+      secrets,
+      fetch: fetchImpl,
+      changed: (list) => emit('sites.changed', list),
+      edited: (before, after) => s.siteChanged(before, after),
+      purgeCache: (id) => s.dropped(id),
+    });
+  }
 
   const need = <T>(x: T | undefined): T => {
     if (x === undefined) throw dbError ?? new AppError({ code: 'database', message: 'The database is not open.' });
@@ -88,6 +103,17 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     'sites.remove': (input) => need(sites).remove(input.id),
     'sites.reorder': (input) => need(sites).reorder(input.ids),
     'sites.test': (input) => need(sites).test(input),
+    'auth.sessions': () => need(sessions).all(),
+    'auth.setupStatus': async ({ siteId }) => ({ setupRequired: await need(sessions).get(siteId).setupRequired() }),
+    'auth.setup': ({ siteId, ...body }) => need(sessions).get(siteId).setup(body),
+    'auth.signIn': ({ siteId, username, password }) => need(sessions).get(siteId).signIn(username, password),
+    'auth.verify2fa': ({ siteId, code }) => need(sessions).get(siteId).verify2fa(code),
+    'auth.signOut': async ({ siteId }) => (await need(sessions).get(siteId).signOut()).info,
+    'auth.refreshMe': ({ siteId }) => need(sessions).get(siteId).refreshMe(),
+    'auth.forgotPassword': async ({ siteId, email }) => ({ message: await need(sessions).get(siteId).forgotPassword(email) }),
+    'auth.resetPassword': async ({ siteId, username, token, password }) => ({
+      message: await need(sessions).get(siteId).resetPassword(username, token, password),
+    }),
     'workspace.get': () => {
       const saved = need(repos).prefs.get<Workspace>('workspace') ?? EMPTY_WORKSPACE;
       // sites removed since the layout was saved simply drop out of it

@@ -36,6 +36,22 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'sessions',
+    sql: `
+      -- who is signed in to each CMS site and what /me last said; the tokens themselves are in the keychain
+      CREATE TABLE sessions (
+        site_id   TEXT PRIMARY KEY REFERENCES sites (id) ON DELETE CASCADE,
+        via       TEXT NOT NULL CHECK (via IN ('password', 'apikey')),
+        username  TEXT,
+        state     TEXT NOT NULL CHECK (state IN ('signed_in', 'expired')),
+        reason    TEXT,
+        me        TEXT,
+        me_at     TEXT
+      );
+    `,
+  },
 ];
 
 export const LATEST_VERSION = migrations.reduce((max, m) => Math.max(max, m.version), 0);

@@ -17,4 +17,6 @@ export interface SecretStore {
 export const siteAccount = {
   prefix: (siteId: string) => `site:${siteId}:`,
   apiKey: (siteId: string) => `site:${siteId}:apikey`,
+  /** The JWT pair of one account on one site, as JSON. */
+  tokens: (siteId: string, username: string) => `site:${siteId}:tokens:${username}`,
 };

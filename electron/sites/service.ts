@@ -17,6 +17,8 @@ export interface SitesDeps {
   changed: (sites: Site[]) => void;
   /** Drops whatever is cached for a site (later issues add pages, drafts…; the FK cascade does most). */
   purgeCache?: (siteId: string) => void;
+  /** After an edit (sessions reset when the address or sign-in mode changed). */
+  edited?: (before: Site, after: Site) => Promise<void>;
 }
 
 export function sitesService(deps: SitesDeps) {
@@ -89,6 +91,7 @@ export function sitesService(deps: SitesDeps) {
       }
       const site = repo.update({ id: u.id, name: u.name, kind: u.kind, baseUrl, environment, authMode: u.authMode, hasApiKey });
       if (!site) throw new AppError({ code: 'not_found', message: 'That site no longer exists.' });
+      await deps.edited?.(before, site);
       emit();
       return site;
     },

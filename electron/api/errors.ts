@@ -1,0 +1,95 @@
+/**
+ * Server answers → AppError. The CMS sends problem+json ({status,title,detail,errors:[{field,message}]});
+ * other services send {error}, {message} or an HTML page. Whatever came, the person gets one clear
+ * sentence, the status, and field messages to show next to the fields.
+ */
+import type { ErrorCode } from '../contract';
+import { AppError } from '../core/app-error';
+import { parseJson, type HttpResponse } from './http';
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** Seconds from a Retry-After header (delta-seconds or an HTTP date); undefined when absent or unreadable. */
+export function retryAfterSeconds(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+function fieldsOf(body: Record<string, unknown>): Record<string, string> | undefined {
+  const list = body.errors;
+  const fields: Record<string, string> = {};
+  if (Array.isArray(list)) {
+    for (const e of list) if (isObject(e) && typeof e.field === 'string' && typeof e.message === 'string') fields[e.field] ??= e.message;
+  } else if (isObject(list)) {
+    // {errors: {field: "message" | ["message"]}}
+    for (const [k, m] of Object.entries(list)) {
+      const text = Array.isArray(m) ? m[0] : m;
+      if (typeof text === 'string') fields[k] = text;
+    }
+  }
+  return Object.keys(fields).length ? fields : undefined;
+}
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'invalid_input',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  412: 'conflict',
+  422: 'invalid_input',
+  429: 'rate_limited',
+};
+
+const FALLBACK: Record<number, string> = {
+  400: 'The site refused the request as invalid.',
+  401: 'The site did not accept the credentials.',
+  403: 'This account is not allowed to do that.',
+  404: 'The site does not have that.',
+  409: 'The site reports a conflict.',
+  412: 'The copy on the site changed in the meantime.',
+  422: 'The site refused some fields.',
+  429: 'The site is rate-limiting requests.',
+};
+
+export function errorFromResponse(res: HttpResponse, host: string): AppError {
+  const body = parseJson(res);
+  const status = res.status;
+  const code: ErrorCode = CODE_BY_STATUS[status] ?? 'http';
+  let message: string | undefined;
+  let fields: Record<string, string> | undefined;
+  if (isObject(body)) {
+    const nested = isObject(body.error) ? body.error : undefined;
+    const pick = (...xs: unknown[]) => xs.find((x): x is string => typeof x === 'string' && x.trim() !== '');
+    message = pick(body.detail, body.message, nested?.message, typeof body.error === 'string' ? body.error : undefined, body.title);
+    fields = fieldsOf(body) ?? (nested ? fieldsOf(nested) : undefined);
+  }
+  if (status >= 500) message = `${host} had a problem (HTTP ${status})${message ? `: ${message}` : '.'}`;
+  message ??= FALLBACK[status] ?? `${host} answered HTTP ${status}.`;
+  const retryAfter = status === 429 ? (retryAfterSeconds(res.headers.get('retry-after')) ?? 60) : undefined;
+  if (retryAfter !== undefined) message = `${message.replace(/\.$/, '')}. Try again in ${retryAfter} s.`;
+  return new AppError({
+    code,
+    message,
+    status,
+    ...(fields ? { fields } : {}),
+    ...(retryAfter !== undefined ? { retryAfter } : {}),
+  });
+}
+
+/** A 2xx whose body is not what an API sends. */
+export function badResponse(res: HttpResponse, host: string, expected: string): AppError {
+  const type = res.headers.get('content-type') ?? '';
+  const looksHtml = type.includes('html') || /^\s*</.test(res.text);
+  return new AppError({
+    code: 'bad_response',
+    status: res.status,
+    message: looksHtml
+      ? `${host} answered with a web page instead of ${expected}. Check the site's address and API prefix.`
+      : `${host} sent an answer Sitedesk cannot read (expected ${expected}).`,
+    detail: res.text.slice(0, 200),
+  });
+}

@@ -1,0 +1,79 @@
+import * as v from 'valibot';
+import { SiteId } from './sites';
+
+/** Resolved permission map from GET /me, nested by permission segments, leaves boolean. */
+export type AccessMap = { [segment: string]: boolean | AccessMap };
+
+/** GET /me, as the app keeps it (the spec's fields; the server may send more). */
+export interface Me {
+  username: string;
+  fullname: string;
+  email: string;
+  avatarUrl: string | null;
+  superAdmin: boolean;
+  access: AccessMap;
+  contentEditor: string;
+  cmsVersion: string | null;
+  adminVersion: string | null;
+}
+
+export type SessionState =
+  | 'signed_out' // no credential for this site
+  | 'needs_2fa' // password accepted; the 6-digit code is next (the challenge stays in the Host)
+  | 'signed_in'
+  | 'expired'; // the refresh token stopped working: sign in again (nothing local is lost)
+
+export interface SessionInfo {
+  siteId: string;
+  state: SessionState;
+  /** How the session authenticates: a JWT pair from a password sign-in, or the site's API key. */
+  via: 'password' | 'apikey' | null;
+  username: string | null;
+  /** The account as /me last described it (kept across restarts for the info panel). */
+  me: Me | null;
+  /** When /me was last read. */
+  meAt: string | null;
+  /** For needs_2fa: when the challenge runs out (ISO). */
+  challengeExpiresAt?: string;
+  /** Why the session ended (expired), for the sign-in prompt. */
+  reason?: string;
+}
+
+const username = v.pipe(v.string(), v.trim(), v.minLength(1, 'Enter the username.'), v.maxLength(256));
+const password = v.pipe(v.string(), v.minLength(1, 'Enter the password.'), v.maxLength(4096));
+
+export const AuthSite = v.strictObject({ siteId: SiteId });
+
+export const SignIn = v.strictObject({ siteId: SiteId, username, password });
+
+export const Verify2fa = v.strictObject({
+  siteId: SiteId,
+  code: v.pipe(v.string(), v.trim(), v.regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app.')),
+});
+
+/** The spec's setup rules, checked here too so the form answers at once (the server checks again). */
+export const Setup = v.strictObject({
+  siteId: SiteId,
+  username: v.pipe(
+    v.string(),
+    v.trim(),
+    v.regex(/^[A-Za-z0-9_-]{3,64}$/, '3 to 64 characters: letters, digits, hyphen and underscore.'),
+  ),
+  password: v.pipe(v.string(), v.minLength(8, 'At least 8 characters.'), v.maxLength(4096)),
+  email: v.pipe(v.string(), v.trim(), v.email('Enter a valid email address.')),
+  fullname: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
+  title: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
+});
+
+export const Forgot = v.strictObject({
+  siteId: SiteId,
+  email: v.pipe(v.string(), v.trim(), v.email('Enter a valid email address.')),
+});
+
+export const Reset = v.strictObject({
+  siteId: SiteId,
+  username,
+  /** The token from the reset link; a whole pasted link is accepted too and the token taken from it. */
+  token: v.pipe(v.string(), v.trim(), v.minLength(1, 'Paste the token (or the whole link) from the email.'), v.maxLength(4096)),
+  password: v.pipe(v.string(), v.minLength(8, 'At least 8 characters.'), v.maxLength(4096)),
+});

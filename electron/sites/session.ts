@@ -1,0 +1,327 @@
+/**
+ * One CMS site's session: how it signs in (password → JWT pair, or API key), the tokens (in the
+ * keychain, per site and account), refresh before expiry and after a 401 with one refresh in
+ * flight shared by every concurrent call, and what /me says the account may do.
+ */
+import type { Me, SessionInfo, Site } from '../contract';
+import { AppError, isAppError } from '../core/app-error';
+import { Transport, type CredentialSource } from '../api/transport';
+import { cmsAuth, type TokenAnswer, type TokenPair } from '../api/cms/auth';
+import type { FetchLike } from '../api/http';
+import type { SessionsRepo, StoredSession } from '../db/repos/sessions';
+import { siteAccount, type SecretStore } from '../secrets/store';
+
+interface Tokens {
+  access: string;
+  refresh: string;
+  /** Local clock, epoch ms: computed from expires_in so a skewed server clock does not matter. */
+  accessExpiresAt: number;
+}
+
+export interface SessionDeps {
+  site: () => Site;
+  secrets: SecretStore;
+  repo: SessionsRepo;
+  fetch: FetchLike;
+  emit: (info: SessionInfo) => void;
+  now?: () => number;
+  /** Refresh this long before the access token runs out. */
+  refreshMarginMs?: number;
+}
+
+export class CmsSession implements CredentialSource {
+  private tokens: Tokens | null | undefined; // undefined: not read from the keychain yet
+  private challenge: { token: string; username: string; expiresAt: number } | null = null;
+  private refreshing: Promise<boolean> | null = null;
+  private stored: StoredSession | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: SessionDeps) {
+    this.now = deps.now ?? Date.now;
+    this.stored = deps.repo.get(deps.site().id);
+  }
+
+  private get siteId() {
+    return this.deps.site().id;
+  }
+
+  /** A transport for this site whose calls carry this session's credentials. */
+  transport(): Transport {
+    const site = this.deps.site();
+    return new Transport({ baseUrl: site.baseUrl, environment: site.environment, fetch: this.deps.fetch, credentials: this });
+  }
+
+  /** For the public auth routes: no credentials. */
+  private publicTransport(): Transport {
+    const site = this.deps.site();
+    return new Transport({ baseUrl: site.baseUrl, environment: site.environment, fetch: this.deps.fetch });
+  }
+
+  info(): SessionInfo {
+    const site = this.deps.site();
+    const s = this.stored;
+    const base = { siteId: site.id, me: s?.me ?? null, meAt: s?.meAt ?? null };
+    if (this.challenge) {
+      return {
+        ...base,
+        state: 'needs_2fa',
+        via: 'password',
+        username: this.challenge.username,
+        challengeExpiresAt: new Date(this.challenge.expiresAt).toISOString(),
+      };
+    }
+    if (site.authMode === 'apikey') {
+      if (!site.hasApiKey) return { ...base, state: 'signed_out', via: null, username: null };
+      if (s?.via === 'apikey' && s.state === 'expired') {
+        return { ...base, state: 'expired', via: 'apikey', username: s.username, ...(s.reason ? { reason: s.reason } : {}) };
+      }
+      return { ...base, state: 'signed_in', via: 'apikey', username: s?.via === 'apikey' ? s.username : null };
+    }
+    if (!s || s.via !== 'password') return { ...base, state: 'signed_out', via: null, username: null };
+    return { ...base, state: s.state, via: 'password', username: s.username, ...(s.reason ? { reason: s.reason } : {}) };
+  }
+
+  private save(next: StoredSession | undefined): void {
+    if (next) this.deps.repo.put(next);
+    else this.deps.repo.remove(this.siteId);
+    this.stored = next;
+    this.deps.emit(this.info());
+  }
+
+  // ── credentials ────────────────────────────────────────────────────────────────────────────
+
+  private async loadTokens(): Promise<Tokens | null> {
+    if (this.tokens !== undefined) return this.tokens;
+    const username = this.stored?.username;
+    if (!username || this.stored?.via !== 'password') return (this.tokens = null);
+    const raw = await this.deps.secrets.get(siteAccount.tokens(this.siteId, username));
+    try {
+      this.tokens = raw ? (JSON.parse(raw) as Tokens) : null;
+    } catch {
+      this.tokens = null;
+    }
+    return this.tokens;
+  }
+
+  private async storeTokens(username: string, pair: TokenPair): Promise<void> {
+    const tokens: Tokens = { access: pair.accessToken, refresh: pair.refreshToken, accessExpiresAt: this.now() + pair.expiresIn * 1000 };
+    await this.deps.secrets.set(siteAccount.tokens(this.siteId, username), JSON.stringify(tokens));
+    this.tokens = tokens;
+  }
+
+  private notSignedIn(): AppError {
+    const site = this.deps.site();
+    return new AppError({ code: 'unauthorized', message: `Sign in to ${site.name} first.` });
+  }
+
+  async headers(): Promise<Record<string, string>> {
+    const site = this.deps.site();
+    if (site.authMode === 'apikey') {
+      const key = await this.deps.secrets.get(siteAccount.apiKey(site.id));
+      if (!key) throw new AppError({ code: 'unauthorized', message: `No API key is stored for ${site.name}. Add one in the site's settings.` });
+      return { 'X-API-Key': key };
+    }
+    if (this.stored?.state !== 'signed_in') throw this.notSignedIn();
+    let tokens = await this.loadTokens();
+    if (!tokens) {
+      this.expire('The saved sign-in is no longer in the keychain. Sign in again.');
+      throw this.notSignedIn();
+    }
+    if (tokens.accessExpiresAt - this.now() < (this.deps.refreshMarginMs ?? 60_000)) {
+      await this.refresh();
+      tokens = this.tokens ?? null;
+      if (!tokens) throw this.notSignedIn();
+    }
+    return { 'X-API-Token': tokens.access };
+  }
+
+  async unauthorized(sent: Record<string, string>): Promise<boolean> {
+    const site = this.deps.site();
+    if (site.authMode === 'apikey') {
+      this.expire('The site refused the API key.', 'apikey');
+      return false;
+    }
+    // another call refreshed while this one was in flight: just send it again with the new token
+    if (this.tokens && sent['X-API-Token'] && sent['X-API-Token'] !== this.tokens.access) return true;
+    return this.refresh();
+  }
+
+  /**
+   * One refresh at a time per site; concurrent callers share it. True = new tokens.
+   * A refused refresh token ends the session (state expired); a network failure keeps it.
+   */
+  refresh(): Promise<boolean> {
+    this.refreshing ??= (async () => {
+      try {
+        const tokens = await this.loadTokens();
+        const username = this.stored?.username;
+        if (!tokens || !username) return false;
+        try {
+          const pair = await cmsAuth.refresh(this.publicTransport(), tokens.refresh);
+          await this.storeTokens(username, pair);
+          return true;
+        } catch (err) {
+          if (isAppError(err) && (err.code === 'unauthorized' || err.code === 'invalid_input' || err.code === 'forbidden')) {
+            await this.deps.secrets.delete(siteAccount.tokens(this.siteId, username)).catch(() => {});
+            this.tokens = null;
+            this.expire('Your session ended (the sign-in expired or was revoked). Sign in again; nothing unsynced is lost.');
+            return false;
+          }
+          throw err;
+        }
+      } finally {
+        this.refreshing = null;
+      }
+    })();
+    return this.refreshing;
+  }
+
+  private expire(reason: string, via: 'password' | 'apikey' = 'password'): void {
+    const s = this.stored;
+    this.save({
+      siteId: this.siteId,
+      via,
+      username: s?.username ?? null,
+      state: 'expired',
+      reason,
+      me: s?.me ?? null,
+      meAt: s?.meAt ?? null,
+    });
+  }
+
+  // ── flows ──────────────────────────────────────────────────────────────────────────────────
+
+  private requirePasswordMode(): void {
+    const site = this.deps.site();
+    if (site.kind !== 'cms') throw new AppError({ code: 'invalid_input', message: 'Password sign-in here is for CMS sites.' });
+    if (site.authMode !== 'password') {
+      throw new AppError({ code: 'invalid_input', message: `${site.name} is set to use an API key. Change its sign-in setting to use a password.` });
+    }
+  }
+
+  private async finish(username: string, pair: TokenPair): Promise<SessionInfo> {
+    // keychain first: if it refuses, no half-signed-in state is recorded
+    await this.storeTokens(username, pair);
+    this.challenge = null;
+    this.save({ siteId: this.siteId, via: 'password', username, state: 'signed_in', reason: null, me: this.stored?.username === username ? (this.stored.me ?? null) : null, meAt: null });
+    try {
+      await this.refreshMe();
+    } catch {
+      // signed in all the same; the info panel says /me could not be read and offers a retry
+    }
+    return this.info();
+  }
+
+  async setupRequired(): Promise<boolean> {
+    return cmsAuth.setupStatus(this.publicTransport());
+  }
+
+  async setup(body: { username: string; password: string; email: string; fullname?: string; title?: string }): Promise<SessionInfo> {
+    this.requirePasswordMode();
+    const pair = await cmsAuth.setup(this.publicTransport(), body);
+    return this.finish(body.username, pair);
+  }
+
+  async signIn(username: string, password: string): Promise<SessionInfo> {
+    this.requirePasswordMode();
+    this.challenge = null;
+    const answer: TokenAnswer = await cmsAuth.token(this.publicTransport(), username, password);
+    if (answer.kind === 'challenge') {
+      this.challenge = { token: answer.challengeToken, username, expiresAt: this.now() + answer.expiresIn * 1000 };
+      const info = this.info();
+      this.deps.emit(info);
+      return info;
+    }
+    return this.finish(username, answer.tokens);
+  }
+
+  async verify2fa(code: string): Promise<SessionInfo> {
+    const c = this.challenge;
+    if (!c) throw new AppError({ code: 'invalid_input', message: 'There is no sign-in waiting for a code. Enter your password again.' });
+    if (c.expiresAt <= this.now()) {
+      this.challenge = null;
+      this.deps.emit(this.info());
+      throw new AppError({ code: 'unauthorized', message: 'The sign-in step expired (codes must be entered within 5 minutes). Enter your password again.' });
+    }
+    try {
+      const pair = await cmsAuth.verify2fa(this.publicTransport(), c.token, code);
+      return await this.finish(c.username, pair);
+    } catch (err) {
+      if (isAppError(err) && err.code === 'unauthorized') {
+        throw new AppError({ code: 'unauthorized', status: 401, message: 'That code was not accepted. Check the time on your device and try the current code.', fields: { code: 'That code was not accepted.' } });
+      }
+      throw err;
+    }
+  }
+
+  /** Leaves the two-factor step without signing in. */
+  cancelChallenge(): void {
+    if (!this.challenge) return;
+    this.challenge = null;
+    this.deps.emit(this.info());
+  }
+
+  async signOut(): Promise<{ info: SessionInfo; revoked: boolean }> {
+    this.challenge = null;
+    const site = this.deps.site();
+    if (site.authMode === 'apikey') {
+      this.save(undefined);
+      return { info: this.info(), revoked: true };
+    }
+    const tokens = await this.loadTokens().catch(() => null);
+    const username = this.stored?.username;
+    let revoked = true;
+    if (tokens) {
+      try {
+        await cmsAuth.revoke(this.publicTransport(), tokens.refresh);
+      } catch {
+        revoked = false; // offline: forget locally all the same; the token runs out on its own
+      }
+    }
+    if (username) await this.deps.secrets.delete(siteAccount.tokens(this.siteId, username));
+    this.tokens = null;
+    this.save(undefined);
+    return { info: this.info(), revoked };
+  }
+
+  async refreshMe(): Promise<SessionInfo> {
+    const me: Me = await cmsAuth.me(this.transport());
+    const site = this.deps.site();
+    const via = site.authMode;
+    this.save({ siteId: this.siteId, via, username: me.username, state: 'signed_in', reason: null, me, meAt: new Date(this.now()).toISOString() });
+    return this.info();
+  }
+
+  async forgotPassword(email: string): Promise<string> {
+    return cmsAuth.forgot(this.publicTransport(), email);
+  }
+
+  /** `token` may be the whole pasted link; the token is taken from its query. */
+  async resetPassword(username: string, token: string, password: string): Promise<string> {
+    return cmsAuth.reset(this.publicTransport(), { username, token: tokenFromLink(token), password });
+  }
+
+  /** Forget everything local (the site's address or sign-in mode changed). */
+  async reset(): Promise<void> {
+    const username = this.stored?.username;
+    if (username) await this.deps.secrets.delete(siteAccount.tokens(this.siteId, username)).catch(() => {});
+    this.tokens = null;
+    this.challenge = null;
+    this.save(undefined);
+  }
+}
+
+/** A pasted reset link (…/reset?user=…&token=…) or a bare token → the token. */
+export function tokenFromLink(input: string): string {
+  const text = input.trim();
+  if (/^https?:\/\//i.test(text)) {
+    try {
+      const url = new URL(text);
+      const t = url.searchParams.get('token') ?? url.hash.match(/token=([^&]+)/)?.[1];
+      if (t) return decodeURIComponent(t);
+    } catch {
+      // not a link after all: use it as typed
+    }
+  }
+  return text;
+}

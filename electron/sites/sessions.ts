@@ -1,0 +1,58 @@
+/** The sessions of all CMS sites, created on first use and dropped with their site. */
+import type { SessionInfo, Site } from '../contract';
+import { AppError } from '../core/app-error';
+import type { FetchLike } from '../api/http';
+import type { SessionsRepo } from '../db/repos/sessions';
+import type { SitesRepo } from '../db/repos/sites';
+import type { SecretStore } from '../secrets/store';
+import { CmsSession } from './session';
+
+export interface SessionsDeps {
+  sites: SitesRepo;
+  repo: SessionsRepo;
+  secrets: SecretStore;
+  fetch: FetchLike;
+  emit: (info: SessionInfo) => void;
+  now?: () => number;
+}
+
+export function sessionManager(deps: SessionsDeps) {
+  const live = new Map<string, CmsSession>();
+
+  const siteOf = (id: string): Site => {
+    const site = deps.sites.get(id);
+    if (!site) throw new AppError({ code: 'not_found', message: 'That site no longer exists.' });
+    return site;
+  };
+
+  function get(siteId: string): CmsSession {
+    const site = siteOf(siteId);
+    if (site.kind !== 'cms') throw new AppError({ code: 'invalid_input', message: `${site.name} is a store; CMS sign-in does not apply to it.` });
+    let s = live.get(siteId);
+    if (!s) {
+      // the getter reads the row each time, so an edited address or key is used at once
+      s = new CmsSession({ ...deps, site: () => siteOf(siteId), ...(deps.now ? { now: deps.now } : {}) });
+      live.set(siteId, s);
+    }
+    return s;
+  }
+
+  return {
+    get,
+    all: (): SessionInfo[] => deps.sites.list().filter((s) => s.kind === 'cms').map((s) => get(s.id).info()),
+    /** After an edit: a new address, kind or sign-in mode means the old tokens belong to something else. */
+    async siteChanged(before: Site, after: Site): Promise<void> {
+      if (before.baseUrl === after.baseUrl && before.kind === after.kind && before.authMode === after.authMode && before.hasApiKey === after.hasApiKey) return;
+      const s = live.get(after.id) ?? (before.kind === 'cms' ? get(after.id) : undefined);
+      if (before.baseUrl !== after.baseUrl || before.kind !== after.kind || before.authMode !== after.authMode) await s?.reset();
+      if (after.kind !== 'cms') live.delete(after.id);
+      else deps.emit(get(after.id).info());
+    },
+    /** The site is being removed: its secrets go with it (by prefix), its row cascades. */
+    dropped(siteId: string): void {
+      live.delete(siteId);
+    },
+  };
+}
+
+export type SessionManager = ReturnType<typeof sessionManager>;
