@@ -1,0 +1,46 @@
+/**
+ * The typed contract client: the only way the renderer talks to the Host.
+ *
+ *   const sites = await invoke('sites.list');            // channels without input
+ *   const site = await invoke('sites.add', draft);       // input checked against the contract's type
+ *   const off = on('sites.changed', (list) => …);        // typed payloads
+ *
+ * `invoke` resolves with the channel's output or throws an AppError.
+ */
+import type { ChannelInput, ChannelName, ChannelOutput, EventName, EventPayload } from '../../electron/contract/index';
+import { AppError } from './errors';
+import { createTransport, type Transport, type TransportSetup } from './transport';
+
+let transport: Transport | null = null;
+
+/** Picks and starts the transport once. Call before mounting the app. */
+export function initClient(): TransportSetup {
+  const setup = createTransport();
+  if (setup.ok) transport = setup.transport;
+  return setup;
+}
+
+/** Replace the transport (tests, previews). */
+export function setTransport(next: Transport): void {
+  transport = next;
+}
+
+export function transportKind(): Transport['kind'] | null {
+  return transport?.kind ?? null;
+}
+
+/** `[input?]` for channels whose input may be omitted (schema `v.optional(…)`), `[input]` otherwise. */
+export type InvokeArgs<K extends ChannelName> = undefined extends ChannelInput<K> ? [input?: ChannelInput<K>] : [input: ChannelInput<K>];
+
+export async function invoke<K extends ChannelName>(channel: K, ...args: InvokeArgs<K>): Promise<ChannelOutput<K>> {
+  if (!transport) throw new AppError({ code: 'host_unavailable', message: 'Sitedesk is not connected yet.' });
+  const input = args.length > 0 ? args[0] : {};
+  const result = await transport.invoke(channel, input);
+  if (result.ok) return result.value as ChannelOutput<K>;
+  throw new AppError(result.error);
+}
+
+export function on<K extends EventName>(event: K, callback: (payload: EventPayload<K>) => void): () => void {
+  if (!transport) return () => {};
+  return transport.on(event, callback as (payload: unknown) => void);
+}

@@ -1,0 +1,45 @@
+/**
+ * Which window-level dialogs are open. Views ask for a dialog here; App.svelte renders each one
+ * once. `modalCount` lets the shell hide itself from assistive tech while a modal is up.
+ */
+
+export type SiteFormRequest =
+  | { mode: 'add' }
+  | { mode: 'edit'; id: string; /** Values to put in the form instead of the saved ones. */ prefill?: { baseUrl?: string } };
+
+class Ui {
+  siteForm = $state<SiteFormRequest | null>(null);
+  /** Site id whose removal is being confirmed. */
+  removeId = $state<string | null>(null);
+  palette = $state(false);
+  /** Modal dialogs currently open (Dialog/ConfirmDialog register themselves). */
+  modalCount = $state(0);
+  /** Where focus goes when the current dialog closes, when the element that opened it is gone (menus). */
+  returnFocus: HTMLElement | null = null;
+
+  readonly modalOpen: boolean = $derived(this.modalCount > 0);
+
+  addSite(from?: HTMLElement | null): void {
+    this.returnFocus = from ?? null;
+    this.siteForm = { mode: 'add' };
+  }
+
+  editSite(id: string, from?: HTMLElement | null, prefill?: { baseUrl?: string }): void {
+    this.returnFocus = from ?? null;
+    this.siteForm = prefill ? { mode: 'edit', id, prefill } : { mode: 'edit', id };
+  }
+
+  removeSite(id: string, from?: HTMLElement | null): void {
+    this.returnFocus = from ?? null;
+    this.removeId = id;
+  }
+
+  /** Returns and forgets the element to focus after a dialog, if it is still in the page. */
+  takeReturnFocus(): HTMLElement | null {
+    const el = this.returnFocus;
+    this.returnFocus = null;
+    return el && el.isConnected ? el : null;
+  }
+}
+
+export const ui = new Ui();
