@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: everything CI runs, in order, stopping at the first failure:
 //   typecheck (tsc per layer + svelte-check) → Vitest (unit + integration) → build → Playwright.
-// The keychain is real: without a session bus this re-runs itself inside `dbus-run-session` with
-// an unlocked gnome-keyring, so the Secret Service tests run the same on a laptop and in CI.
+// The keychain is real: on Linux this re-runs itself inside a private `dbus-run-session` with an
+// unlocked gnome-keyring (scripts/keyring-session.mjs), so the Secret Service tests run the same on
+// a laptop and in CI.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
 const run = (cmd, args, env = {}) => {
   const started = Date.now();
@@ -18,22 +19,10 @@ const run = (cmd, args, env = {}) => {
   console.log(`✔ ${secs} s`);
 };
 
-const have = (bin) => ['/usr/bin', '/bin', '/usr/local/bin'].some((d) => existsSync(`${d}/${bin}`));
-
-if (!process.env.SITEDESK_KEYRING_SESSION && process.platform === 'linux') {
-  if (have('dbus-run-session') && have('gnome-keyring-daemon')) {
-    // A private bus and keyring for this run: nothing touches the person's own keychain.
-    const home = spawnSync('mktemp', ['-d'], { encoding: 'utf8' }).stdout.trim();
-    const inner =
-      'printf "sitedesk-test" | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; ' +
-      'exec "$0" "$@"';
-    const r = spawnSync('dbus-run-session', ['--', 'sh', '-c', inner, process.execPath, ...process.argv.slice(1)], {
-      stdio: 'inherit',
-      env: { ...process.env, SITEDESK_KEYRING_SESSION: '1', XDG_DATA_HOME: `${home}/share`, XDG_RUNTIME_DIR: home },
-    });
-    process.exit(r.status ?? 1);
-  }
-  console.warn('dbus-run-session or gnome-keyring-daemon is missing: the keychain round-trip test will fail (install dbus and gnome-keyring).');
+if (!process.env.SITEDESK_KEYRING_SESSION && !process.env.SITEDESK_KEYRING_WRAPPED && process.platform === 'linux') {
+  // the keychain is real: re-run this script inside a private keyring session
+  const r = spawnSync(process.execPath, ['scripts/keyring-session.mjs', process.execPath, ...process.argv.slice(1)], { stdio: 'inherit' });
+  process.exit(r.status ?? 1);
 }
 
 const bin = (name) => `node_modules/.bin/${name}`;
