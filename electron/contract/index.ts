@@ -13,6 +13,7 @@ export * from './app';
 export * from './sites';
 export * from './auth';
 export * from './permissions';
+export * from './pages';
 export type { ChannelDef, EventDef } from './define';
 
 const None = v.optional(v.strictObject({}));

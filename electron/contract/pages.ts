@@ -1,0 +1,208 @@
+/**
+ * Pages, translations and page media of a CMS site (document 1, "Pages"). Routes are path-like
+ * strings with a leading slash here (`/blog/post`); the API module encodes them for the URL.
+ */
+import * as v from 'valibot';
+import { SiteId } from './sites';
+
+export type Header = Record<string, unknown>;
+
+/** A row of GET /pages. The real service also sends header, taxonomy, dates and has_children. */
+export interface PageSummary {
+  route: string;
+  slug: string;
+  title: string;
+  template: string;
+  published: boolean;
+  visible: boolean;
+  routable: boolean;
+  order: number | null;
+  hasChildren: boolean;
+  modified: string | null;
+  date: string | null;
+  translatedLanguages?: string[];
+  untranslatedLanguages?: string[];
+}
+
+export interface PageMediaItem {
+  filename: string;
+  url: string | null;
+  type: string;
+  size: number;
+  meta?: Record<string, unknown>;
+}
+
+export interface Page extends PageSummary {
+  header: Header;
+  content: string;
+  /** Rendered HTML (render=true), sanitised before it is shown. */
+  contentHtml?: string;
+  media: PageMediaItem[];
+  language: string | null;
+  hasDefaultFile?: boolean;
+  explicitLanguageFiles?: string[];
+  /** The ETag of the plain read: the only one the server accepts for If-Match. */
+  etag: string | null;
+}
+
+export interface PageList {
+  items: PageSummary[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+export interface SiteLanguages {
+  enabled: boolean;
+  languages: { code: string; name: string; nativeName: string; rtl: boolean; isDefault: boolean }[];
+  default: string | null;
+  active: string | null;
+}
+
+export interface PageLanguages {
+  route: string;
+  defaultLanguage: string | null;
+  translated: Record<string, string>;
+  untranslated: string[];
+}
+
+export interface TranslationSide {
+  lang: string;
+  exists: boolean;
+  title: string | null;
+  content: string | null;
+  header: Header | null;
+  modified: string | null;
+}
+
+export interface TranslationComparison {
+  route: string;
+  source: TranslationSide;
+  target: TranslationSide;
+}
+
+export interface BatchResult {
+  operation: string;
+  results: { route: string; status: 'success' | 'error'; message?: string }[];
+  total: number;
+  successful: number;
+  failed: number;
+}
+
+export interface ReorganizedPage {
+  route: string;
+  slug: string;
+  title: string;
+  order: number | null;
+  parent: string;
+}
+
+// ── inputs ──────────────────────────────────────────────────────────────────────────────────
+
+/** `/a/b-c` with segments of anything but `/`; no `..`, no empty segment. */
+export const Route = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(/^\/[^/]/, 'A route starts with / followed by a name, for example /blog/post.'),
+  v.check((r) => !r.split('/').slice(1).some((s) => s === '' || s === '.' || s === '..'), 'A route cannot have empty, . or .. parts.'),
+  v.maxLength(1024),
+);
+
+const Lang = v.pipe(v.string(), v.regex(/^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/, 'Not a language code.'));
+const Bool = v.optional(v.boolean());
+
+export const PageListQuery = v.strictObject({
+  siteId: SiteId,
+  page: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 1),
+  perPage: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 50),
+  sort: v.optional(v.picklist(['date', 'title', 'slug', 'modified', 'order', 'default'])),
+  order: v.optional(v.picklist(['asc', 'desc'])),
+  search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
+  published: Bool,
+  visible: Bool,
+  routable: Bool,
+  template: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),
+  parent: v.optional(Route),
+  childrenOf: v.optional(v.union([Route, v.literal('/')])),
+  root: Bool,
+  translations: Bool,
+});
+export type PageListQuery = v.InferInput<typeof PageListQuery>;
+
+export const PageRef = v.strictObject({ siteId: SiteId, route: Route, lang: v.optional(Lang) });
+
+export const PageRead = v.strictObject({
+  siteId: SiteId,
+  route: Route,
+  lang: v.optional(Lang),
+  render: Bool,
+  translations: Bool,
+});
+
+export const PageCreate = v.strictObject({
+  siteId: SiteId,
+  route: Route,
+  title: v.pipe(v.string(), v.trim(), v.minLength(1, 'Give the page a title.'), v.maxLength(500)),
+  template: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)), 'default'),
+  content: v.optional(v.string()),
+  header: v.optional(v.record(v.string(), v.unknown())),
+  order: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  lang: v.optional(Lang),
+});
+
+export const PageUpdate = v.strictObject({
+  siteId: SiteId,
+  route: Route,
+  lang: v.optional(Lang),
+  /** The plain-read ETag the edit started from; the server answers 409 when the page changed. */
+  etag: v.nullable(v.string()),
+  title: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'A page needs a title.'))),
+  content: v.optional(v.string()),
+  header: v.optional(v.record(v.string(), v.unknown())),
+  template: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
+  published: Bool,
+  visible: Bool,
+});
+
+export const PageDelete = v.strictObject({ siteId: SiteId, route: Route, lang: v.optional(Lang), children: Bool });
+
+export const PageMove = v.strictObject({
+  siteId: SiteId,
+  route: Route,
+  parent: v.union([Route, v.literal('/')]),
+  slug: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^[^/]+$/, 'A slug has no slashes.'))),
+  order: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+});
+
+/** Children of `route` in the order of their slugs. (Top-level pages are reordered with reorganize.) */
+export const PageReorder = v.strictObject({ siteId: SiteId, route: Route, order: v.pipe(v.array(v.string()), v.minLength(1)) });
+
+export const PageCopy = v.strictObject({ siteId: SiteId, route: Route, destination: Route });
+
+export const PageBatch = v.strictObject({
+  siteId: SiteId,
+  operation: v.picklist(['publish', 'unpublish', 'delete', 'copy']),
+  routes: v.pipe(v.array(Route), v.minLength(1, 'Choose at least one page.')),
+  options: v.optional(v.record(v.string(), v.unknown())),
+});
+
+export const PageReorganize = v.strictObject({
+  siteId: SiteId,
+  operations: v.pipe(
+    v.array(v.strictObject({ route: Route, parent: v.optional(v.union([Route, v.literal('/')])), position: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) })),
+    v.minLength(1),
+  ),
+});
+
+export const PageTranslate = v.strictObject({
+  siteId: SiteId,
+  route: Route,
+  lang: Lang,
+  title: v.optional(v.string()),
+  content: v.optional(v.string()),
+  header: v.optional(v.record(v.string(), v.unknown())),
+});
+
+export const PageAdopt = v.strictObject({ siteId: SiteId, route: Route, lang: Lang });
+export const PageSync = v.strictObject({ siteId: SiteId, route: Route, sourceLang: Lang, targetLang: Lang });
+export const PageCompare = v.strictObject({ siteId: SiteId, route: Route, source: Lang, target: Lang });
