@@ -7,6 +7,31 @@ import { channel, event, type ChannelDef, type EventDef } from './define';
 import type { AppInfo, SecretsStatus, UpdaterStatus, Workspace } from './app';
 import { SiteDraft, SiteFields, SiteId, SiteUpdate, type ConnectionReport, type Site } from './sites';
 import { AuthSite, Forgot, Reset, Setup, SignIn, Verify2fa, type SessionInfo } from './auth';
+import {
+  PageAdopt,
+  PageBatch,
+  PageCompare,
+  PageCopy,
+  PageCreate,
+  PageDelete,
+  PageListQuery,
+  PageMove,
+  PageRead,
+  PageReorder,
+  PageReorganize,
+  PageSync,
+  PageTranslate,
+  PageUpdate,
+  Route,
+  type BatchResult,
+  type Page,
+  type PageLanguages,
+  type PageList,
+  type PageSummary,
+  type ReorganizedPage,
+  type SiteLanguages,
+  type TranslationComparison,
+} from './pages';
 
 export * from './errors';
 export * from './app';
@@ -59,6 +84,28 @@ export const channels = {
   'auth.refreshMe': channel<SessionInfo>()(AuthSite),
   'auth.forgotPassword': channel<{ message: string }>()(Forgot),
   'auth.resetPassword': channel<{ message: string }>()(Reset),
+
+  'pages.list': channel<PageList>()(PageListQuery),
+  /** Direct children of a route ('/' for the top level), in the site's own order: the tree's lazy level. */
+  'pages.children': channel<PageSummary[]>()(v.strictObject({ siteId: SiteId, route: v.union([Route, v.literal('/')]) })),
+  'pages.get': channel<Page>()(PageRead),
+  'pages.create': channel<Page>()(PageCreate),
+  /** PATCH with If-Match: a page changed on the site since it was read answers `conflict`. */
+  'pages.save': channel<Page>()(PageUpdate),
+  'pages.delete': channel<{ route: string }>()(PageDelete),
+  'pages.move': channel<{ route: string }>()(PageMove),
+  'pages.reorder': channel<PageSummary[]>()(PageReorder),
+  'pages.copy': channel<{ route: string; slug?: string; title?: string }>()(PageCopy),
+  'pages.batch': channel<BatchResult>()(PageBatch),
+  'pages.reorganize': channel<ReorganizedPage[]>()(PageReorganize),
+  'pages.taxonomy': channel<Record<string, string[]>>()(AuthSite),
+
+  'translations.siteLanguages': channel<SiteLanguages>()(AuthSite),
+  'translations.languages': channel<PageLanguages>()(v.strictObject({ siteId: SiteId, route: Route })),
+  'translations.translate': channel<{ route: string; lang: string; title?: string; content?: string }>()(PageTranslate),
+  'translations.adopt': channel<{ route: string; lang: string }>()(PageAdopt),
+  'translations.sync': channel<{ route: string; lang: string; title?: string; content?: string }>()(PageSync),
+  'translations.compare': channel<TranslationComparison>()(PageCompare),
 
   'workspace.get': channel<Workspace>()(None),
   'workspace.set': channel<Workspace>()(WorkspaceSchema),

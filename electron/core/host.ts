@@ -9,6 +9,7 @@ import { openSecretStore } from '../secrets/keychain';
 import type { SecretStore } from '../secrets/store';
 import { sitesService, type SitesService } from '../sites/service';
 import { sessionManager, type SessionManager } from '../sites/sessions';
+import { pagesService, type PagesService } from '../pages/service';
 import type { FetchLike } from '../api/http';
 import { AppError, isAppError } from './app-error';
 import { createDispatcher, type Handlers, type Log } from './dispatch';
@@ -71,6 +72,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
 
   let sites: SitesService | undefined;
   let sessions: SessionManager | undefined;
+  let pages: PagesService | undefined;
   if (repos) {
     const s = sessionManager({ sites: repos.sites, repo: repos.sessions, secrets, fetch: fetchImpl, emit: (info) => emit('auth.session', info), ...(opts.now ? { now: opts.now } : {}) });
     sessions = s;
@@ -82,6 +84,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       edited: (before, after) => s.siteChanged(before, after),
       purgeCache: (id) => s.dropped(id),
     });
+    pages = pagesService({ sessions: s, cache: repos.pages });
   }
 
   const need = <T>(x: T | undefined): T => {
@@ -114,6 +117,24 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     'auth.resetPassword': async ({ siteId, username, token, password }) => ({
       message: await need(sessions).get(siteId).resetPassword(username, token, password),
     }),
+    'pages.list': (q) => need(pages).list(q),
+    'pages.children': ({ siteId, route }) => need(pages).children(siteId, route),
+    'pages.get': (q) => need(pages).get(q),
+    'pages.create': (q) => need(pages).create(q),
+    'pages.save': (q) => need(pages).save(q),
+    'pages.delete': (q) => need(pages).remove(q),
+    'pages.move': (q) => need(pages).move(q),
+    'pages.reorder': (q) => need(pages).reorder(q),
+    'pages.copy': (q) => need(pages).copy(q),
+    'pages.batch': (q) => need(pages).batch(q),
+    'pages.reorganize': (q) => need(pages).reorganize(q),
+    'pages.taxonomy': ({ siteId }) => need(pages).taxonomy(siteId),
+    'translations.siteLanguages': ({ siteId }) => need(pages).siteLanguages(siteId),
+    'translations.languages': ({ siteId, route }) => need(pages).languages(siteId, route),
+    'translations.translate': (q) => need(pages).translate(q),
+    'translations.adopt': (q) => need(pages).adopt(q),
+    'translations.sync': (q) => need(pages).sync(q),
+    'translations.compare': (q) => need(pages).compare(q),
     'workspace.get': () => {
       const saved = need(repos).prefs.get<Workspace>('workspace') ?? EMPTY_WORKSPACE;
       // sites removed since the layout was saved simply drop out of it

@@ -52,6 +52,40 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'page cache',
+    sql: `
+      -- every page read lands here (list rows fill the summary; a full read adds header, content, etag);
+      -- lang '' is the site's default language. Removing a site removes its cache (cascade).
+      CREATE TABLE pages (
+        site_id       TEXT NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
+        route         TEXT NOT NULL,
+        lang          TEXT NOT NULL DEFAULT '',
+        title         TEXT NOT NULL,
+        slug          TEXT NOT NULL,
+        template      TEXT NOT NULL,
+        published     INTEGER NOT NULL,
+        visible       INTEGER NOT NULL,
+        routable      INTEGER NOT NULL,
+        sort_order    INTEGER,
+        has_children  INTEGER NOT NULL DEFAULT 0,
+        parent        TEXT NOT NULL,
+        modified      TEXT,
+        date          TEXT,
+        translated    TEXT,            -- JSON array of codes, when known
+        untranslated  TEXT,
+        header        TEXT,            -- JSON; null until the page itself was read
+        content       TEXT,
+        media         TEXT,            -- JSON array
+        etag          TEXT,            -- of the plain read (the one If-Match accepts)
+        fetched_at    TEXT NOT NULL,
+        full_at       TEXT,            -- when header/content were last read
+        PRIMARY KEY (site_id, route, lang)
+      );
+      CREATE INDEX pages_parent ON pages (site_id, lang, parent);
+    `,
+  },
 ];
 
 export const LATEST_VERSION = migrations.reduce((max, m) => Math.max(max, m.version), 0);

@@ -1,0 +1,141 @@
+/**
+ * Pages of a CMS site: every read goes through the cache (a plain read asks with If-None-Match, so
+ * an unchanged page costs a 304), saves carry If-Match with the plain-read ETag, and writes that
+ * move or remove pages drop what the cache knew about them.
+ */
+import type { ChannelParsed, Page, PageList, PageSummary } from '../contract';
+import { AppError, isAppError } from '../core/app-error';
+import { cmsPages } from '../api/cms/pages';
+import type { PagesRepo } from '../db/repos/pages';
+import type { SessionManager } from '../sites/sessions';
+
+export interface PagesDeps {
+  sessions: SessionManager;
+  cache: PagesRepo;
+}
+
+/** Most children a folder may list in the tree before the list view is the better tool. */
+const MAX_CHILDREN = 5000;
+
+export function pagesService({ sessions, cache }: PagesDeps) {
+  const t = (siteId: string) => sessions.get(siteId).transport();
+  const key = (lang?: string) => lang ?? '';
+
+  async function readPlain(siteId: string, route: string, lang?: string): Promise<Page> {
+    const cached = cache.getPage(siteId, route, key(lang));
+    const r = await cmsPages.get(t(siteId), route, { ...(lang ? { lang } : {}), ...(cached?.page.etag ? { ifNoneMatch: cached.page.etag } : {}) });
+    if (r === 'not_modified') {
+      if (!cached) throw new AppError({ code: 'bad_response', message: 'The site answered “not modified” for a page Sitedesk has no copy of.' });
+      cache.putPage(siteId, key(lang), cached.page); // refreshes fetched_at
+      return cached.page;
+    }
+    cache.putPage(siteId, key(lang), r);
+    return r;
+  }
+
+  const conflict = (route: string) =>
+    new AppError({
+      code: 'conflict',
+      status: 409,
+      message: `${route} changed on the site since you opened it. Reload it, or keep your text as a copy.`,
+    });
+
+  return {
+    async list(q: ChannelParsed<'pages.list'>): Promise<PageList> {
+      const { siteId, ...query } = q;
+      const r = await cmsPages.list(t(siteId), query);
+      cache.putSummaries(siteId, '', r.items);
+      return r;
+    },
+
+    /** Direct children in the site's own order (the tree's lazy level). */
+    async children(siteId: string, route: string): Promise<PageSummary[]> {
+      const items: PageSummary[] = [];
+      for (let page = 1; items.length < MAX_CHILDREN; page++) {
+        const r = await cmsPages.list(t(siteId), { childrenOf: route, sort: 'default', page, perPage: 100 });
+        items.push(...r.items);
+        if (r.items.length === 0 || items.length >= r.total) break;
+      }
+      cache.putSummaries(siteId, '', items);
+      return items;
+    },
+
+    async get(q: ChannelParsed<'pages.get'>): Promise<Page> {
+      if (!q.render && !q.translations) return readPlain(q.siteId, q.route, q.lang);
+      // a render or translations read: its ETag is not the one If-Match accepts, so it is not kept
+      const r = await cmsPages.get(t(q.siteId), q.route, { ...(q.lang ? { lang: q.lang } : {}), render: q.render ?? false, translations: q.translations ?? false });
+      if (r === 'not_modified') throw new AppError({ code: 'bad_response', message: 'Unexpected “not modified” answer.' });
+      return r;
+    },
+
+    async create(q: ChannelParsed<'pages.create'>): Promise<Page> {
+      const { siteId, ...body } = q;
+      const created = await cmsPages.create(t(siteId), body);
+      return readPlain(siteId, created.route.startsWith('/') ? created.route : `/${created.route}`, q.lang);
+    },
+
+    async save(q: ChannelParsed<'pages.save'>): Promise<Page> {
+      const { siteId, route, lang, etag, ...patch } = q;
+      try {
+        await cmsPages.update(t(siteId), route, patch, { ifMatch: etag, ...(lang ? { lang } : {}) });
+      } catch (err) {
+        if (isAppError(err) && err.code === 'conflict') throw conflict(route);
+        throw err;
+      }
+      return readPlain(siteId, route, lang);
+    },
+
+    async remove(q: ChannelParsed<'pages.delete'>): Promise<{ route: string }> {
+      await cmsPages.remove(t(q.siteId), q.route, { ...(q.lang ? { lang: q.lang } : {}), ...(q.children !== undefined ? { children: q.children } : {}) });
+      if (q.lang) cache.removeLang(q.siteId, q.route, q.lang);
+      else cache.removeTree(q.siteId, q.route);
+      return { route: q.route };
+    },
+
+    async move(q: ChannelParsed<'pages.move'>): Promise<{ route: string }> {
+      await cmsPages.move(t(q.siteId), q.route, { parent: q.parent, ...(q.slug ? { slug: q.slug } : {}), ...(q.order !== undefined ? { order: q.order } : {}) });
+      cache.removeTree(q.siteId, q.route);
+      const slug = q.slug ?? q.route.split('/').at(-1)!;
+      return { route: `${q.parent === '/' ? '' : q.parent}/${slug}` };
+    },
+
+    async reorder(q: ChannelParsed<'pages.reorder'>): Promise<PageSummary[]> {
+      await cmsPages.reorder(t(q.siteId), q.route, q.order);
+      return this.children(q.siteId, q.route);
+    },
+
+    async copy(q: ChannelParsed<'pages.copy'>) {
+      return cmsPages.copy(t(q.siteId), q.route, q.destination);
+    },
+
+    async batch(q: ChannelParsed<'pages.batch'>) {
+      const result = await cmsPages.batch(t(q.siteId), q.operation, q.routes, q.options);
+      if (q.operation === 'delete') for (const r of result.results) if (r.status === 'success') cache.removeTree(q.siteId, r.route);
+      return result;
+    },
+
+    async reorganize(q: ChannelParsed<'pages.reorganize'>) {
+      const rows = await cmsPages.reorganize(t(q.siteId), q.operations);
+      for (const op of q.operations) if (op.parent) cache.removeTree(q.siteId, op.route);
+      return rows;
+    },
+
+    siteLanguages: (siteId: string) => cmsPages.siteLanguages(t(siteId)),
+    taxonomy: (siteId: string) => cmsPages.taxonomy(t(siteId)),
+    languages: (siteId: string, route: string) => cmsPages.languages(t(siteId), route),
+
+    async translate(q: ChannelParsed<'translations.translate'>) {
+      const { siteId, route, ...body } = q;
+      return cmsPages.translate(t(siteId), route, body);
+    },
+    adopt: (q: ChannelParsed<'translations.adopt'>) => cmsPages.adoptLanguage(t(q.siteId), q.route, q.lang).then(() => ({ route: q.route, lang: q.lang })),
+    async sync(q: ChannelParsed<'translations.sync'>) {
+      const r = await cmsPages.sync(t(q.siteId), q.route, q.sourceLang, q.targetLang);
+      cache.removeLang(q.siteId, q.route, q.targetLang);
+      return r;
+    },
+    compare: (q: ChannelParsed<'translations.compare'>) => cmsPages.compare(t(q.siteId), q.route, q.source, q.target),
+  };
+}
+
+export type PagesService = ReturnType<typeof pagesService>;
