@@ -78,8 +78,13 @@ export const channels = {
   /** Password sign-in; answers state needs_2fa when the account has two-factor. */
   'auth.signIn': channel<SessionInfo>()(SignIn),
   'auth.verify2fa': channel<SessionInfo>()(Verify2fa),
-  /** Revokes the refresh token and forgets the tokens; API-key sites just stop using the key. */
-  'auth.signOut': channel<SessionInfo>()(AuthSite),
+  /** Leaves the code step without signing in (the waiting challenge is dropped in the Host). */
+  'auth.cancel2fa': channel<SessionInfo>()(AuthSite),
+  /**
+   * Revokes the refresh token and forgets the tokens; API-key sites just stop using the key.
+   * `revoked: false` = signed out here, but the site could not be told (offline).
+   */
+  'auth.signOut': channel<SessionInfo & { revoked: boolean }>()(AuthSite),
   /** Reads /me again (the info panel's refresh). */
   'auth.refreshMe': channel<SessionInfo>()(AuthSite),
   'auth.forgotPassword': channel<{ message: string }>()(Forgot),

@@ -82,6 +82,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       fetch: fetchImpl,
       changed: (list) => emit('sites.changed', list),
       edited: (before, after) => s.siteChanged(before, after),
+      added: (site) => site.kind === 'cms' && emit('auth.session', s.get(site.id).info()),
       purgeCache: (id) => s.dropped(id),
     });
     pages = pagesService({ sessions: s, cache: repos.pages });
@@ -111,7 +112,15 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     'auth.setup': ({ siteId, ...body }) => need(sessions).get(siteId).setup(body),
     'auth.signIn': ({ siteId, username, password }) => need(sessions).get(siteId).signIn(username, password),
     'auth.verify2fa': ({ siteId, code }) => need(sessions).get(siteId).verify2fa(code),
-    'auth.signOut': async ({ siteId }) => (await need(sessions).get(siteId).signOut()).info,
+    'auth.cancel2fa': ({ siteId }) => {
+      const session = need(sessions).get(siteId);
+      session.cancelChallenge();
+      return session.info();
+    },
+    'auth.signOut': async ({ siteId }) => {
+      const { info, revoked } = await need(sessions).get(siteId).signOut();
+      return { ...info, revoked };
+    },
     'auth.refreshMe': ({ siteId }) => need(sessions).get(siteId).refreshMe(),
     'auth.forgotPassword': async ({ siteId, email }) => ({ message: await need(sessions).get(siteId).forgotPassword(email) }),
     'auth.resetPassword': async ({ siteId, username, token, password }) => ({

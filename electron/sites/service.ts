@@ -17,6 +17,8 @@ export interface SitesDeps {
   changed: (sites: Site[]) => void;
   /** Drops whatever is cached for a site (later issues add pages, drafts…; the FK cascade does most). */
   purgeCache?: (siteId: string) => void;
+  /** After an add (the new site's session announces itself). */
+  added?: (site: Site) => void;
   /** After an edit (sessions reset when the address or sign-in mode changed). */
   edited?: (before: Site, after: Site) => Promise<void>;
 }
@@ -71,6 +73,7 @@ export function sitesService(deps: SitesDeps) {
         if (key) await secrets.delete(siteAccount.apiKey(id)).catch(() => {});
         throw err;
       }
+      deps.added?.(site);
       emit();
       return site;
     },

@@ -248,7 +248,18 @@ export class CmsSession implements CredentialSource {
       return await this.finish(c.username, pair);
     } catch (err) {
       if (isAppError(err) && err.code === 'unauthorized') {
-        throw new AppError({ code: 'unauthorized', status: 401, message: 'That code was not accepted. Check the time on your device and try the current code.', fields: { code: 'That code was not accepted.' } });
+        // The server tells an expired or spent challenge from a wrong code only in its words.
+        if (/challenge/i.test(err.message)) {
+          this.challenge = null;
+          this.deps.emit(this.info());
+          throw new AppError({ code: 'unauthorized', status: 401, message: 'The sign-in step expired on the site. Enter your password again.' });
+        }
+        throw new AppError({
+          code: 'unauthorized',
+          status: 401,
+          message: 'That code was not accepted. Check the time on your device and try the current code.',
+          fields: { code: 'That code was not accepted.' },
+        });
       }
       throw err;
     }

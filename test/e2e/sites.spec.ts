@@ -158,6 +158,8 @@ test('reorder with the keyboard; the order survives a restart', async ({ page })
   await rail(page).getByRole('button', { name: 'Shop', exact: true }).focus();
   await page.keyboard.press('Alt+ArrowUp');
   await expect(rail(page).getByRole('listitem').first()).toContainText('Shop');
+  // the list moves at once; the announcement comes once the Host has saved the order
+  await expect(rail(page).getByText('Shop moved to position 1 of 2.')).toBeAttached();
   await app.stop();
   app = await startBrowserMode({ dataDir: dir.path });
   await page.goto(app.url);

@@ -185,7 +185,19 @@ describe('two-factor', () => {
     await w.call('auth.signIn', { siteId: site.id, username: 'editor', password: DEMO_ACCOUNTS.editor.password });
     cms.clock.advance(6 * 60_000);
     const err = await w.fails('auth.verify2fa', { siteId: site.id, code: totp(DEMO_TOTP_SECRET, cms.clock.now()) });
-    expect(err).toMatchObject({ code: 'unauthorized' });
+    expect(err).toMatchObject({ code: 'unauthorized', message: expect.stringContaining('Enter your password again') });
+    expect((await w.call('auth.sessions', {}))[0]).toMatchObject({ state: 'signed_out' });
+  });
+
+  test('leaving the code step drops the challenge and keeps nothing', async () => {
+    const cms = await sandbox();
+    const w = await world();
+    const site = await cmsSite(w, cms);
+    await w.call('auth.signIn', { siteId: site.id, username: 'editor', password: DEMO_ACCOUNTS.editor.password });
+    expect(await w.call('auth.cancel2fa', { siteId: site.id })).toMatchObject({ state: 'signed_out', username: null });
+    expect(await w.fails('auth.verify2fa', { siteId: site.id, code: totp(DEMO_TOTP_SECRET, cms.clock.now()) })).toMatchObject({
+      message: expect.stringContaining('no sign-in waiting'),
+    });
   });
 });
 
@@ -242,11 +254,21 @@ describe('tokens over time', () => {
     const site = await cmsSite(w, cms);
     await w.call('auth.signIn', { siteId: site.id, username: 'admin', password: DEMO_ACCOUNTS.admin.password });
     const { refresh } = JSON.parse((await w.secrets.get(`site:${site.id}:tokens:admin`))!);
-    expect(await w.call('auth.signOut', { siteId: site.id })).toMatchObject({ state: 'signed_out' });
+    expect(await w.call('auth.signOut', { siteId: site.id })).toMatchObject({ state: 'signed_out', revoked: true });
     expect(await w.secrets.get(`site:${site.id}:tokens:admin`)).toBeNull();
     const again = await fetch(`${cms.url}/auth/refresh`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ refresh_token: refresh }) });
     expect(again.status).toBe(401);
     expect(await w.fails('auth.refreshMe', { siteId: site.id })).toMatchObject({ code: 'unauthorized', message: expect.stringContaining('Sign in') });
+  });
+
+  test('signing out while the site is unreachable still forgets the tokens here and says the site was not told', async () => {
+    const cms = await sandbox();
+    const w = await world();
+    const site = await cmsSite(w, cms);
+    await w.call('auth.signIn', { siteId: site.id, username: 'admin', password: DEMO_ACCOUNTS.admin.password });
+    cms.faults.set({ route: 'POST /auth/revoke', drop: true });
+    expect(await w.call('auth.signOut', { siteId: site.id })).toMatchObject({ state: 'signed_out', revoked: false });
+    expect(await w.secrets.get(`site:${site.id}:tokens:admin`)).toBeNull();
   });
 
   test('editing the address forgets the old session', async () => {

@@ -1,0 +1,39 @@
+/**
+ * Which area each site's pane shows (memory only; a restart opens the overview), and whether an
+ * area may be opened: CMS areas go by the signed-in account's permissions (`/me`), store areas
+ * wait for the store's sign-in (a later issue).
+ */
+import type { CmsArea, Site } from '../../../electron/contract/index';
+import { AREAS, type AreaDef } from './areas';
+import { sessions } from '../auth/sessions.svelte';
+
+export const STORE_AREAS_REASON = 'Store sign-in comes with a later version of Sitedesk.';
+
+/** Why `area` cannot be opened on `site` now, or null when it can. */
+export function areaBlocked(site: Site, area: AreaDef): string | null {
+  if (site.kind === 'store') return STORE_AREAS_REASON;
+  return sessions.blockedReason(site.id, area.id as CmsArea);
+}
+
+class AreaSelection {
+  /** Site id → area id. */
+  bySite = $state<Record<string, string>>({});
+
+  /** The area shown in the site's pane, when it exists and may be opened; else null (the overview). */
+  current(site: Site): AreaDef | null {
+    const id = this.bySite[site.id];
+    const area = id ? AREAS[site.kind].find((a) => a.id === id) : undefined;
+    return area && areaBlocked(site, area) === null ? area : null;
+  }
+
+  select(siteId: string, areaId: string): void {
+    this.bySite[siteId] = areaId;
+  }
+
+  /** Back to the overview. */
+  clear(siteId: string): void {
+    delete this.bySite[siteId];
+  }
+}
+
+export const areaSelection = new AreaSelection();
