@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import type { Me } from '../../contract';
 import { AppError } from '../../core/app-error';
 import type { Transport } from '../transport';
+import { parseAnswer } from '../parse';
 
 const TokenPairSchema = v.object({
   access_token: v.pipe(v.string(), v.minLength(1)),
@@ -44,15 +45,6 @@ export interface TokenPair {
 
 export type TokenAnswer = { kind: 'tokens'; tokens: TokenPair } | { kind: 'challenge'; challengeToken: string; expiresIn: number };
 
-function parse<S extends v.GenericSchema>(schema: S, value: unknown, t: Transport, what: string): v.InferOutput<S> {
-  const r = v.safeParse(schema, value);
-  if (r.success) return r.output;
-  throw new AppError({
-    code: 'bad_response',
-    message: `${t.host} sent ${what} Sitedesk cannot read.`,
-    detail: r.issues.map((i) => `${i.path?.map((p) => String(p.key)).join('.') ?? ''}: ${i.message}`).join('; '),
-  });
-}
 
 const toPair = (p: v.InferOutput<typeof TokenPairSchema>): TokenPair => ({
   accessToken: p.access_token,
@@ -62,13 +54,13 @@ const toPair = (p: v.InferOutput<typeof TokenPairSchema>): TokenPair => ({
 
 function tokenAnswer(data: unknown, t: Transport): TokenAnswer {
   if (typeof data === 'object' && data !== null && (data as { requires_2fa?: unknown }).requires_2fa === true) {
-    const c = parse(ChallengeSchema, data, t, 'a two-factor challenge');
+    const c = parseAnswer(ChallengeSchema, data, t, 'a two-factor challenge');
     if (!c.challenge_token) {
       throw new AppError({ code: 'bad_response', message: `${t.host} asked for a two-factor code but sent no challenge to answer.` });
     }
     return { kind: 'challenge', challengeToken: c.challenge_token, expiresIn: c.expires_in ?? 300 };
   }
-  return { kind: 'tokens', tokens: toPair(parse(TokenPairSchema, data, t, 'a token pair')) };
+  return { kind: 'tokens', tokens: toPair(parseAnswer(TokenPairSchema, data, t, 'a token pair')) };
 }
 
 export const toMe = (m: v.InferOutput<typeof MeSchema>): Me => ({
@@ -86,12 +78,12 @@ export const toMe = (m: v.InferOutput<typeof MeSchema>): Me => ({
 export const cmsAuth = {
   async setupStatus(t: Transport): Promise<boolean> {
     const r = await t.call({ path: '/auth/setup', auth: false });
-    return parse(v.object({ setup_required: v.boolean() }), r.data, t, 'a setup status').setup_required;
+    return parseAnswer(v.object({ setup_required: v.boolean() }), r.data, t, 'a setup status').setup_required;
   },
 
   async setup(t: Transport, body: { username: string; password: string; email: string; fullname?: string; title?: string }): Promise<TokenPair> {
     const r = await t.call({ method: 'POST', path: '/auth/setup', body, auth: false });
-    return toPair(parse(TokenPairSchema, r.data, t, 'a token pair'));
+    return toPair(parseAnswer(TokenPairSchema, r.data, t, 'a token pair'));
   },
 
   async token(t: Transport, username: string, password: string): Promise<TokenAnswer> {
@@ -101,12 +93,12 @@ export const cmsAuth = {
 
   async verify2fa(t: Transport, challengeToken: string, code: string): Promise<TokenPair> {
     const r = await t.call({ method: 'POST', path: '/auth/2fa/verify', body: { challenge_token: challengeToken, code }, auth: false });
-    return toPair(parse(TokenPairSchema, r.data, t, 'a token pair'));
+    return toPair(parseAnswer(TokenPairSchema, r.data, t, 'a token pair'));
   },
 
   async refresh(t: Transport, refreshToken: string): Promise<TokenPair> {
     const r = await t.call({ method: 'POST', path: '/auth/refresh', body: { refresh_token: refreshToken }, auth: false });
-    return toPair(parse(TokenPairSchema, r.data, t, 'a token pair'));
+    return toPair(parseAnswer(TokenPairSchema, r.data, t, 'a token pair'));
   },
 
   async revoke(t: Transport, refreshToken: string): Promise<void> {
@@ -115,16 +107,16 @@ export const cmsAuth = {
 
   async forgot(t: Transport, email: string): Promise<string> {
     const r = await t.call({ method: 'POST', path: '/auth/forgot-password', body: { email }, auth: false });
-    return parse(v.object({ message: v.string() }), r.data, t, 'an answer').message;
+    return parseAnswer(v.object({ message: v.string() }), r.data, t, 'an answer').message;
   },
 
   async reset(t: Transport, body: { username: string; token: string; password: string }): Promise<string> {
     const r = await t.call({ method: 'POST', path: '/auth/reset-password', body, auth: false });
-    return parse(v.object({ message: v.string() }), r.data, t, 'an answer').message;
+    return parseAnswer(v.object({ message: v.string() }), r.data, t, 'an answer').message;
   },
 
   async me(t: Transport): Promise<Me> {
     const r = await t.call({ path: '/me' });
-    return toMe(parse(MeSchema, r.data, t, 'an account description'));
+    return toMe(parseAnswer(MeSchema, r.data, t, 'an account description'));
   },
 };

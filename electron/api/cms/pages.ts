@@ -17,8 +17,8 @@ import type {
   SiteLanguages,
   TranslationComparison,
 } from '../../contract';
-import { AppError } from '../../core/app-error';
 import type { Transport } from '../transport';
+import { parseAnswer } from '../parse';
 
 /** `/blog/my post` → `blog/my%20post`: no leading slash, each segment percent-encoded. */
 export function routePath(route: string): string {
@@ -68,18 +68,6 @@ const PageSchema = v.object({
   explicit_language_files: v.optional(v.array(v.string())),
 });
 
-function parse<S extends v.GenericSchema>(schema: S, value: unknown, t: Transport, what: string): v.InferOutput<S> {
-  const r = v.safeParse(schema, value);
-  if (r.success) return r.output;
-  throw new AppError({
-    code: 'bad_response',
-    message: `${t.host} sent ${what} Sitedesk cannot read.`,
-    detail: r.issues
-      .slice(0, 3)
-      .map((i) => `${i.path?.map((p) => String(p.key)).join('.') ?? ''}: ${i.message}`)
-      .join('; '),
-  });
-}
 
 const slugOf = (route: string) => route.split('/').filter(Boolean).at(-1) ?? '';
 
@@ -145,7 +133,7 @@ export const cmsPages = {
         translations: q.translations,
       },
     });
-    const items = parse(v.array(SummarySchema), r.data, t, 'a page list').map(toSummary);
+    const items = parseAnswer(v.array(SummarySchema), r.data, t, 'a page list').map(toSummary);
     const meta = r.meta ?? {};
     const num = (x: unknown, d: number) => (typeof x === 'number' && Number.isFinite(x) ? x : d);
     return { items, total: num(meta.total, items.length), page: num(meta.page, q.page ?? 1), perPage: num(meta.per_page, q.perPage ?? 20) };
@@ -164,12 +152,12 @@ export const cmsPages = {
       ...(o.ifNoneMatch ? { ifNoneMatch: o.ifNoneMatch } : {}),
     });
     if (r.notModified) return 'not_modified';
-    return toPage(parse(PageSchema, r.data, t, 'a page'), plain ? (r.etag ?? null) : null);
+    return toPage(parseAnswer(PageSchema, r.data, t, 'a page'), plain ? (r.etag ?? null) : null);
   },
 
   async create(t: Transport, body: { route: string; title: string; template?: string; content?: string; header?: Header; order?: number; lang?: string }) {
     const r = await t.call({ method: 'POST', path: '/pages', body });
-    return parse(v.object({ route: v.string(), title: v.optional(v.string()) }), r.data, t, 'an answer');
+    return parseAnswer(v.object({ route: v.string(), title: v.optional(v.string()) }), r.data, t, 'an answer');
   },
 
   async update(
@@ -202,12 +190,12 @@ export const cmsPages = {
 
   async copy(t: Transport, route: string, destination: string) {
     const r = await t.call({ method: 'POST', path: `/pages/${routePath(route)}/copy`, body: { route: destination } });
-    return parse(v.object({ route: v.string(), slug: v.optional(v.string()), title: v.optional(v.string()) }), r.data, t, 'an answer');
+    return parseAnswer(v.object({ route: v.string(), slug: v.optional(v.string()), title: v.optional(v.string()) }), r.data, t, 'an answer');
   },
 
   async batch(t: Transport, operation: string, routes: string[], options?: Record<string, unknown>): Promise<BatchResult> {
     const r = await t.call({ method: 'POST', path: '/pages/batch', body: { operation, routes, ...(options ? { options } : {}) } });
-    return parse(
+    return parseAnswer(
       v.object({
         operation: v.string(),
         results: v.array(v.object({ route: v.string(), status: v.picklist(['success', 'error']), message: v.optional(v.string()) })),
@@ -223,7 +211,7 @@ export const cmsPages = {
 
   async reorganize(t: Transport, operations: { route: string; parent?: string; position?: number }[]): Promise<ReorganizedPage[]> {
     const r = await t.call({ method: 'POST', path: '/pages/reorganize', body: { operations } });
-    const rows = parse(
+    const rows = parseAnswer(
       v.array(v.object({ route: v.string(), slug: v.optional(v.string()), title: v.optional(v.string(), ''), order: v.optional(v.nullable(v.number()), null), parent: v.optional(v.string(), '/') })),
       r.data,
       t,
@@ -234,7 +222,7 @@ export const cmsPages = {
 
   async languages(t: Transport, route: string): Promise<PageLanguages> {
     const r = await t.call({ path: `/pages/${routePath(route)}/languages` });
-    const d = parse(
+    const d = parseAnswer(
       v.object({ route: v.string(), default_language: str, translated: v.optional(v.record(v.string(), v.string()), {}), untranslated: v.optional(v.array(v.string()), []) }),
       r.data,
       t,
@@ -245,7 +233,7 @@ export const cmsPages = {
 
   async translate(t: Transport, route: string, body: { lang: string; title?: string; content?: string; header?: Header }) {
     const r = await t.call({ method: 'POST', path: `/pages/${routePath(route)}/translate`, body });
-    return parse(v.object({ route: v.string(), lang: v.string(), title: v.optional(v.string()), content: v.optional(v.string()) }), r.data, t, 'a translation');
+    return parseAnswer(v.object({ route: v.string(), lang: v.string(), title: v.optional(v.string()), content: v.optional(v.string()) }), r.data, t, 'a translation');
   },
 
   async adoptLanguage(t: Transport, route: string, lang: string): Promise<void> {
@@ -254,13 +242,13 @@ export const cmsPages = {
 
   async sync(t: Transport, route: string, sourceLang: string, targetLang: string) {
     const r = await t.call({ method: 'POST', path: `/pages/${routePath(route)}/sync`, body: { source_lang: sourceLang, target_lang: targetLang } });
-    return parse(v.object({ route: v.string(), lang: v.string(), title: v.optional(v.string()), content: v.optional(v.string()) }), r.data, t, 'a sync result');
+    return parseAnswer(v.object({ route: v.string(), lang: v.string(), title: v.optional(v.string()), content: v.optional(v.string()) }), r.data, t, 'a sync result');
   },
 
   async compare(t: Transport, route: string, source: string, target: string): Promise<TranslationComparison> {
     const r = await t.call({ path: `/pages/${routePath(route)}/compare`, query: { source, target } });
     const Side = v.object({ lang: v.string(), exists: v.boolean(), title: str, content: str, header: v.optional(v.nullable(HeaderSchema), null), modified: str });
-    const d = parse(v.object({ route: v.string(), source: Side, target: Side }), r.data, t, 'a comparison');
+    const d = parseAnswer(v.object({ route: v.string(), source: Side, target: Side }), r.data, t, 'a comparison');
     const side = (s: v.InferOutput<typeof Side>) => ({ lang: s.lang, exists: s.exists, title: s.title ?? null, content: s.content ?? null, header: (s.header ?? null) as Header | null, modified: s.modified ?? null });
     return { route: d.route, source: side(d.source), target: side(d.target) };
   },
@@ -268,7 +256,7 @@ export const cmsPages = {
   async siteLanguages(t: Transport): Promise<SiteLanguages> {
     const r = await t.call({ path: '/languages' });
     const L = v.object({ code: v.string(), name: v.optional(v.string()), native_name: v.optional(v.string()), rtl: v.optional(v.boolean(), false), is_default: v.optional(v.boolean(), false) });
-    const d = parse(v.object({ enabled: v.boolean(), languages: v.optional(v.array(L), []), default: str, active: str }), r.data, t, 'the site languages');
+    const d = parseAnswer(v.object({ enabled: v.boolean(), languages: v.optional(v.array(L), []), default: str, active: str }), r.data, t, 'the site languages');
     return {
       enabled: d.enabled,
       languages: d.languages.map((l) => ({ code: l.code, name: l.name ?? l.code, nativeName: l.native_name ?? l.name ?? l.code, rtl: l.rtl, isDefault: l.is_default })),
@@ -279,6 +267,6 @@ export const cmsPages = {
 
   async taxonomy(t: Transport): Promise<Record<string, string[]>> {
     const r = await t.call({ path: '/taxonomy' });
-    return parse(v.record(v.string(), v.array(v.string())), r.data, t, 'the taxonomy');
+    return parseAnswer(v.record(v.string(), v.array(v.string())), r.data, t, 'the taxonomy');
   },
 };
