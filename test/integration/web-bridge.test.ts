@@ -61,7 +61,7 @@ describe('the browser-mode bridge', () => {
     const events: unknown[] = [];
     ws.on('message', (d) => {
       const m = JSON.parse(d.toString());
-      if ('event' in m) events.push(m);
+      if (m.event === 'sites.changed') events.push(m);
     });
     expect(await ask(ws, { id: 1, channel: 'sites.list', input: {} })).toEqual({ id: 1, ok: true, value: [] });
     const bad = await ask(ws, { id: 2, channel: 'sites.add', input: { name: '' } });

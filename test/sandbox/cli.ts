@@ -1,24 +1,27 @@
 /**
- * `npm run sandbox -- [--port N] [--data DIR] [--seed demo|empty]`: the sandbox servers for people
- * and scripts. Prints `CMS sandbox: http://127.0.0.1:PORT/api/v1` on a line of its own (scripts
- * wait for that line), then the demo credentials, and runs until SIGINT/SIGTERM.
+ * `npm run sandbox -- [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N]`:
+ * the sandbox servers for people and scripts. Prints `CMS sandbox: http://127.0.0.1:PORT/api/v1` on
+ * a line of its own (scripts wait for that line), then the demo credentials and the page count, and
+ * runs until SIGINT/SIGTERM.
  * The store sandbox will start beside the CMS here, printing its own `Store sandbox: …` line.
  */
 import { resolve } from 'node:path';
 import { startCmsSandbox, type CmsSandbox } from './cms/server';
 import { otpauthUri, totp, totpSecondsLeft } from './cms/totp';
 import type { SeedName } from './cms/seed';
+import type { ContentSeed } from './cms/content/seed-content';
 
 interface Args {
   port?: number;
   dataDir?: string;
   seed: SeedName;
+  content: ContentSeed;
 }
 
-const USAGE = 'Usage: npm run sandbox -- [--port N] [--data DIR] [--seed demo|empty]';
+const USAGE = 'Usage: npm run sandbox -- [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N]';
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { seed: 'demo' };
+  const args: Args = { seed: 'demo', content: 'demo' };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i]!.split(/=(.*)/s) as [string, string | undefined];
     const value = () => {
@@ -40,6 +43,13 @@ function parseArgs(argv: string[]): Args {
         const seed = value();
         if (seed !== 'demo' && seed !== 'empty') fail('--seed must be demo or empty.');
         args.seed = seed;
+        break;
+      }
+      case '--content': {
+        const content = value();
+        if (content === 'demo' || content === 'single' || content === 'empty') args.content = content;
+        else if (/^\d+$/.test(content)) args.content = { pages: Number(content) };
+        else fail('--content must be demo, single, empty or a number of pages.');
         break;
       }
       case '--help':
@@ -77,12 +87,16 @@ function describe(cms: CmsSandbox): string[] {
       `  admin's API key (shown only now): ${s.adminApiKey}`,
     );
   }
-  lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys}`);
+  const site = cms.content.site;
+  const pages = cms.contentSeeded?.pages ?? cms.content.tree().pages.length;
+  const langs = site.languages.length ? `${site.languages.join(', ')}; default ${site.defaultLanguage}` : 'single-language';
+  lines.push(`  content: ${pages} pages (${langs})${cms.contentSeeded ? '' : ', existing pages kept'}`);
+  lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys,events,content,pages/edit}`);
   return lines;
 }
 
 const args = parseArgs(process.argv.slice(2));
-const cms = await startCmsSandbox({ port: args.port, dataDir: args.dataDir, seed: args.seed });
+const cms = await startCmsSandbox({ port: args.port, dataDir: args.dataDir, seed: args.seed, content: args.content });
 console.log(`CMS sandbox: ${cms.url}`);
 for (const line of describe(cms)) console.log(line);
 console.log('Stop with Ctrl+C.');

@@ -40,9 +40,13 @@ export class Router {
 
   constructor(private readonly prefix: string) {}
 
+  /**
+   * `{name}` matches one path segment; `{name+}` matches one or more (slashes included), for
+   * page routes such as `/pages/{route+}/media`. Parameters arrive percent-decoded.
+   */
   on(method: string, path: string, handler: Handler): this {
     const keys: string[] = [];
-    const source = path.replace(/\{(\w+)\}/g, (_, k: string) => (keys.push(k), '([^/]+)'));
+    const source = path.replace(/\{(\w+)(\+?)\}/g, (_, k: string, many: string) => (keys.push(k), many ? '(.+)' : '([^/]+)'));
     this.routes.push({ method, pattern: new RegExp(`^${this.prefix}${source}$`), keys, handler });
     return this;
   }
@@ -55,8 +59,8 @@ export class Router {
       if (!m) continue;
       pathMatched = true;
       if (r.method !== req.method) continue;
-      const params = Object.fromEntries(r.keys.map((k, i) => [k, decodeURIComponent(m[i + 1] ?? '')]));
       try {
+        const params = Object.fromEntries(r.keys.map((k, i) => [k, decodeParam(m[i + 1] ?? '')]));
         await r.handler(req, res, params, url);
       } catch (err) {
         if (res.headersSent) res.destroy();
@@ -69,6 +73,14 @@ export class Router {
     }
     if (pathMatched) problem(res, 405, 'Method Not Allowed', `${req.method} is not allowed here.`);
     else problem(res, 404, 'Not Found', `No route for ${url.pathname}.`);
+  }
+}
+
+function decodeParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new HttpProblem(400, 'Bad Request', `Malformed percent-encoding in the path: ${raw}`);
   }
 }
 

@@ -5,6 +5,8 @@
 import type { Accounts } from './accounts';
 import type { ApiKeys } from './api-keys';
 import type { Clock } from './clock';
+import type { EventLog } from './content/events';
+import type { ContentStore } from './content/store';
 import type { Tokens } from './jwt';
 import type { Limits } from './limits';
 import type { Mailbox } from './mail';
@@ -23,6 +25,10 @@ export interface CmsSettings {
   cmsVersion: string;
   /** reported by GET /me; null = no admin plugin enabled */
   adminVersion: string | null;
+  /** most routes (or operations) one /pages/batch or /pages/reorganize call may carry; default 50 */
+  batchMax: number;
+  /** largest accepted media upload per file in bytes; default 64 MB */
+  uploadMax: number;
 }
 
 export const DEFAULT_SETTINGS: CmsSettings = {
@@ -32,6 +38,8 @@ export const DEFAULT_SETTINGS: CmsSettings = {
   resetTtl: 86400,
   cmsVersion: '1.8.0',
   adminVersion: '1.0.12',
+  batchMax: 50,
+  uploadMax: 64 * 1024 * 1024,
 };
 
 export interface CmsContext {
@@ -45,4 +53,10 @@ export interface CmsContext {
   limits: Limits;
   mail: Mailbox;
   settings: CmsSettings;
+  /** the site's pages, media and languages on disk */
+  content: ContentStore;
+  /** the events of the catalogue (spec section 6) fired so far */
+  events: EventLog;
+  /** the API prefix, e.g. /api/v1 (for Location headers) */
+  prefix: string;
 }

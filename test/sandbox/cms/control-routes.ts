@@ -8,12 +8,23 @@
  *   GET|DELETE      /__sandbox/mail      the mails "sent" (reset links with their tokens)
  *   POST            /__sandbox/accounts  create or change an account ({username, …fields})
  *   POST            /__sandbox/api-keys  create an API key ({username, scopes?, name?, expiry_days?})
+ *   GET|DELETE      /__sandbox/events    the events fired so far (`?name=onApiPageUpdated` filters)
+ *   GET             /__sandbox/content   {pages, languages, default_language, root}
+ *   POST            /__sandbox/pages/edit  change a page file behind the app's back (its ETag changes):
+ *                                        {route, lang?, title?, content?, header? (merged), raw? (the
+ *                                        whole file as text, e.g. invalid front matter)} → {route, file, etag}
+ *   POST            /__sandbox/content/fail-moves  {after: n}: the nth folder move from now fails
+ *                                        (exercises rollbacks); {after: null} disarms
  *
  * Bodies are `{data: …}`; a bad request is a 400 problem.
  */
 import { HttpProblem, json, readBody, readJson, Router } from '../http';
 import type { Account } from './accounts';
 import type { CmsContext, CmsSettings } from './context';
+import { mergeHeader } from './content/common';
+import { serializePageFile } from './content/frontmatter';
+import { etagOf } from './content/etag';
+import { loadPage, plainData } from './content/serialize';
 import type { FaultRule, Faults } from './faults';
 
 export const CONTROL_PREFIX = '/__sandbox';
@@ -58,10 +69,10 @@ export function controlRouter(ctx: CmsContext, faults: Faults): Router {
   router.on('GET', '/settings', (_req, res) => json(res, 200, { data: ctx.settings }));
   router.on('POST', '/settings', async (req, res) => {
     const body = await readBody(req);
-    const numbers = ['accessTtl', 'refreshTtl', 'challengeTtl', 'resetTtl'] as const;
+    const numbers = ['accessTtl', 'refreshTtl', 'challengeTtl', 'resetTtl', 'batchMax', 'uploadMax'] as const;
     for (const k of numbers) {
       if (body[k] === undefined) continue;
-      if (typeof body[k] !== 'number' || !(body[k] > 0)) throw bad(`${k} must be a positive number of seconds.`);
+      if (typeof body[k] !== 'number' || !(body[k] > 0)) throw bad(`${k} must be a positive number.`);
       ctx.settings[k] = body[k];
     }
     if (typeof body.cmsVersion === 'string') ctx.settings.cmsVersion = body.cmsVersion;
@@ -105,7 +116,77 @@ export function controlRouter(ctx: CmsContext, faults: Faults): Router {
     json(res, 201, { data: { ...shown, api_key } });
   });
 
+  router.on('GET', '/events', (_req, res, _p, url) => {
+    const name = url.searchParams.get('name');
+    json(res, 200, { data: ctx.events.list(name ?? undefined) });
+  });
+  router.on('DELETE', '/events', (_req, res) => {
+    ctx.events.clear();
+    res.writeHead(204).end();
+  });
+
+  router.on('GET', '/content', (_req, res) => {
+    const { site } = ctx.content;
+    json(res, 200, { data: { pages: ctx.content.tree().pages.length, languages: site.languages, default_language: site.defaultLanguage, root: ctx.content.root } });
+  });
+
+  router.on('POST', '/content/fail-moves', async (req, res) => {
+    const body = await readBody(req);
+    if (body.after !== null && !(Number.isInteger(body.after) && (body.after as number) > 0)) throw bad('Send {"after": n} (n ≥ 1) or {"after": null}.');
+    ctx.content.failMoveAfter(body.after as number | null);
+    json(res, 200, { data: { after: body.after } });
+  });
+
+  router.on('POST', '/pages/edit', async (req, res) => {
+    const body = await readBody(req);
+    const result = editPage(ctx, body);
+    json(res, 200, { data: result });
+  });
+
   return router;
+}
+
+/**
+ * Changes a page file the way another editor (or a person with a text editor) would: the file is
+ * rewritten and its modification time moves forward by at least a second, so its ETag changes even
+ * when the text does not.
+ */
+export function editPage(
+  ctx: CmsContext,
+  edit: { route?: unknown; lang?: unknown; title?: unknown; content?: unknown; header?: unknown; raw?: unknown },
+): { route: string; file: string; etag: string | null } {
+  const bad = (m: string) => new HttpProblem(400, 'Bad Request', m);
+  if (typeof edit.route !== 'string' || edit.route === '') throw bad('route is required.');
+  const store = ctx.content;
+  const node = store.find(edit.route);
+  if (!node) throw new HttpProblem(404, 'Not Found', `Page not found at route: ${edit.route}`);
+  const lang = typeof edit.lang === 'string' && edit.lang !== '' ? edit.lang : null;
+  const r = store.resolve(node, lang);
+  if (!r) throw new HttpProblem(404, 'Not Found', `Page ${edit.route} has no file for language ${lang}.`);
+  const path = `${node.dir}/${r.file.name}`;
+  const parsed = store.read(node, r.file);
+  const next = Math.max(ctx.clock.now(), parsed.mtimeMs + 1000);
+  if (typeof edit.raw === 'string') {
+    store.writeFile(path, edit.raw, next);
+  } else {
+    if (!parsed.ok) throw bad(`The file has invalid front matter; send raw text instead: ${parsed.error.message}`);
+    let header: Record<string, unknown> = parsed.header;
+    if (edit.header !== undefined) {
+      if (typeof edit.header !== 'object' || edit.header === null || Array.isArray(edit.header)) throw bad('header must be an object.');
+      header = mergeHeader(header, edit.header as Record<string, unknown>);
+    }
+    if (typeof edit.title === 'string') header = { ...header, title: edit.title };
+    const content = typeof edit.content === 'string' ? edit.content : parsed.content;
+    store.writeFile(path, serializePageFile(header, content), next);
+  }
+  const fresh = store.find(node.route)!;
+  let etag: string | null = null;
+  try {
+    etag = etagOf(plainData(store, loadPage(store, fresh, lang)));
+  } catch {
+    etag = null; // unreadable now (e.g. invalid front matter written on purpose)
+  }
+  return { route: node.route, file: store.relPath(path), etag };
 }
 
 function pick(body: Record<string, unknown>, keys: string[]): Record<string, unknown> {

@@ -1,20 +1,32 @@
 /**
  * The CMS sandbox (documents 1 and 2 of ../shared/spec), grown issue by issue: a real HTTP server
- * on a free loopback port with its own data folder (accounts, keys, tokens on disk). So far: the
- * public health check, the authentication endpoints and GET /me. Routes live under the
- * configurable prefix, default /api/v1; outside it the site answers HTML like a real CMS, except
- * for the test-only control routes under /__sandbox (see control-routes.ts).
+ * on a free loopback port with its own data folder (accounts, keys, tokens, pages on disk). So far:
+ * the public health check, the authentication endpoints, GET /me, and the content: pages, page
+ * media, taxonomy, languages, translations and page blueprints (content/). Routes live under the
+ * configurable prefix, default /api/v1; outside it the site answers HTML like a real CMS (and serves
+ * page media under /user/pages/…), except for the test-only control routes under /__sandbox (see
+ * control-routes.ts).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as resolvePath, sep } from 'node:path';
 import { listen, problem, Router } from '../http';
 import { Accounts } from './accounts';
 import { ApiKeys } from './api-keys';
 import { registerAuthRoutes } from './auth-routes';
 import { Clock } from './clock';
 import { DEFAULT_SETTINGS, type CmsContext, type CmsSettings } from './context';
-import { CONTROL_PREFIX, controlRouter } from './control-routes';
+import { registerBlueprintRoutes } from './content/blueprint-routes';
+import { registerBulkRoutes } from './content/bulk-routes';
+import { EventLog } from './content/events';
+import { registerLanguageRoutes } from './content/language-routes';
+import { registerMediaRoutes } from './content/media-routes';
+import { registerPageRoutes } from './content/page-routes';
+import { defaultLanguages, seedContent, type ContentSeed, type ContentSeedInfo } from './content/seed-content';
+import { mimeOf } from './content/serialize';
+import { ContentStore, siteConfigFor } from './content/store';
+import { CONTROL_PREFIX, controlRouter, editPage } from './control-routes';
 import { Faults } from './faults';
 import { Tokens } from './jwt';
 import { Limits, rateLimitHeaders, type LimitConfig } from './limits';
@@ -43,6 +55,17 @@ export interface CmsSandboxOptions {
   limits?: Partial<LimitConfig>;
   /** serve /__sandbox control routes (default true) */
   control?: boolean;
+  /**
+   * starting content, written only when the data folder has no `pages/` yet: 'demo' (default; 300
+   * pages in en, de, fr), 'single' (a single-language site of 7 pages), 'empty', or {pages: N}
+   */
+  content?: ContentSeed;
+  /** the site's content languages, the first the default ([] = single-language); default per seed */
+  languages?: string[];
+  /** most routes per /pages/batch or operations per /pages/reorganize (default 50) */
+  batchMax?: number;
+  /** largest media upload per file in bytes (default 64 MB) */
+  uploadMax?: number;
 }
 
 export interface CmsSandbox {
@@ -65,6 +88,14 @@ export interface CmsSandbox {
   limits: Limits;
   /** what seeding created (demo passwords, TOTP secret, the admin API key); null when the folder already had accounts */
   seeded: SeedInfo | null;
+  /** the pages on disk: `content.tree()`, `content.find(route)`, `content.site`, `content.root` */
+  content: ContentStore;
+  /** what content seeding wrote; null when the folder already had pages */
+  contentSeeded: ContentSeedInfo | null;
+  /** the events fired so far: `events.list('onApiPageUpdated')`, `events.names()`, `events.clear()` */
+  events: EventLog;
+  /** changes a page file behind the app's back (see POST /__sandbox/pages/edit); returns its new plain-read ETag */
+  editPage(edit: { route: string; lang?: string; title?: string; content?: string; header?: Record<string, unknown>; raw?: string }): { route: string; file: string; etag: string | null };
   close(): Promise<void>;
 }
 
@@ -76,7 +107,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
 
   const clock = new Clock();
   const settings: CmsSettings = { ...DEFAULT_SETTINGS };
-  for (const k of ['accessTtl', 'refreshTtl', 'challengeTtl', 'resetTtl', 'cmsVersion', 'adminVersion'] as const) {
+  for (const k of ['accessTtl', 'refreshTtl', 'challengeTtl', 'resetTtl', 'cmsVersion', 'adminVersion', 'batchMax', 'uploadMax'] as const) {
     if (opts[k] !== undefined) Object.assign(settings, { [k]: opts[k] });
   }
   const ctx: CmsContext = {
@@ -89,13 +120,32 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     limits: new Limits(opts.limits ?? {}, clock),
     mail: new Mailbox(),
     settings,
+    content: new ContentStore(dataDir, clock),
+    events: new EventLog(clock),
+    prefix,
   };
   const faults = new Faults();
   const seeded = await seedData(opts.seed ?? 'demo', ctx.accounts, ctx.apiKeys);
+  // Content is written on first use (the first request that looks at pages, or `content`/
+  // `contentSeeded` on this handle), so sandboxes that never serve a page start as fast as before.
+  let contentSeeded: ContentSeedInfo | null = null;
+  if (!ctx.content.exists()) {
+    const seed = opts.content ?? 'demo';
+    ctx.content.configure(siteConfigFor(opts.languages ?? defaultLanguages(seed)));
+    ctx.content.onFirstUse(() => {
+      contentSeeded = seedContent(ctx.content, seed, ctx.content.site.languages);
+    });
+  } else if (opts.languages) ctx.content.configure({ ...ctx.content.site, ...siteConfigFor(opts.languages) });
 
   const api = new Router(prefix);
   registerMeRoutes(api, ctx);
   registerAuthRoutes(api, ctx);
+  // order matters: fixed paths and sub-resources before the catch-all `/pages/{route+}`
+  registerBulkRoutes(api, ctx);
+  registerLanguageRoutes(api, ctx);
+  registerMediaRoutes(api, ctx);
+  registerPageRoutes(api, ctx);
+  registerBlueprintRoutes(api, ctx);
   const control = opts.control === false ? null : controlRouter(ctx, faults);
 
   const server = await listen((req, res) => {
@@ -103,6 +153,11 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     if (control && path.startsWith(`${CONTROL_PREFIX}/`)) {
       void control.handle(req, res);
       return;
+    }
+    // page media, where their `url` points
+    if (req.method === 'GET' && path.startsWith('/user/pages/')) {
+      ctx.content.ready();
+      if (serveMedia(ctx.content.root, path.slice('/user/pages/'.length), res)) return;
     }
     // outside the API prefix a CMS serves its web pages: HTML, like a real site would
     if (!path.startsWith(prefix + '/')) {
@@ -144,9 +199,38 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     tokens: ctx.tokens,
     limits: ctx.limits,
     seeded,
+    get content() {
+      ctx.content.ready();
+      return ctx.content;
+    },
+    get contentSeeded() {
+      ctx.content.ready();
+      return contentSeeded;
+    },
+    events: ctx.events,
+    editPage: (edit) => editPage(ctx, edit),
     close: async () => {
       await server.close();
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Streams a file below the pages root (not page files or sidecars); false when there is none. */
+function serveMedia(root: string, rel: string, res: ServerResponse): boolean {
+  let segments: string[];
+  try {
+    segments = rel.split('/').map(decodeURIComponent);
+  } catch {
+    return false;
+  }
+  if (segments.some((s) => s === '' || s === '.' || s === '..' || s.startsWith('.'))) return false;
+  const file = resolvePath(root, ...segments);
+  const name = segments[segments.length - 1]!;
+  if (!file.startsWith(root + sep) || name.endsWith('.md') || name.endsWith('.meta.yaml') || !existsSync(file)) return false;
+  const st = statSync(file);
+  if (!st.isFile()) return false;
+  res.writeHead(200, { 'Content-Type': mimeOf(name), 'Content-Length': st.size, 'Cache-Control': 'no-cache' });
+  createReadStream(file).pipe(res);
+  return true;
 }
