@@ -10,8 +10,29 @@ export interface HttpRequest {
   url: string;
   method?: string;
   headers?: Record<string, string>;
-  body?: string;
+  /** A string, or bytes (uploads); bytes with `onProgress` are streamed so progress can be told. */
+  body?: string | Uint8Array;
+  onProgress?: (sent: number, total: number) => void;
   timeoutMs?: number;
+}
+
+const CHUNK = 64 * 1024;
+
+/** Bytes as a pull stream: the network takes a chunk when it can, so `sent` follows the socket. */
+function progressStream(bytes: Uint8Array, onProgress: (sent: number, total: number) => void): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent >= bytes.length) {
+        controller.close();
+        return;
+      }
+      const chunk = bytes.subarray(sent, sent + CHUNK);
+      sent += chunk.length;
+      controller.enqueue(chunk);
+      onProgress(sent, bytes.length);
+    },
+  });
 }
 
 export interface HttpResponse {
@@ -95,7 +116,11 @@ export async function send(fetchImpl: FetchLike, req: HttpRequest): Promise<Http
     const res = await fetchImpl(req.url, {
       method: req.method ?? 'GET',
       headers: { Accept: 'application/json', ...req.headers },
-      ...(req.body !== undefined ? { body: req.body } : {}),
+      ...(req.body !== undefined
+        ? typeof req.body !== 'string' && req.onProgress
+          ? { body: progressStream(req.body, req.onProgress), duplex: 'half' as const }
+          : { body: req.body as NonNullable<RequestInit['body']> }
+        : {}),
       redirect: 'manual', // a redirect is reported, never followed blindly with credentials attached
       signal: AbortSignal.timeout(timeoutMs),
     });

@@ -21,8 +21,11 @@ export interface CallOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path after the prefix, starting with '/'. */
   path: string;
-  query?: Record<string, string | number | boolean | undefined>;
+  /** Arrays repeat the parameter (`filter[]=a&filter[]=b`). */
+  query?: Record<string, string | number | boolean | readonly string[] | undefined>;
   body?: unknown;
+  /** A body that is not JSON (multipart uploads): sent as is, with its content type. */
+  raw?: { bytes: Uint8Array; contentType: string; onProgress?: (sent: number, total: number) => void };
   /** false for the public auth routes. Default true. */
   auth?: boolean;
   ifNoneMatch?: string;
@@ -67,7 +70,11 @@ export class Transport {
 
   url(path: string, query?: CallOptions['query']): string {
     const u = new URL(this.opts.baseUrl + path);
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (v === undefined) continue;
+      if (Array.isArray(v)) for (const item of v) u.searchParams.append(k, item);
+      else u.searchParams.set(k, String(v));
+    }
     return u.toString();
   }
 
@@ -80,7 +87,8 @@ export class Transport {
 
     for (let attempt = 0; ; attempt++) {
       const headers: Record<string, string> = {};
-      if (o.body !== undefined) headers['Content-Type'] = 'application/json';
+      if (o.raw) headers['Content-Type'] = o.raw.contentType;
+      else if (o.body !== undefined) headers['Content-Type'] = 'application/json';
       if (this.opts.environment) headers['X-Cms-Environment'] = this.opts.environment;
       if (o.ifNoneMatch) headers['If-None-Match'] = o.ifNoneMatch;
       if (o.ifMatch) headers['If-Match'] = o.ifMatch;
@@ -93,7 +101,11 @@ export class Transport {
           url: this.url(o.path, o.query),
           method,
           headers,
-          ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
+          ...(o.raw
+            ? { body: o.raw.bytes, ...(o.raw.onProgress ? { onProgress: o.raw.onProgress } : {}) }
+            : o.body !== undefined
+              ? { body: JSON.stringify(o.body) }
+              : {}),
           timeoutMs: o.timeoutMs ?? this.opts.timeoutMs ?? 15_000,
         });
       } catch (err) {

@@ -8,6 +8,9 @@ import type { AppInfo, SecretsStatus, UpdaterStatus, Workspace } from './app';
 import { SiteDraft, SiteFields, SiteId, SiteUpdate, type ConnectionReport, type Site } from './sites';
 import { AuthSite, Forgot, Reset, Setup, SignIn, Verify2fa, type SessionInfo } from './auth';
 import {
+  MediaDelete,
+  MediaList,
+  MediaUpload,
   PageAdopt,
   PageBatch,
   PageCompare,
@@ -31,6 +34,9 @@ import {
   type ReorganizedPage,
   type SiteLanguages,
   type TranslationComparison,
+  type PageBlueprint,
+  type PageMediaItem,
+  type TranslationMatrix,
 } from './pages';
 
 export * from './errors';
@@ -112,6 +118,17 @@ export const channels = {
   'translations.sync': channel<{ route: string; lang: string; title?: string; content?: string }>()(PageSync),
   'translations.compare': channel<TranslationComparison>()(PageCompare),
 
+  /** Pages × languages of the whole site (reads every page's translation metadata). */
+  'translations.matrix': channel<TranslationMatrix>()(AuthSite),
+
+  'media.list': channel<PageMediaItem[]>()(MediaList),
+  /** Progress arrives as `media.progress` events with the same uploadId; answers the page's media after the upload. */
+  'media.upload': channel<PageMediaItem[]>()(MediaUpload),
+  'media.delete': channel<{ filename: string }>()(MediaDelete),
+
+  'blueprints.templates': channel<{ type: string; label: string }[]>()(AuthSite),
+  'blueprints.page': channel<PageBlueprint>()(v.strictObject({ siteId: SiteId, template: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) })),
+
   'workspace.get': channel<Workspace>()(None),
   'workspace.set': channel<Workspace>()(WorkspaceSchema),
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
@@ -121,6 +138,8 @@ export const events = {
   'sites.changed': event<Site[]>(),
   /** A site's session changed: signed in or out, expired, /me re-read. */
   'auth.session': event<SessionInfo>(),
+  /** Bytes of an upload sent to the site so far. */
+  'media.progress': event<{ uploadId: string; sent: number; total: number }>(),
   /** The keychain became unavailable (or available again). */
   'secrets.status': event<SecretsStatus>(),
   /** From the shell's updater (packaged builds only). */

@@ -97,6 +97,41 @@ export interface ReorganizedPage {
   parent: string;
 }
 
+/** A form field of a page blueprint; `name` is dotted (`header.title`); tabs and sections nest `fields`. */
+export interface BlueprintField {
+  name: string;
+  type: string;
+  label?: string;
+  default?: unknown;
+  options?: Record<string, string>;
+  validate?: Record<string, unknown>;
+  fields?: BlueprintField[];
+}
+
+export interface PageBlueprint {
+  name: string;
+  title: string;
+  fields: BlueprintField[];
+}
+
+/** One row of the site-wide translation matrix. */
+export interface TranslationRow {
+  route: string;
+  title: string;
+  /** Languages with a real `{template}.{lang}.md` file. */
+  explicit: string[];
+  /** True when an untyped `{template}.md` exists (it stands in for languages without a file). */
+  hasDefaultFile: boolean;
+  translated: string[];
+  untranslated: string[];
+}
+
+export interface TranslationMatrix {
+  languages: string[];
+  defaultLanguage: string | null;
+  rows: TranslationRow[];
+}
+
 // ── inputs ──────────────────────────────────────────────────────────────────────────────────
 
 /** `/a/b-c` with segments of anything but `/`; no `..`, no empty segment. */
@@ -206,3 +241,26 @@ export const PageTranslate = v.strictObject({
 export const PageAdopt = v.strictObject({ siteId: SiteId, route: Route, lang: Lang });
 export const PageSync = v.strictObject({ siteId: SiteId, route: Route, sourceLang: Lang, targetLang: Lang });
 export const PageCompare = v.strictObject({ siteId: SiteId, route: Route, source: Lang, target: Lang });
+
+export const MediaList = v.strictObject({
+  siteId: SiteId,
+  route: Route,
+  /** `field:op:value` clauses, at most 10 (the site's limit). */
+  filter: v.optional(v.pipe(v.array(v.pipe(v.string(), v.trim(), v.minLength(1))), v.maxLength(10, 'At most 10 filter clauses.'))),
+  sort: v.optional(v.pipe(v.string(), v.regex(/^[a-z_]+$/))),
+  order: v.optional(v.picklist(['asc', 'desc'])),
+});
+
+export const MediaUpload = v.strictObject({
+  siteId: SiteId,
+  route: Route,
+  /** Renderer-side id, echoed in `media.progress` events. */
+  uploadId: v.pipe(v.string(), v.maxLength(64)),
+  filename: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(255), v.regex(/^[^/\\]+$/, 'A file name has no slashes.')),
+  type: v.pipe(v.string(), v.maxLength(255)),
+  /** The file's bytes, base64 (the bridge carries JSON). */
+  data: v.string(),
+  avoidOverwriting: v.optional(v.boolean()),
+});
+
+export const MediaDelete = v.strictObject({ siteId: SiteId, route: Route, filename: v.pipe(v.string(), v.minLength(1), v.maxLength(255)) });

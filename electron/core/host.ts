@@ -85,7 +85,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       added: (site) => site.kind === 'cms' && emit('auth.session', s.get(site.id).info()),
       purgeCache: (id) => s.dropped(id),
     });
-    pages = pagesService({ sessions: s, cache: repos.pages });
+    pages = pagesService({ sessions: s, cache: repos.pages, progress: (p) => emit('media.progress', p) });
   }
 
   const need = <T>(x: T | undefined): T => {
@@ -144,6 +144,12 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     'translations.adopt': (q) => need(pages).adopt(q),
     'translations.sync': (q) => need(pages).sync(q),
     'translations.compare': (q) => need(pages).compare(q),
+    'translations.matrix': ({ siteId }) => need(pages).matrix(siteId),
+    'media.list': (q) => need(pages).media(q),
+    'media.upload': (q) => need(pages).upload(q),
+    'media.delete': (q) => need(pages).removeMedia(q),
+    'blueprints.templates': ({ siteId }) => need(pages).templates(siteId),
+    'blueprints.page': ({ siteId, template }) => need(pages).blueprint(siteId, template),
     'workspace.get': () => {
       const saved = need(repos).prefs.get<Workspace>('workspace') ?? EMPTY_WORKSPACE;
       // sites removed since the layout was saved simply drop out of it

@@ -78,6 +78,7 @@ export const migrations: Migration[] = [
         header        TEXT,            -- JSON; null until the page itself was read
         content       TEXT,
         media         TEXT,            -- JSON array
+        language      TEXT,            -- the language the site answered in
         etag          TEXT,            -- of the plain read (the one If-Match accepts)
         fetched_at    TEXT NOT NULL,
         full_at       TEXT,            -- when header/content were last read

@@ -3,21 +3,28 @@
  * an unchanged page costs a 304), saves carry If-Match with the plain-read ETag, and writes that
  * move or remove pages drop what the cache knew about them.
  */
-import type { ChannelParsed, Page, PageList, PageSummary } from '../contract';
+import type { ChannelParsed, Page, PageList, PageMediaItem, PageSummary, TranslationMatrix, TranslationRow } from '../contract';
 import { AppError, isAppError } from '../core/app-error';
 import { cmsPages } from '../api/cms/pages';
+import { cmsMedia } from '../api/cms/media';
+import { cmsBlueprints } from '../api/cms/blueprints';
 import type { PagesRepo } from '../db/repos/pages';
 import type { SessionManager } from '../sites/sessions';
 
 export interface PagesDeps {
   sessions: SessionManager;
   cache: PagesRepo;
+  /** Upload progress, for the `media.progress` event. */
+  progress?: (p: { uploadId: string; sent: number; total: number }) => void;
 }
+
+/** Most pages the translation matrix reads (100 per request). */
+const MAX_MATRIX_PAGES = 20_000;
 
 /** Most children a folder may list in the tree before the list view is the better tool. */
 const MAX_CHILDREN = 5000;
 
-export function pagesService({ sessions, cache }: PagesDeps) {
+export function pagesService({ sessions, cache, progress }: PagesDeps) {
   const t = (siteId: string) => sessions.get(siteId).transport();
   const key = (lang?: string) => lang ?? '';
 
@@ -135,6 +142,48 @@ export function pagesService({ sessions, cache }: PagesDeps) {
       return r;
     },
     compare: (q: ChannelParsed<'translations.compare'>) => cmsPages.compare(t(q.siteId), q.route, q.source, q.target),
+
+    /** Pages × languages for the whole site: which languages have a real file, which only the base. */
+    async matrix(siteId: string): Promise<TranslationMatrix> {
+      const transport = t(siteId);
+      const langs = await cmsPages.siteLanguages(transport);
+      const rows: TranslationRow[] = [];
+      for (let page = 1; rows.length < MAX_MATRIX_PAGES; page++) {
+        const r = await cmsPages.translationRows(transport, page);
+        rows.push(...r.rows);
+        if (r.rows.length === 0 || rows.length >= r.total) break;
+      }
+      rows.sort((a, b) => a.route.localeCompare(b.route));
+      return { languages: langs.languages.map((l) => l.code), defaultLanguage: langs.default, rows };
+    },
+
+    media: (q: ChannelParsed<'media.list'>): Promise<PageMediaItem[]> =>
+      cmsMedia.list(t(q.siteId), q.route, { ...(q.filter ? { filter: q.filter } : {}), ...(q.sort ? { sort: q.sort } : {}), ...(q.order ? { order: q.order } : {}) }),
+
+    async upload(q: ChannelParsed<'media.upload'>): Promise<PageMediaItem[]> {
+      const bytes = Buffer.from(q.data, 'base64');
+      let last = 0;
+      return cmsMedia.upload(
+        t(q.siteId),
+        q.route,
+        { name: q.filename, type: q.type, bytes },
+        {
+          ...(q.avoidOverwriting ? { avoidOverwriting: true } : {}),
+          onProgress: (sent, total) => {
+            // a few events per file are plenty; every chunk would flood the bridge
+            if (sent === total || sent - last >= total / 20) {
+              last = sent;
+              progress?.({ uploadId: q.uploadId, sent, total });
+            }
+          },
+        },
+      );
+    },
+
+    removeMedia: (q: ChannelParsed<'media.delete'>) => cmsMedia.remove(t(q.siteId), q.route, q.filename).then(() => ({ filename: q.filename })),
+
+    templates: (siteId: string) => cmsBlueprints.templates(t(siteId)),
+    blueprint: (siteId: string, template: string) => cmsBlueprints.page(t(siteId), template),
   };
 }
 

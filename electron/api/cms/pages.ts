@@ -16,6 +16,7 @@ import type {
   ReorganizedPage,
   SiteLanguages,
   TranslationComparison,
+  TranslationRow,
 } from '../../contract';
 import type { Transport } from '../transport';
 import { parseAnswer } from '../parse';
@@ -263,6 +264,29 @@ export const cmsPages = {
       default: d.default ?? null,
       active: d.active ?? null,
     };
+  },
+
+  /** One page of list rows with their translation metadata (the matrix reads all pages this way). */
+  async translationRows(t: Transport, page: number, perPage = 100): Promise<{ rows: TranslationRow[]; total: number }> {
+    const r = await t.call({ path: '/pages', query: { translations: true, page, per_page: perPage, sort: 'default' } });
+    const Row = v.object({
+      route: v.string(),
+      title: v.optional(v.nullable(v.string()), ''),
+      translated_languages: v.optional(v.array(v.string()), []),
+      untranslated_languages: v.optional(v.array(v.string()), []),
+      has_default_file: v.optional(v.boolean(), false),
+      explicit_language_files: v.optional(v.array(v.string()), []),
+    });
+    const rows = parseAnswer(v.array(Row), r.data, t, 'a page list').map((x) => ({
+      route: x.route.startsWith('/') ? x.route : `/${x.route}`,
+      title: x.title ?? '',
+      translated: x.translated_languages,
+      untranslated: x.untranslated_languages,
+      hasDefaultFile: x.has_default_file,
+      explicit: x.explicit_language_files,
+    }));
+    const total = typeof r.meta?.total === 'number' ? r.meta.total : rows.length;
+    return { rows, total };
   },
 
   async taxonomy(t: Transport): Promise<Record<string, string[]>> {

@@ -21,6 +21,7 @@ interface Row {
   header: string | null;
   content: string | null;
   media: string | null;
+  language: string | null;
   etag: string | null;
   fetched_at: string;
   full_at: string | null;
@@ -72,7 +73,7 @@ export function pagesRepo(db: Db) {
          fetched_at = excluded.fetched_at`,
     ),
     setFull: db.prepare(
-      `UPDATE pages SET header = @header, content = @content, media = @media, etag = @etag, full_at = @now
+      `UPDATE pages SET header = @header, content = @content, media = @media, language = @language, etag = @etag, full_at = @now
        WHERE site_id = @site_id AND route = @route AND lang = @lang`,
     ),
     get: db.prepare<[string, string, string], Row>('SELECT * FROM pages WHERE site_id = ? AND route = ? AND lang = ?'),
@@ -122,6 +123,7 @@ export function pagesRepo(db: Db) {
           header: JSON.stringify(p.header),
           content: p.content,
           media: JSON.stringify(p.media),
+          language: p.language,
           etag: p.etag,
           now,
         });
@@ -132,7 +134,7 @@ export function pagesRepo(db: Db) {
       const r = q.get.get(siteId, route, lang);
       if (!r || r.full_at === null) return undefined;
       return {
-        page: { ...summaryOf(r), header: json(r.header, {}), content: r.content ?? '', media: json(r.media, []), language: lang || null, etag: r.etag },
+        page: { ...summaryOf(r), header: json(r.header, {}), content: r.content ?? '', media: json(r.media, []), language: r.language, etag: r.etag },
         fetchedAt: r.full_at,
       };
     },

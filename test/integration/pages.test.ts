@@ -1,0 +1,184 @@
+/**
+ * Pages, translations and media through the Host, against the CMS sandbox's demo site
+ * (300 pages in en/de/fr). The cache is checked on disk (SQLite) where it matters.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createHost, type Host } from '../../electron/core/host';
+import { MemorySecretStore } from '../../electron/secrets/memory';
+import type { ChannelInput, ChannelName, ChannelOutput, ErrorInfo, Site } from '../../electron/contract';
+import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import { tempDir } from '../support/tmp';
+
+let cms: CmsSandbox;
+let host: Host;
+let dir: ReturnType<typeof tempDir>;
+let site: Site;
+const requests: string[] = [];
+const events: { name: string; payload: unknown }[] = [];
+
+async function call<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ChannelOutput<K>> {
+  const r = await host.invoke(channel, input);
+  if (!r.ok) throw Object.assign(new Error(`${channel}: ${r.error.message}`), r.error);
+  return r.value as ChannelOutput<K>;
+}
+async function fails<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ErrorInfo> {
+  const r = await host.invoke(channel, input);
+  if (r.ok) throw new Error(`${channel} should have failed`);
+  return r.error;
+}
+
+beforeAll(async () => {
+  cms = await startCmsSandbox({ seed: 'demo', content: 'demo' });
+  dir = tempDir();
+  const counting: typeof fetch = (input, init) => {
+    const u = new URL(String(input));
+    requests.push(`${init?.method ?? 'GET'} ${u.pathname}`);
+    return fetch(input, init);
+  };
+  host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), fetch: counting, log: () => {} });
+  host.onEvent((name, payload) => events.push({ name, payload }));
+  site = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+});
+afterAll(async () => {
+  await host.close();
+  await cms.close();
+  dir.remove();
+});
+
+describe('browsing', () => {
+  test('the top level and a lazy child level, in the site order', async () => {
+    const top = await call('pages.children', { siteId: site.id, route: '/' });
+    expect(top.map((p) => p.route).slice(0, 4)).toEqual(['/home', '/blog', '/docs', '/about']);
+    expect(top.find((p) => p.route === '/blog')!.hasChildren).toBe(true);
+    const about = await call('pages.children', { siteId: site.id, route: '/about' });
+    expect(about.map((p) => p.slug)).toEqual(['über-uns', 'our team', 'history', 'press']);
+  });
+
+  test('the list view filters, sorts and pages', async () => {
+    const r = await call('pages.list', { siteId: site.id, parent: '/blog', published: false, perPage: 5 });
+    expect(r.total).toBeGreaterThan(0);
+    expect(r.items.every((p) => !p.published && p.route.startsWith('/blog/'))).toBe(true);
+    const sorted = await call('pages.list', { siteId: site.id, childrenOf: '/docs', sort: 'title', order: 'desc', perPage: 100 });
+    const titles = sorted.items.map((p) => p.title);
+    expect(titles).toEqual([...titles].sort((a, b) => b.localeCompare(a)));
+  });
+
+  test('a second read of an unchanged page costs a 304 and answers from the cache', async () => {
+    const first = await call('pages.get', { siteId: site.id, route: '/about/our team' });
+    expect(first.etag).toBeTruthy();
+    expect(first.title).toBe('Our team');
+    requests.length = 0;
+    const again = await call('pages.get', { siteId: site.id, route: '/about/our team' });
+    expect(again).toEqual(first);
+    expect(requests).toEqual(['GET /api/v1/pages/about/our%20team']);
+  });
+});
+
+describe('editing', () => {
+  test('save with If-Match; a page changed on the site meanwhile is a conflict and nothing is overwritten', async () => {
+    const page = await call('pages.get', { siteId: site.id, route: '/about/history' });
+    const saved = await call('pages.save', { siteId: site.id, route: '/about/history', etag: page.etag, content: 'Mine, first.' });
+    expect(saved.content).toBe('Mine, first.');
+    expect(saved.etag).not.toBe(page.etag);
+
+    cms.editPage({ route: '/about/history', content: 'Theirs, edited on the site.' });
+    const err = await fails('pages.save', { siteId: site.id, route: '/about/history', etag: saved.etag, content: 'Mine, second.' });
+    expect(err).toMatchObject({ code: 'conflict', status: 409, message: expect.stringContaining('changed on the site') });
+    const now = await call('pages.get', { siteId: site.id, route: '/about/history' });
+    expect(now.content).toContain('Theirs, edited on the site.');
+  });
+
+  test('create, move, delete; field errors come back by name', async () => {
+    const created = await call('pages.create', { siteId: site.id, route: '/about/careers', title: 'Careers', content: 'We are hiring.' });
+    expect(created).toMatchObject({ route: '/about/careers', title: 'Careers' });
+    const moved = await call('pages.move', { siteId: site.id, route: '/about/careers', parent: '/blog' });
+    expect(moved.route).toBe('/blog/careers');
+    expect((await fails('pages.get', { siteId: site.id, route: '/about/careers' })).code).toBe('not_found');
+    await call('pages.delete', { siteId: site.id, route: '/blog/careers' });
+    expect((await fails('pages.get', { siteId: site.id, route: '/blog/careers' })).code).toBe('not_found');
+    const bad = await fails('pages.create', { siteId: site.id, route: '/about', title: '' });
+    expect(bad.fields?.title).toBeTruthy();
+  });
+
+  test('moving a page into its own subtree is refused with the reason', async () => {
+    const err = await fails('pages.reorganize', { siteId: site.id, operations: [{ route: '/docs', parent: '/docs/getting-started' }] });
+    expect(err.code).toBe('invalid_input');
+    expect(err.message).toMatch(/subtree|itself|own/i);
+  });
+
+  test('batch unpublish reports per route; a missing route refuses the whole batch with the reason', async () => {
+    const r = await call('pages.batch', { siteId: site.id, operation: 'unpublish', routes: ['/about/press', '/about/history'] });
+    expect(r).toMatchObject({ operation: 'unpublish', total: 2, successful: 2, failed: 0 });
+    expect(r.results.map((x) => x.status)).toEqual(['success', 'success']);
+    const err = await fails('pages.batch', { siteId: site.id, operation: 'publish', routes: ['/about/press', '/about/nowhere'] });
+    expect(err).toMatchObject({ code: 'invalid_input', message: expect.stringContaining('/about/nowhere') });
+    expect((await call('pages.get', { siteId: site.id, route: '/about/press' })).published).toBe(false);
+  });
+});
+
+describe('translations', () => {
+  test('the matrix tells real files from the base file', async () => {
+    const m = await call('translations.matrix', { siteId: site.id });
+    expect(m.languages).toEqual(['en', 'de', 'fr']);
+    expect(m.rows.length).toBeGreaterThan(250);
+    const history = m.rows.find((r) => r.route === '/about/history')!;
+    expect(history.explicit).toEqual(['en']);
+  });
+
+  test('translate (prefilled from the source), compare, and a second translate is refused', async () => {
+    const done = await call('translations.translate', { siteId: site.id, route: '/about/history', lang: 'fr', title: 'Histoire' });
+    expect(done).toMatchObject({ lang: 'fr' });
+    const cmp = await call('translations.compare', { siteId: site.id, route: '/about/history', source: 'en', target: 'fr' });
+    expect(cmp.target).toMatchObject({ exists: true, title: 'Histoire' });
+    expect(cmp.target.content).toBe(cmp.source.content);
+    const again = await fails('translations.translate', { siteId: site.id, route: '/about/history', lang: 'fr' });
+    expect(again.code).toBe('invalid_input');
+    const missing = await call('translations.compare', { siteId: site.id, route: '/about/history', source: 'en', target: 'de' });
+    expect(missing.target.exists).toBe(false);
+  });
+});
+
+describe('media', () => {
+  test('upload with progress, list with a filter, delete', async () => {
+    const bytes = Buffer.alloc(300_000, 7);
+    events.length = 0;
+    const after = await call('media.upload', { siteId: site.id, route: '/about/history', uploadId: 'u1', filename: 'big.bin.txt', type: 'text/plain', data: bytes.toString('base64') });
+    expect(after.find((m) => m.filename === 'big.bin.txt')).toMatchObject({ size: 300_000 });
+    const progress = events.filter((e) => e.name === 'media.progress').map((e) => e.payload as { sent: number; total: number });
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress.at(-1)!.sent).toBe(progress.at(-1)!.total);
+    const tagged = await call('media.list', { siteId: site.id, route: '/home', filter: ['tags:contains:team'] });
+    expect(tagged.map((m) => m.filename)).toEqual(['banner.png']);
+    await call('media.delete', { siteId: site.id, route: '/about/history', filename: 'big.bin.txt' });
+    expect((await call('media.list', { siteId: site.id, route: '/about/history' })).some((m) => m.filename === 'big.bin.txt')).toBe(false);
+    const refused = await fails('media.upload', { siteId: site.id, route: '/about/history', uploadId: 'u2', filename: 'evil.php', type: 'text/plain', data: 'PD9waHA=' });
+    expect(refused.code).toBe('invalid_input');
+  });
+
+  test('eleven filter clauses are refused before any request', async () => {
+    const err = await fails('media.list', { siteId: site.id, route: '/home', filter: Array.from({ length: 11 }, (_, i) => `title:x${i}`) });
+    expect(err.fields?.filter).toContain('At most 10');
+  });
+});
+
+describe('blueprints', () => {
+  test('templates and the fields of one', async () => {
+    const templates = await call('blueprints.templates', { siteId: site.id });
+    expect(templates.map((t) => t.type)).toContain('default');
+    const bp = await call('blueprints.page', { siteId: site.id, template: 'default' });
+    const names = JSON.stringify(bp.fields);
+    expect(names).toContain('header.title');
+  });
+});
+
+describe('removing the site', () => {
+  test('drops its cached pages', async () => {
+    const other = await createHost({ dataDir: tempDir().path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {} });
+    await other.close();
+    await call('sites.remove', { id: site.id });
+    const Database = (await import('better-sqlite3')).default;
+    const db = new Database(`${dir.path}/sitedesk.db`, { readonly: true });
+    expect(db.prepare('SELECT count(*) AS n FROM pages').get()).toEqual({ n: 0 });
+    db.close();
+  });
+});
