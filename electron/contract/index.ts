@@ -8,6 +8,8 @@ import type { AppInfo, SecretsStatus, UpdaterStatus, Workspace } from './app';
 import { SiteDraft, SiteFields, SiteId, SiteUpdate, type ConnectionReport, type Site } from './sites';
 import { AuthSite, Forgot, Reset, Setup, SignIn, Verify2fa, type SessionInfo } from './auth';
 import {
+  DraftResolve,
+  DraftSave,
   MediaDelete,
   MediaList,
   MediaUpload,
@@ -37,6 +39,11 @@ import {
   type PageBlueprint,
   type PageMediaItem,
   type TranslationMatrix,
+  type DraftDetail,
+  type DraftInfo,
+  type OutboxEntry,
+  type PushResult,
+  type SyncSiteStatus,
 } from './pages';
 
 export * from './errors';
@@ -129,6 +136,17 @@ export const channels = {
   'blueprints.templates': channel<{ type: string; label: string }[]>()(AuthSite),
   'blueprints.page': channel<PageBlueprint>()(v.strictObject({ siteId: SiteId, template: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) })),
 
+  /** Saves an edit locally at once (a draft with its base); nothing is sent until a push. */
+  'drafts.save': channel<DraftInfo>()(DraftSave),
+  'drafts.list': channel<DraftInfo[]>()(v.strictObject({ siteId: v.optional(SiteId) })),
+  'drafts.get': channel<DraftDetail>()(v.strictObject({ draftId: v.pipe(v.number(), v.integer(), v.minValue(1)) })),
+  /** The merge view's result; the draft is queued again on top of the site's copy. */
+  'drafts.resolve': channel<DraftInfo>()(DraftResolve),
+  'sync.status': channel<SyncSiteStatus[]>()(None),
+  'sync.outbox': channel<OutboxEntry[]>()(AuthSite),
+  'sync.discard': channel<{ id: number }>()(v.strictObject({ itemId: v.pipe(v.number(), v.integer(), v.minValue(1)) })),
+  'sync.push': channel<PushResult>()(AuthSite),
+
   'workspace.get': channel<Workspace>()(None),
   'workspace.set': channel<Workspace>()(WorkspaceSchema),
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
@@ -138,6 +156,8 @@ export const events = {
   'sites.changed': event<Site[]>(),
   /** A site's session changed: signed in or out, expired, /me re-read. */
   'auth.session': event<SessionInfo>(),
+  /** Unsynced counts, pushes running, online or not, per CMS site. */
+  'sync.status': event<SyncSiteStatus[]>(),
   /** Bytes of an upload sent to the site so far. */
   'media.progress': event<{ uploadId: string; sent: number; total: number }>(),
   /** The keychain became unavailable (or available again). */

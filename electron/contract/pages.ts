@@ -264,3 +264,86 @@ export const MediaUpload = v.strictObject({
 });
 
 export const MediaDelete = v.strictObject({ siteId: SiteId, route: Route, filename: v.pipe(v.string(), v.minLength(1), v.maxLength(255)) });
+
+// ── drafts and sync (issue 5) ───────────────────────────────────────────────────────────────
+
+export interface PageTextShape {
+  title: string;
+  header: Header;
+  content: string;
+}
+
+export interface DraftInfo {
+  id: number;
+  siteId: string;
+  route: string;
+  lang: string;
+  /** pending: waits for a push; conflicted: needs the merge view; rejected: the site refused fields. */
+  state: 'pending' | 'conflicted' | 'rejected';
+  title: string;
+  problem: { message: string; fields?: Record<string, string> } | null;
+  updatedAt: string;
+}
+
+export type MergeHunk = { kind: 'same'; lines: string[] } | { kind: 'conflict'; base: string[]; mine: string[]; theirs: string[] };
+
+export interface DraftDetail extends DraftInfo {
+  base: PageTextShape;
+  mine: PageTextShape & { template?: string; published?: boolean; visible?: boolean };
+  theirs: PageTextShape | null;
+  merge: {
+    text: { clean: boolean; hunks: MergeHunk[]; text: string | null; eol: '\n' | '\r\n' };
+    header: { merged: Header; conflicts: { path: string; base: unknown; mine: unknown; theirs: unknown }[] };
+  } | null;
+}
+
+export interface OutboxEntry {
+  id: number;
+  op: 'save' | 'create' | 'delete' | 'move' | 'translate';
+  route: string;
+  state: 'queued' | 'sending' | 'waiting' | 'parked';
+  attempts: number;
+  nextAt: string | null;
+  lastError: string | null;
+  draftId: number | null;
+  createdAt: string;
+}
+
+export interface SyncSiteStatus {
+  siteId: string;
+  /** Changes not yet on the site. */
+  pending: number;
+  conflicted: number;
+  syncing: boolean;
+  /** null until a push has been tried. */
+  online: boolean | null;
+  lastPushAt: string | null;
+  lastError: string | null;
+}
+
+export interface PushResult {
+  pushed: number;
+  conflicted: number;
+  rejected: number;
+  remaining: number;
+  stopped?: { reason: 'offline' | 'signed_out'; message: string };
+}
+
+export const DraftSave = v.strictObject({
+  siteId: SiteId,
+  route: Route,
+  lang: v.optional(Lang),
+  title: v.pipe(v.string(), v.maxLength(500)),
+  content: v.string(),
+  header: v.record(v.string(), v.unknown()),
+  template: v.optional(v.string()),
+  published: Bool,
+  visible: Bool,
+});
+
+export const DraftResolve = v.strictObject({
+  draftId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  title: v.string(),
+  content: v.string(),
+  header: v.record(v.string(), v.unknown()),
+});

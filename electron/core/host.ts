@@ -10,6 +10,7 @@ import type { SecretStore } from '../secrets/store';
 import { sitesService, type SitesService } from '../sites/service';
 import { sessionManager, type SessionManager } from '../sites/sessions';
 import { pagesService, type PagesService } from '../pages/service';
+import { syncService, type SyncService } from '../sync/service';
 import type { FetchLike } from '../api/http';
 import { AppError, isAppError } from './app-error';
 import { createDispatcher, type Handlers, type Log } from './dispatch';
@@ -73,6 +74,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let sites: SitesService | undefined;
   let sessions: SessionManager | undefined;
   let pages: PagesService | undefined;
+  let sync: SyncService | undefined;
   if (repos) {
     const s = sessionManager({ sites: repos.sites, repo: repos.sessions, secrets, fetch: fetchImpl, emit: (info) => emit('auth.session', info), ...(opts.now ? { now: opts.now } : {}) });
     sessions = s;
@@ -86,6 +88,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       purgeCache: (id) => s.dropped(id),
     });
     pages = pagesService({ sessions: s, cache: repos.pages, progress: (p) => emit('media.progress', p) });
+    sync = syncService({ sites: repos.sites, sessions: s, repo: repos.sync, cache: repos.pages, emit: (st) => emit('sync.status', st) });
   }
 
   const need = <T>(x: T | undefined): T => {
@@ -150,6 +153,14 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     'media.delete': (q) => need(pages).removeMedia(q),
     'blueprints.templates': ({ siteId }) => need(pages).templates(siteId),
     'blueprints.page': ({ siteId, template }) => need(pages).blueprint(siteId, template),
+    'drafts.save': (q) => need(sync).saveDraft(q),
+    'drafts.list': ({ siteId }) => need(sync).drafts(siteId),
+    'drafts.get': ({ draftId }) => need(sync).draft(draftId),
+    'drafts.resolve': (q) => need(sync).resolve(q),
+    'sync.status': () => need(sync).status(),
+    'sync.outbox': ({ siteId }) => need(sync).outbox(siteId),
+    'sync.discard': ({ itemId }) => need(sync).discard(itemId),
+    'sync.push': ({ siteId }) => need(sync).push(siteId),
     'workspace.get': () => {
       const saved = need(repos).prefs.get<Workspace>('workspace') ?? EMPTY_WORKSPACE;
       // sites removed since the layout was saved simply drop out of it

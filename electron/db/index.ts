@@ -4,11 +4,12 @@ import { sitesRepo } from './repos/sites';
 import { prefsRepo } from './repos/prefs';
 import { sessionsRepo } from './repos/sessions';
 import { pagesRepo } from './repos/pages';
+import { syncRepo } from './repos/sync';
 
 export { openDatabase, closeDatabase, type Db } from './open';
 
 export function repositories(db: Db) {
-  return { sites: sitesRepo(db), prefs: prefsRepo(db), sessions: sessionsRepo(db), pages: pagesRepo(db) };
+  return { sites: sitesRepo(db), prefs: prefsRepo(db), sessions: sessionsRepo(db), pages: pagesRepo(db), sync: syncRepo(db) };
 }
 
 export type Repositories = ReturnType<typeof repositories>;

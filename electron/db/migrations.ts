@@ -87,6 +87,47 @@ export const migrations: Migration[] = [
       CREATE INDEX pages_parent ON pages (site_id, lang, parent);
     `,
   },
+  {
+    version: 4,
+    name: 'drafts and outbox',
+    sql: `
+      -- a local working copy of a page, with the base it came from (the three-way merge needs it)
+      CREATE TABLE drafts (
+        id            INTEGER PRIMARY KEY,
+        site_id       TEXT NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
+        route         TEXT NOT NULL,
+        lang          TEXT NOT NULL DEFAULT '',
+        -- 'pending' (waits for a push), 'conflicted' (merge view needed), 'rejected' (422: fields to fix)
+        state         TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'conflicted', 'rejected')),
+        base_etag     TEXT,
+        base          TEXT NOT NULL,   -- JSON {title, header, content}
+        mine          TEXT NOT NULL,   -- JSON {title, header, content, template?, published?, visible?}
+        theirs        TEXT,            -- JSON page, when conflicted
+        theirs_etag   TEXT,
+        problem       TEXT,            -- JSON {message, fields?}
+        created_at    TEXT NOT NULL,
+        updated_at    TEXT NOT NULL,
+        UNIQUE (site_id, route, lang)
+      );
+
+      -- writes waiting for the site, replayed in id order per site
+      CREATE TABLE outbox (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        site_id       TEXT NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
+        op            TEXT NOT NULL CHECK (op IN ('save', 'create', 'delete', 'move', 'translate')),
+        route         TEXT NOT NULL,
+        payload       TEXT NOT NULL,   -- JSON, per op
+        draft_id      INTEGER REFERENCES drafts (id) ON DELETE CASCADE,
+        -- 'sending' is written before the request leaves: after a crash it means "may have arrived"
+        state         TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'sending', 'waiting', 'parked')),
+        attempts      INTEGER NOT NULL DEFAULT 0,
+        next_at       TEXT,
+        last_error    TEXT,
+        created_at    TEXT NOT NULL
+      );
+      CREATE INDEX outbox_site ON outbox (site_id, id);
+    `,
+  },
 ];
 
 export const LATEST_VERSION = migrations.reduce((max, m) => Math.max(max, m.version), 0);

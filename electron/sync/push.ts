@@ -1,0 +1,206 @@
+/**
+ * Replays one site's outbox against the site. Every step is its own transaction and every item is
+ * marked `sending` before its request leaves, so a crash at any instant leaves each change either
+ * confirmed (gone from the outbox) or still queued — and a "may have arrived" item is checked on
+ * the server before it is sent again.
+ */
+import type { Header, Page } from '../contract';
+import { isAppError } from '../core/app-error';
+import { cmsPages } from '../api/cms/pages';
+import type { Transport } from '../api/transport';
+import type { PagesRepo } from '../db/repos/pages';
+import type { Draft, Mine, OutboxItem, PageText, SyncRepo } from '../db/repos/sync';
+import { mergeHeader, mergeText, same } from './merge';
+import { backoffMs, replayOrder } from './order';
+
+export interface PushSummary {
+  pushed: number;
+  conflicted: number;
+  rejected: number;
+  /** Still queued (offline, backing off, or waiting behind a conflict). */
+  remaining: number;
+  /** Set when the push stopped early: the site is unreachable or the session ended. */
+  stopped?: { reason: 'offline' | 'signed_out'; message: string };
+}
+
+export interface PushDeps {
+  transport: Transport;
+  repo: SyncRepo;
+  cache: PagesRepo;
+  now?: () => number;
+}
+
+type Outcome = 'done' | 'conflicted' | 'rejected';
+
+const textOf = (p: Page): PageText => ({ title: p.title, header: p.header, content: p.content });
+const withTitle = (t: PageText): Header => ({ ...t.header, title: t.title });
+
+/** Merges mine onto theirs from the base; null when a hunk or a field needs a person. */
+export function threeWay(base: PageText, mine: Mine, theirs: PageText): Mine | null {
+  const text = mergeText(base.content, mine.content, theirs.content);
+  const header = mergeHeader(withTitle(base), withTitle(mine), withTitle(theirs));
+  if (!text.clean || header.conflicts.length) return null;
+  const title = header.merged.title;
+  // the header keeps its title key only where mine had one (the title travels as its own field too)
+  const merged = { ...header.merged };
+  if (!Object.hasOwn(mine.header, 'title')) delete merged.title;
+  return { ...mine, title: typeof title === 'string' ? title : mine.title, header: merged, content: text.text! };
+}
+
+const fieldsOfMine = (m: Mine) => ({
+  title: m.title,
+  content: m.content,
+  header: m.header,
+  ...(m.template !== undefined ? { template: m.template } : {}),
+  ...(m.published !== undefined ? { published: m.published } : {}),
+  ...(m.visible !== undefined ? { visible: m.visible } : {}),
+});
+
+export async function pushSite(siteId: string, deps: PushDeps): Promise<PushSummary> {
+  const { transport: t, repo, cache } = deps;
+  const now = deps.now ?? Date.now;
+  const summary: PushSummary = { pushed: 0, conflicted: 0, rejected: 0, remaining: 0 };
+  /** Routes with a change that waits for a person: later changes to them wait too. */
+  const blocked = new Set<string>();
+
+  const langOf = (item: OutboxItem) => (typeof item.payload.lang === 'string' ? item.payload.lang : '');
+  const readPlain = async (route: string, lang: string) => {
+    const p = await cmsPages.get(t, route, lang ? { lang } : {});
+    if (p === 'not_modified') throw new Error('unexpected 304');
+    return p;
+  };
+  const refreshCache = (route: string, lang: string, page: Page) => () => cache.putPage(siteId, lang, page);
+
+  async function save(item: OutboxItem, draft: Draft): Promise<Outcome> {
+    const lang = langOf(item);
+    let { baseEtag, base, mine } = draft;
+    for (let round = 0; round < 3; round++) {
+      try {
+        await cmsPages.update(t, item.route, fieldsOfMine(mine), { ifMatch: baseEtag, ...(lang ? { lang } : {}) });
+      } catch (err) {
+        if (!isAppError(err)) throw err;
+        if (err.code === 'conflict') {
+          const page = await readPlain(item.route, lang);
+          const theirs = textOf(page);
+          const merged = threeWay(base, mine, theirs);
+          if (!merged) {
+            repo.conflict(draft.id, theirs, page.etag);
+            return 'conflicted';
+          }
+          // nothing of mine left to send: it arrived before a crash, or they made the same edit
+          if (merged.content === theirs.content && same(withTitle(merged), withTitle(theirs))) {
+            repo.done(item, refreshCache(item.route, lang, page));
+            return 'done';
+          }
+          repo.rebase(draft.id, page.etag, theirs, merged);
+          ({ baseEtag, base, mine } = { baseEtag: page.etag, base: theirs, mine: merged });
+          continue;
+        }
+        if (err.code === 'invalid_input') {
+          repo.reject(draft.id, { message: err.message, ...(err.info.fields ? { fields: err.info.fields } : {}) });
+          return 'rejected';
+        }
+        if (err.code === 'not_found') {
+          repo.reject(draft.id, { message: `${item.route} no longer exists on the site. Keep your text as a new page, or discard it.` });
+          return 'rejected';
+        }
+        throw err;
+      }
+      const fresh = await readPlain(item.route, lang);
+      repo.done(item, refreshCache(item.route, lang, fresh));
+      return 'done';
+    }
+    repo.conflict(draft.id, textOf(await readPlain(item.route, lang)), null);
+    return 'conflicted';
+  }
+
+  async function exists(route: string, lang = ''): Promise<boolean> {
+    try {
+      await readPlain(route, lang);
+      return true;
+    } catch (err) {
+      if (isAppError(err) && err.code === 'not_found') return false;
+      throw err;
+    }
+  }
+
+  async function other(item: OutboxItem, mayHaveArrived: boolean): Promise<Outcome> {
+    const p = item.payload;
+    try {
+      switch (item.op) {
+        case 'create':
+          // a create that may have arrived is checked first: never a second copy
+          if (!(mayHaveArrived && (await exists(item.route, langOf(item))))) {
+            await cmsPages.create(t, p as { route: string; title: string });
+          }
+          break;
+        case 'delete':
+          await cmsPages.remove(t, item.route, p as { lang?: string });
+          cache.removeTree(siteId, item.route);
+          break;
+        case 'move':
+          await cmsPages.move(t, item.route, p as { parent: string; slug?: string; order?: number });
+          cache.removeTree(siteId, item.route);
+          break;
+        case 'translate':
+          await cmsPages.translate(t, item.route, p as { lang: string });
+          break;
+        case 'save':
+          throw new Error('save items go through save()');
+      }
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      // already done before a crash, or by someone else: the outcome is what was asked
+      if (item.op === 'delete' && err.code === 'not_found') return repo.done(item), 'done';
+      if (item.op === 'translate' && mayHaveArrived && err.code === 'invalid_input') return repo.done(item), 'done';
+      if (err.code === 'invalid_input' || err.code === 'not_found' || err.code === 'conflict') {
+        repo.setItem(item.id, { state: 'parked', attempts: item.attempts, nextAt: null, lastError: err.message });
+        return 'rejected';
+      }
+      throw err;
+    }
+    repo.done(item);
+    return 'done';
+  }
+
+  const items = replayOrder(repo.items(siteId));
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const draft = item.draftId !== null ? repo.draft(item.draftId) : undefined;
+    const waits = item.state === 'parked' || (draft && draft.state !== 'pending') || blocked.has(item.route);
+    const later = item.nextAt !== null && Date.parse(item.nextAt) > now();
+    if (waits || later) {
+      blocked.add(item.route);
+      summary.remaining++;
+      continue;
+    }
+    const mayHaveArrived = item.state === 'sending';
+    repo.setItem(item.id, { state: 'sending', attempts: item.attempts, nextAt: null, lastError: item.lastError });
+    try {
+      const outcome = draft ? await save(item, draft) : await other(item, mayHaveArrived);
+      if (outcome === 'done') summary.pushed++;
+      else {
+        if (outcome === 'conflicted') summary.conflicted++;
+        else summary.rejected++;
+        if (draft) repo.setItem(item.id, { state: 'waiting', attempts: item.attempts, nextAt: null, lastError: null });
+        blocked.add(item.route);
+        summary.remaining++;
+      }
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (isAppError(err) && (err.code === 'unauthorized' || err.code === 'forbidden')) {
+        // never retried blindly: back in the queue as it was, the push stops until the user signs in
+        repo.setItem(item.id, { state: 'queued', attempts: item.attempts, nextAt: null, lastError: message });
+        summary.stopped = { reason: 'signed_out', message };
+      } else {
+        // no answer: the request may have arrived, so it stays `sending` and is checked before it is sent again
+        const attempts = item.attempts + 1;
+        repo.setItem(item.id, { state: 'sending', attempts, nextAt: new Date(now() + backoffMs(attempts)).toISOString(), lastError: message });
+        summary.stopped = { reason: 'offline', message };
+      }
+      summary.remaining += items.length - i;
+      break;
+    }
+  }
+  return summary;
+}

@@ -1,0 +1,177 @@
+/**
+ * Drafts and push against the CMS sandbox: clean merges, conflicts resolved in the merge view,
+ * 422 parked with its fields, network failure kept queued with backoff, and the "may have arrived"
+ * cases after a crash (nothing sent twice).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { createHost, type Host } from '../../electron/core/host';
+import { MemorySecretStore } from '../../electron/secrets/memory';
+import { openDatabase, closeDatabase, repositories } from '../../electron/db';
+import { Transport } from '../../electron/api/transport';
+import { cmsPages } from '../../electron/api/cms/pages';
+import type { ChannelInput, ChannelName, ChannelOutput, ErrorInfo, Site } from '../../electron/contract';
+import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import { tempDir } from '../support/tmp';
+
+let cms: CmsSandbox;
+let host: Host;
+let dir: ReturnType<typeof tempDir>;
+let site: Site;
+const requests: string[] = [];
+
+async function call<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ChannelOutput<K>> {
+  const r = await host.invoke(channel, input);
+  if (!r.ok) throw Object.assign(new Error(`${channel}: ${r.error.message}`), r.error);
+  return r.value as ChannelOutput<K>;
+}
+async function fails<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ErrorInfo> {
+  const r = await host.invoke(channel, input);
+  if (r.ok) throw new Error(`${channel} should have failed`);
+  return r.error;
+}
+const server = () => new Transport({ baseUrl: cms.url, fetch, credentials: { headers: async () => ({ 'X-API-Key': cms.seeded!.adminApiKey! }), unauthorized: async () => false } });
+const serverPage = async (route: string) => (await cmsPages.get(server(), route)) as Exclude<Awaited<ReturnType<typeof cmsPages.get>>, 'not_modified'>;
+
+async function openHost() {
+  host = await createHost({
+    dataDir: dir.path,
+    shell: 'browser',
+    version: 'test',
+    secrets,
+    log: () => {},
+    fetch: (input, init) => {
+      requests.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
+      return fetch(input, init);
+    },
+  });
+}
+const secrets = new MemorySecretStore();
+
+beforeAll(async () => {
+  cms = await startCmsSandbox({ seed: 'demo', content: 'demo' });
+  dir = tempDir();
+  await openHost();
+  site = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+});
+afterAll(async () => {
+  await host.close();
+  await cms.close();
+  dir.remove();
+});
+afterEach(() => cms.faults.clear());
+
+const L = (...xs: string[]) => xs.join('\n');
+
+async function draftOf(route: string, edit: (content: string) => string, extra: Partial<ChannelInput<'drafts.save'>> = {}) {
+  const page = await call('pages.get', { siteId: site.id, route });
+  return call('drafts.save', { siteId: site.id, route, title: page.title, header: page.header, content: edit(page.content), ...extra });
+}
+
+describe('push', () => {
+  test('a draft is saved locally at once and reaches the site on push', async () => {
+    await cmsPages.update(server(), '/about/history', { content: L('one', 'two', 'three') });
+    const d = await draftOf('/about/history', () => L('one', 'TWO', 'three'));
+    expect(d.state).toBe('pending');
+    expect((await call('sync.status', {})).find((s) => s.siteId === site.id)).toMatchObject({ pending: 1 });
+    expect((await serverPage('/about/history')).content).toBe(L('one', 'two', 'three')); // nothing sent yet
+    const r = await call('sync.push', { siteId: site.id });
+    expect(r).toMatchObject({ pushed: 1, conflicted: 0, remaining: 0 });
+    expect((await serverPage('/about/history')).content).toBe(L('one', 'TWO', 'three'));
+    expect(await call('drafts.list', { siteId: site.id })).toEqual([]);
+  });
+
+  test('another client edited other lines meanwhile: merged cleanly, both edits kept', async () => {
+    await cmsPages.update(server(), '/about/history', { content: L('a', 'b', 'c', 'd', 'e') });
+    await draftOf('/about/history', () => L('A', 'b', 'c', 'd', 'e'));
+    await cmsPages.update(server(), '/about/history', { content: L('a', 'b', 'c', 'd', 'E') }); // the other client
+    const r = await call('sync.push', { siteId: site.id });
+    expect(r).toMatchObject({ pushed: 1, conflicted: 0 });
+    expect((await serverPage('/about/history')).content).toBe(L('A', 'b', 'c', 'd', 'E'));
+  });
+
+  test('the same line edited on both sides: conflicted, resolved in the merge view, then pushed', async () => {
+    await cmsPages.update(server(), '/about/history', { content: L('x', 'y', 'z') });
+    const d = await draftOf('/about/history', () => L('x', 'mine', 'z'));
+    await cmsPages.update(server(), '/about/history', { content: L('x', 'theirs', 'z') });
+    expect(await call('sync.push', { siteId: site.id })).toMatchObject({ pushed: 0, conflicted: 1, remaining: 1 });
+    const detail = await call('drafts.get', { draftId: d.id });
+    expect(detail.state).toBe('conflicted');
+    expect(detail.merge!.text.hunks).toContainEqual({ kind: 'conflict', base: ['y'], mine: ['mine'], theirs: ['theirs'] });
+    expect((await serverPage('/about/history')).content).toBe(L('x', 'theirs', 'z')); // theirs untouched
+    // a second push leaves it waiting
+    expect(await call('sync.push', { siteId: site.id })).toMatchObject({ pushed: 0, remaining: 1 });
+    await call('drafts.resolve', { draftId: d.id, title: detail.mine.title, header: detail.mine.header, content: L('x', 'mine', 'theirs', 'z') });
+    expect(await call('sync.push', { siteId: site.id })).toMatchObject({ pushed: 1 });
+    expect((await serverPage('/about/history')).content).toBe(L('x', 'mine', 'theirs', 'z'));
+  });
+
+  test('a 422 parks that draft with the fields; the others go on', async () => {
+    const bad = await draftOf('/about/press', (c) => c + '\nmore', { template: 'bad.name' });
+    await draftOf('/about/history', () => 'fine');
+    const r = await call('sync.push', { siteId: site.id });
+    expect(r).toMatchObject({ pushed: 1, rejected: 1, remaining: 1 });
+    const [d] = await call('drafts.list', { siteId: site.id });
+    expect(d).toMatchObject({ id: bad.id, state: 'rejected', problem: { fields: { template: expect.any(String) } } });
+    // fixing the draft queues it again
+    await draftOf('/about/press', (c) => c, { template: 'default' });
+    expect((await call('drafts.list', { siteId: site.id }))[0]).toMatchObject({ state: 'pending' });
+    expect(await call('sync.push', { siteId: site.id })).toMatchObject({ pushed: 1, remaining: 0 });
+  });
+
+  test('offline: the change stays queued with backoff and the push says why', async () => {
+    await draftOf('/about/history', () => 'written on a train');
+    cms.faults.set({ route: '*', drop: true });
+    const r = await call('sync.push', { siteId: site.id });
+    expect(r).toMatchObject({ pushed: 0, remaining: 1, stopped: { reason: 'offline' } });
+    const [item] = await call('sync.outbox', { siteId: site.id });
+    expect(item).toMatchObject({ state: 'sending', attempts: 1, nextAt: expect.any(String) });
+    expect((await call('sync.status', {})).find((s) => s.siteId === site.id)).toMatchObject({ online: false, pending: 1 });
+    cms.faults.clear();
+    // backing off: an immediate push waits
+    expect(await call('sync.push', { siteId: site.id })).toMatchObject({ pushed: 0, remaining: 1 });
+    await call('sync.discard', { itemId: item!.id });
+    expect(await call('drafts.list', { siteId: site.id })).toEqual([]);
+  });
+});
+
+describe('after a crash', () => {
+  test('a save that reached the site before the crash is not sent again', async () => {
+    await cmsPages.update(server(), '/about/history', { content: 'before' });
+    const d = await draftOf('/about/history', () => 'after');
+    // the crash: the PATCH arrived, the Host died before recording it
+    await cmsPages.update(server(), '/about/history', { content: 'after', title: (await serverPage('/about/history')).title });
+    await host.close();
+    const db = openDatabase(`${dir.path}/sitedesk.db`);
+    const repo = repositories(db).sync;
+    const [it] = repo.items(site.id);
+    repo.setItem(it!.id, { state: 'sending', attempts: 0, nextAt: null, lastError: null });
+    closeDatabase(db);
+    await openHost();
+    requests.length = 0;
+    expect(await call('sync.push', { siteId: site.id })).toMatchObject({ pushed: 1, conflicted: 0 });
+    expect(requests.filter((r) => r.startsWith('PATCH'))).toHaveLength(1); // the If-Match probe that answered 409, no second write
+    expect((await serverPage('/about/history')).content).toBe('after');
+    expect(await call('drafts.list', {})).toEqual([]);
+    expect(d.id).toBeGreaterThan(0);
+  });
+
+  test('a create that may have arrived is checked on the site before it is sent again', async () => {
+    await host.close();
+    const db = openDatabase(`${dir.path}/sitedesk.db`);
+    const repo = repositories(db).sync;
+    const it = repo.enqueue(site.id, 'create', '/about/created-offline', { route: '/about/created-offline', title: 'Created offline', content: 'x' });
+    repo.setItem(it.id, { state: 'sending', attempts: 1, nextAt: null, lastError: 'timeout' });
+    closeDatabase(db);
+    await cmsPages.create(server(), { route: '/about/created-offline', title: 'Created offline', content: 'x' }); // it did arrive
+    await openHost();
+    requests.length = 0;
+    expect(await call('sync.push', { siteId: site.id })).toMatchObject({ pushed: 1 });
+    expect(requests.filter((r) => r.startsWith('POST'))).toEqual([]);
+    const list = await cmsPages.list(server(), { parent: '/about', perPage: 100 });
+    expect(list.items.filter((p) => p.route.startsWith('/about/created-offline'))).toHaveLength(1);
+  });
+
+  test('editing offline needs the page read once before', async () => {
+    expect(await fails('drafts.save', { siteId: site.id, route: '/never/read', title: 't', header: {}, content: '' })).toMatchObject({ code: 'not_found' });
+  });
+});
