@@ -43,6 +43,8 @@ export interface Page extends PageSummary {
   explicitLanguageFiles?: string[];
   /** The ETag of the plain read: the only one the server accepts for If-Match. */
   etag: string | null;
+  /** Set when the site could not be reached and this is Sitedesk's copy from that time (ISO). */
+  cachedAt?: string;
 }
 
 export interface PageList {

@@ -40,6 +40,9 @@ export function pagesService({ sessions, cache, progress }: PagesDeps) {
     return r;
   }
 
+  /** The site did not answer (offline, timeout): reads fall back to the cache. */
+  const unreachable = (err: unknown) => isAppError(err) && (err.code === 'network' || err.code === 'timeout');
+
   const conflict = (route: string) =>
     new AppError({
       code: 'conflict',
@@ -58,17 +61,33 @@ export function pagesService({ sessions, cache, progress }: PagesDeps) {
     /** Direct children in the site's own order (the tree's lazy level). */
     async children(siteId: string, route: string): Promise<PageSummary[]> {
       const items: PageSummary[] = [];
-      for (let page = 1; items.length < MAX_CHILDREN; page++) {
-        const r = await cmsPages.list(t(siteId), { childrenOf: route, sort: 'default', page, perPage: 100 });
-        items.push(...r.items);
-        if (r.items.length === 0 || items.length >= r.total) break;
+      try {
+        for (let page = 1; items.length < MAX_CHILDREN; page++) {
+          const r = await cmsPages.list(t(siteId), { childrenOf: route, sort: 'default', page, perPage: 100 });
+          items.push(...r.items);
+          if (r.items.length === 0 || items.length >= r.total) break;
+        }
+      } catch (err) {
+        if (unreachable(err)) {
+          const cached = cache.children(siteId, route);
+          if (cached.length) return cached;
+        }
+        throw err;
       }
       cache.putSummaries(siteId, '', items);
       return items;
     },
 
     async get(q: ChannelParsed<'pages.get'>): Promise<Page> {
-      if (!q.render && !q.translations) return readPlain(q.siteId, q.route, q.lang);
+      if (!q.render && !q.translations) {
+        try {
+          return await readPlain(q.siteId, q.route, q.lang);
+        } catch (err) {
+          const cached = unreachable(err) ? cache.getPage(q.siteId, q.route, key(q.lang)) : undefined;
+          if (cached) return { ...cached.page, cachedAt: cached.fetchedAt };
+          throw err;
+        }
+      }
       // a render or translations read: its ETag is not the one If-Match accepts, so it is not kept
       const r = await cmsPages.get(t(q.siteId), q.route, { ...(q.lang ? { lang: q.lang } : {}), render: q.render ?? false, translations: q.translations ?? false });
       if (r === 'not_modified') throw new AppError({ code: 'bad_response', message: 'Unexpected “not modified” answer.' });

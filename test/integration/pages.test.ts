@@ -74,6 +74,22 @@ describe('browsing', () => {
   });
 });
 
+describe('offline', () => {
+  test('the site unreachable: pages read before come from the cache, marked with the time of the copy', async () => {
+    const page = await call('pages.get', { siteId: site.id, route: '/about/über-uns' });
+    await call('pages.children', { siteId: site.id, route: '/about' });
+    cms.faults.set({ route: '*', drop: true });
+    try {
+      const offline = await call('pages.get', { siteId: site.id, route: '/about/über-uns' });
+      expect(offline).toMatchObject({ title: page.title, content: page.content, cachedAt: expect.any(String) });
+      expect((await call('pages.children', { siteId: site.id, route: '/about' })).map((p) => p.slug)).toContain('über-uns');
+      expect(await fails('pages.get', { siteId: site.id, route: '/docs' })).toMatchObject({ code: 'network' });
+    } finally {
+      cms.faults.clear();
+    }
+  });
+});
+
 describe('editing', () => {
   test('save with If-Match; a page changed on the site meanwhile is a conflict and nothing is overwritten', async () => {
     const page = await call('pages.get', { siteId: site.id, route: '/about/history' });
