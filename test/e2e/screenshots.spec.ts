@@ -159,3 +159,242 @@ for (const scheme of ['light', 'dark'] as const) {
     await context.close();
   });
 }
+
+/** One call through the bridge the UI uses; answers the value. */
+async function call<T>(page: Page, channel: string, input: unknown): Promise<T> {
+  const answer = await page.evaluate(
+    async ([channel, input]) => {
+      const token = new URLSearchParams(location.search).get('token');
+      const ws = new WebSocket(`ws://${location.host}/bridge?token=${token}`);
+      await new Promise((r) => (ws.onopen = r));
+      const reply = await new Promise<{ ok: boolean; value?: unknown }>((resolve) => {
+        ws.addEventListener('message', (e) => {
+          const msg = JSON.parse(e.data);
+          if (msg.id === 1) resolve(msg);
+        });
+        ws.send(JSON.stringify({ id: 1, channel, input }));
+      });
+      ws.close();
+      return reply;
+    },
+    [channel, input] as const,
+  );
+  return answer.value as T;
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`pages screens in ${scheme}`, async ({ browser }) => {
+    // a sandbox of its own: the batch below changes pages
+    const site = await startCmsSandbox();
+    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const shot = (name: string) => page.screenshot({ path: join(out, `${name}-${scheme}.png`) });
+    try {
+      await page.goto(app.url);
+      await expect(page.getByRole('heading', { name: 'Add your first site' })).toBeVisible();
+      const added = await call<{ id: string }>(page, 'sites.add', {
+        name: 'Northwind Journal',
+        kind: 'cms',
+        baseUrl: site.url,
+        environment: null,
+        authMode: 'apikey',
+        apiKey: site.seeded!.adminApiKey!,
+      });
+      await call(page, 'auth.refreshMe', { siteId: added.id });
+      const rail = page.getByRole('navigation', { name: 'Sites', exact: true });
+      await rail.getByRole('button', { name: 'Northwind Journal', exact: true }).click();
+      const pane = page.getByRole('region', { name: 'Northwind Journal' });
+      await pane.getByRole('button', { name: 'Pages', exact: true }).click();
+      const tree = pane.getByRole('tree', { name: 'Pages of Northwind Journal' });
+      const item = (title: string) => tree.getByRole('treeitem', { name: title, exact: true });
+      const filters = (p: typeof pane) => p.getByRole('search', { name: 'Filter pages' });
+
+      // the tree with Blog and About open, a post in the editor
+      for (const title of ['About', 'Blog']) {
+        await item(title).click({ position: { x: 10, y: 14 } });
+        await expect(item(title)).toHaveAttribute('aria-expanded', 'true');
+      }
+      await item('Quiet garden (140)').click();
+      await expect(pane.getByRole('region', { name: 'Edit Quiet garden (140)' })).toBeVisible();
+      await page.waitForTimeout(400);
+      await shot('pages-tree');
+
+      // a drop into its own subtree, held over the target: the red indicator and the reason
+      await item('Blog').click({ position: { x: 10, y: 14 } });
+      await expect(item('Blog')).toHaveAttribute('aria-expanded', 'false');
+      const from = (await item('About').boundingBox())!;
+      const to = (await item('Our team').boundingBox())!;
+      await page.mouse.move(from.x + 60, from.y + 14);
+      await page.mouse.down();
+      await page.mouse.move(from.x + 70, from.y + 30, { steps: 4 });
+      await page.mouse.move(to.x + 90, to.y + 14, { steps: 8 });
+      await expect(pane.getByText('“About” cannot be moved into its own subpage “Our team”.')).toBeVisible();
+      await shot('pages-drop-refused');
+      await page.mouse.up();
+
+      // the list, filtered to unpublished blog posts, two selected
+      await pane.getByRole('button', { name: 'List', exact: true }).click();
+      await filters(pane).getByLabel('Published').selectOption('no');
+      await filters(pane).getByLabel('Parent').fill('/blog');
+      const grid = pane.getByRole('grid', { name: 'Pages' });
+      await expect(pane.getByText('1–6 of 6')).toBeVisible();
+      await grid.getByRole('row', { name: /Old river \(23\)/ }).click();
+      await grid.getByRole('row', { name: /Golden mountain \(46\)/ }).click({ modifiers: ['Control'] });
+      await expect(pane.getByRole('toolbar', { name: 'Selected pages' })).toContainText('2 selected');
+      await shot('pages-list');
+
+      // the batch result
+      await pane.getByRole('toolbar', { name: 'Selected pages' }).getByRole('button', { name: 'Publish', exact: true }).click();
+      await expect(page.getByRole('dialog', { name: 'Batch results' })).toContainText('Published 2 of 2 pages.');
+      await page.waitForTimeout(300);
+      await shot('pages-batch-results');
+      await page.getByRole('dialog', { name: 'Batch results' }).getByRole('button', { name: 'Close', exact: true }).click();
+
+      // a new page with the site's field error
+      await pane.getByRole('button', { name: 'Tree', exact: true }).click();
+      await item('About').click();
+      await pane.getByRole('button', { name: 'New page…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New page' });
+      await dialog.getByLabel('Title').fill('Our team');
+      await dialog.getByLabel('Slug').fill('our team');
+      await dialog.getByRole('button', { name: 'Create page' }).click();
+      await expect(dialog.getByLabel('Slug')).toHaveAttribute('aria-invalid', 'true');
+      await shot('pages-new-page');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+      // narrow: the list and the editor stack
+      await page.setViewportSize({ width: 800, height: 700 });
+      await item('Our team').click();
+      await expect(pane.getByRole('region', { name: 'Edit Our team' })).toBeVisible();
+      await page.waitForTimeout(400);
+      await shot('pages-narrow');
+    } finally {
+      await context.close();
+      await site.close();
+    }
+  });
+}
+
+/** The editor, the conflict dialog, the translations and media (issue 4, editor side). */
+for (const scheme of ['light', 'dark'] as const) {
+  test(`editor, translations and media in ${scheme}`, async ({ browser }) => {
+    const site = await startCmsSandbox();
+    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const shot = async (name: string) => {
+      // toasts of earlier steps would cover the screen being shown
+      const dismiss = page.getByRole('region', { name: 'Notifications' }).getByRole('button', { name: 'Dismiss notification' });
+      while ((await dismiss.count()) > 0) await dismiss.first().click();
+      await page.screenshot({ path: join(out, `${name}-${scheme}.png`) });
+    };
+    const bridgeCall = async <T,>(channel: string, input: unknown): Promise<T> =>
+      (await page.evaluate(
+        async ([channel, input]) => {
+          const token = new URLSearchParams(location.search).get('token');
+          const ws = new WebSocket(`ws://${location.host}/bridge?token=${token}`);
+          await new Promise((r) => (ws.onopen = r));
+          const reply = await new Promise<{ value?: unknown }>((resolve) => {
+            ws.addEventListener('message', (e) => {
+              const msg = JSON.parse(e.data);
+              if (msg.id === 1) resolve(msg);
+            });
+            ws.send(JSON.stringify({ id: 1, channel, input }));
+          });
+          ws.close();
+          return reply.value;
+        },
+        [channel, input] as const,
+      )) as T;
+    try {
+      await page.goto(app.url);
+      await expect(page.getByRole('heading', { name: 'Add your first site' })).toBeVisible();
+      const added = await bridgeCall<{ id: string }>('sites.add', {
+        name: 'Northwind Journal',
+        kind: 'cms',
+        baseUrl: site.url,
+        environment: null,
+        authMode: 'apikey',
+        apiKey: site.seeded!.adminApiKey!,
+      });
+      await bridgeCall('auth.refreshMe', { siteId: added.id });
+      const rail = page.getByRole('navigation', { name: 'Sites', exact: true });
+      await rail.getByRole('button', { name: 'Northwind Journal', exact: true }).click();
+      const pane = page.getByRole('region', { name: 'Northwind Journal' });
+      const areas = async (name: string) => {
+        const back = pane.getByRole('button', { name: 'Overview', exact: true });
+        if (await back.isVisible()) await back.click();
+        await pane.getByRole('button', { name, exact: true }).click();
+      };
+      await areas('Pages');
+      const tree = pane.getByRole('tree', { name: 'Pages of Northwind Journal' });
+      const item = (title: string) => tree.getByRole('treeitem', { name: title, exact: true });
+      const filters = (p: typeof pane) => p.getByRole('search', { name: 'Filter pages' });
+
+      // the editor: content with the site's preview of the saved page, one unsaved change
+      await item('About').click({ position: { x: 10, y: 14 } });
+      await item('History').click();
+      const editor = pane.getByRole('region', { name: /^Edit / });
+      const markdown = editor.getByRole('textbox', { name: 'Markdown content' });
+      await expect(editor.getByRole('complementary').getByRole('heading', { name: 'History' })).toBeVisible();
+      await markdown.press('Control+End');
+      await markdown.pressSequentially('\n\nFounded in a **garage** in 1998.');
+      await expect(editor.getByText('Older than your text: save to see your changes here.')).toBeVisible();
+      await page.waitForTimeout(300);
+      await shot('editor-content');
+
+      // the conflict: the page changed on the site meanwhile
+      site.editPage({ route: '/about/history', content: 'Edited on the site by someone else.\n' });
+      await editor.getByRole('button', { name: 'Save', exact: true }).click();
+      const conflict = page.getByRole('dialog', { name: 'Page changed on the site' });
+      await expect(conflict).toBeVisible();
+      await page.waitForTimeout(300);
+      await shot('editor-conflict');
+      await conflict.getByRole('button', { name: 'Reload (discard my changes)' }).click();
+      await expect(conflict).toBeHidden();
+
+      // the header form of a blog post (item template: subtitle, hero image, options, taxonomy)
+      await item('Blog').click({ position: { x: 10, y: 14 } });
+      await item('Quiet garden (140)').click();
+      await expect(pane.getByRole('region', { name: 'Edit Quiet garden (140)' })).toBeVisible();
+      await editor.getByRole('tab', { name: 'Header' }).click();
+      await expect(editor.getByRole('group', { name: 'Taxonomies' })).toBeVisible();
+      await editor.getByLabel('Subtitle').fill('Notes from the spring');
+      await page.waitForTimeout(300);
+      await shot('editor-header');
+
+      // the translation matrix, then a page's panel comparing EN with DE
+      await editor.getByRole('button', { name: 'Close editor' }).click();
+      await page.getByRole('dialog', { name: 'Unsaved changes' }).getByRole('button', { name: 'Discard changes' }).click();
+      await areas('Translations');
+      const grid = pane.getByRole('grid', { name: 'Translations of Northwind Journal' });
+      await expect(grid.getByRole('button', { name: 'About, EN: translated' })).toBeVisible();
+      await page.waitForTimeout(300);
+      await shot('translations-matrix');
+      await pane.getByLabel('Search pages').fill('/docs/getting-started');
+      await grid.getByRole('button', { name: 'Getting started: Requirements, DE: translated' }).click();
+      const panel = pane.getByRole('complementary', { name: 'Getting started: Requirements' });
+      await expect(panel.getByRole('region', { name: 'Content' })).toBeVisible();
+      await page.waitForTimeout(300);
+      await shot('translations-compare');
+
+      // media with an upload on its way (the site answers slowly, so the bar is caught mid-way)
+      await areas('Media');
+      await pane.getByLabel('Page', { exact: true }).fill('/home');
+      await pane.getByRole('button', { name: 'Show media' }).click();
+      const media = pane.getByRole('region', { name: 'Media of /home' });
+      await expect(media.getByRole('listitem', { name: 'hero.png' })).toBeVisible();
+      site.faults.set({ route: 'POST /pages/home/media', latencyMs: 8000, times: 1 });
+      await media.getByLabel('Files to upload').setInputFiles([
+        { name: 'field-recording.wav', mimeType: 'audio/wav', buffer: Buffer.alloc(24 * 1024 * 1024, 1) },
+        { name: 'shell.php', mimeType: 'text/plain', buffer: Buffer.from('<?php') },
+      ]);
+      await expect(media.getByRole('group', { name: 'Uploads' }).getByText(/Uploading \d+%/)).toBeVisible({ timeout: 20_000 });
+      await page.waitForTimeout(500);
+      await shot('media-upload');
+      site.faults.clear();
+    } finally {
+      await context.close();
+      await site.close();
+    }
+  });
+}

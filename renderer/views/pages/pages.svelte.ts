@@ -1,0 +1,770 @@
+/**
+ * The Pages area's state, one instance per site (memory only, kept while the app runs so a site's
+ * tree comes back as it was left): the tree's loaded levels (`pages.children`, lazily per parent),
+ * which nodes are expanded, the selection (Ctrl/Shift multi-select, shared by the tree and the
+ * list), the page open in the editor, the list's filters, and the write operations (move, reorder,
+ * reorganize, batch) with the reloads they need afterwards.
+ *
+ *   const state = pagesState(site.id);
+ *   state.rows                     the tree flattened to its visible rows (virtualised by PageTree)
+ *   await state.moveInto(['/a'], '/b');
+ *   const merged = await state.batch('publish', routes);   // split into the site's limit, merged
+ */
+import { SvelteSet } from 'svelte/reactivity';
+import { can, type BatchResult, type PageList, type PageSummary, type SiteLanguages } from '../../../electron/contract/index';
+import { invoke } from '../../lib/client';
+import { AppError, errorMessage } from '../../lib/errors';
+import { sessions } from '../auth/sessions.svelte';
+import { ui } from '../../lib/ui.svelte';
+import { unsavedEdits } from '../editor/unsaved.svelte';
+
+export const ROOT = '/';
+
+/** The parent route of `/a/b` is `/a`; of `/a` it is `/`. */
+export function parentOf(route: string): string {
+  const i = route.lastIndexOf('/');
+  return i <= 0 ? ROOT : route.slice(0, i);
+}
+
+export function slugOf(route: string): string {
+  return route.slice(route.lastIndexOf('/') + 1);
+}
+
+/** `child` is `route` itself or below it. */
+export function inSubtree(child: string, route: string): boolean {
+  return child === route || child.startsWith(route === ROOT ? '/' : `${route}/`);
+}
+
+export function joinRoute(parent: string, slug: string): string {
+  return `${parent === ROOT ? '' : parent}/${slug}`;
+}
+
+/** Drops routes that lie below another route of the list (moving the ancestor moves them too). */
+export function topmost(routes: Iterable<string>): string[] {
+  const list = [...new Set(routes)];
+  return list.filter((r) => !list.some((o) => o !== r && inSubtree(r, o)));
+}
+
+/** A title → slug the way the CMS likes them: lower case, ASCII where possible, dashes. */
+export function slugify(title: string): string {
+  return title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/ß/g, 'ss')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
+}
+
+/** The most routes one `pages.batch` or operations one `pages.reorganize` may carry (spec section 8). */
+export const BATCH_LIMIT = 50;
+
+export function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export interface ChildLevel {
+  status: 'loading' | 'ready' | 'error';
+  /** The children in the site's own order (kept while a reload runs, so nothing flickers). */
+  items: PageSummary[];
+  error: string | null;
+}
+
+export type TreeRow =
+  | {
+      kind: 'page';
+      key: string;
+      page: PageSummary;
+      parent: string;
+      level: number;
+      posinset: number;
+      setsize: number;
+      expanded: boolean;
+      loading: boolean;
+    }
+  | { kind: 'error'; key: string; parent: string; level: number; message: string };
+
+export type Tri = 'any' | 'yes' | 'no';
+export type SortField = 'title' | 'slug' | 'date' | 'modified' | 'order';
+
+export interface ListFilters {
+  search: string;
+  published: Tri;
+  visible: Tri;
+  routable: Tri;
+  template: string;
+  parent: string;
+  sort: SortField;
+  order: 'asc' | 'desc';
+  page: number;
+  perPage: 50 | 100;
+}
+
+export const DEFAULT_FILTERS: ListFilters = {
+  search: '',
+  published: 'any',
+  visible: 'any',
+  routable: 'any',
+  template: '',
+  parent: '',
+  sort: 'title',
+  order: 'asc',
+  page: 1,
+  perPage: 50,
+};
+
+export type PagesDialog =
+  | { kind: 'new'; parent: string }
+  | { kind: 'copy'; route: string }
+  | { kind: 'move'; routes: string[] }
+  | { kind: 'delete'; route: string }
+  | { kind: 'batch-copy'; routes: string[] }
+  | { kind: 'batch-delete'; routes: string[] }
+  | { kind: 'batch-results'; operation: string; result: MergedBatch | null; error: string | null };
+
+export interface MergedBatch extends BatchResult {
+  /** How many requests the routes were split into (the site takes at most `limit` per request). */
+  requests: number;
+  limit: number;
+}
+
+export type Template = { type: string; label: string };
+
+const OPERATION_DONE: Record<string, string> = { publish: 'Published', unpublish: 'Unpublished', delete: 'Deleted', copy: 'Copied' };
+export const operationLabel = (op: string) => OPERATION_DONE[op] ?? op;
+
+export class SitePagesState {
+  readonly siteId: string;
+
+  view = $state<'tree' | 'list'>('tree');
+
+  /** Parent route → its loaded children. Replaced, never mutated, so the flattening stays cheap. */
+  levels = $state.raw<Record<string, ChildLevel>>({});
+  expanded = new SvelteSet<string>();
+
+  /** Selected routes (multi-select); `anchor` is where a Shift range starts; `focus` is the tree's current row. */
+  selected = $state.raw<ReadonlySet<string>>(new Set());
+  anchor = $state<string | null>(null);
+  focus = $state<string | null>(null);
+
+  /** The page in the editor. */
+  open = $state<{ route: string; lang?: string } | null>(null);
+
+  dialog = $state<PagesDialog | null>(null);
+
+  /** A short message in the area's live region (a refused drop, a finished move…). */
+  notice = $state<{ tone: 'info' | 'danger' | 'success'; text: string } | null>(null);
+  #noticeTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /** True while a move / reorder / reorganize runs (the tree refuses new drops meanwhile). */
+  busy = $state(false);
+
+  // ---- the list view
+  filters = $state<ListFilters>({ ...DEFAULT_FILTERS });
+  list = $state.raw<PageList | null>(null);
+  listStatus = $state<'idle' | 'loading' | 'ready' | 'error'>('idle');
+  listError = $state<string | null>(null);
+  /** The site answered an error for `search` while the same query without it worked. */
+  searchUnavailable = $state(false);
+  #listSeq = 0;
+
+  // ---- lookups for the dialogs
+  templates = $state.raw<Template[] | null>(null);
+  templatesError = $state<string | null>(null);
+  languages = $state.raw<SiteLanguages | null>(null);
+
+  constructor(siteId: string) {
+    this.siteId = siteId;
+  }
+
+  /** May this account write pages (create, move, delete, batch)? */
+  get canWrite(): boolean {
+    return can(sessions.me(this.siteId)?.access, 'api.pages.write');
+  }
+
+  /** Every page the tree or the list knows, by route. */
+  readonly known: ReadonlyMap<string, PageSummary> = $derived.by(() => {
+    const map = new Map<string, PageSummary>();
+    for (const level of Object.values(this.levels)) for (const p of level.items) map.set(p.route, p);
+    for (const p of this.list?.items ?? []) if (!map.has(p.route)) map.set(p.route, p);
+    return map;
+  });
+
+  /** The tree flattened to the rows on screen: every loaded child of every expanded node, depth first. */
+  readonly rows: TreeRow[] = $derived.by(() => {
+    const rows: TreeRow[] = [];
+    const levels = this.levels;
+    const expanded = this.expanded;
+    const walk = (parent: string, level: number) => {
+      const lv = levels[parent];
+      if (!lv) return;
+      const n = lv.items.length;
+      for (let i = 0; i < n; i++) {
+        const page = lv.items[i]!;
+        const open = page.hasChildren && expanded.has(page.route);
+        const child = open ? levels[page.route] : undefined;
+        rows.push({ kind: 'page', key: page.route, page, parent, level, posinset: i + 1, setsize: n, expanded: open, loading: open && (!child || child.status === 'loading') });
+        if (open) walk(page.route, level + 1);
+      }
+      if (lv.status === 'error' && parent !== ROOT) rows.push({ kind: 'error', key: `error:${parent}`, parent, level, message: lv.error ?? 'The pages could not be loaded.' });
+    };
+    walk(ROOT, 1);
+    return rows;
+  });
+
+  readonly selectedList: string[] = $derived([...this.selected]);
+
+  // ------------------------------------------------------------------------------------------
+  // the tree's levels
+
+  #inflight = new Map<string, Promise<void>>();
+
+  /** Loads (or reloads) the children of `parent`; concurrent calls share one request. */
+  loadChildren(parent: string, force = false): Promise<void> {
+    const running = this.#inflight.get(parent);
+    if (running) return running;
+    const had = this.levels[parent];
+    if (had && had.status === 'ready' && !force) return Promise.resolve();
+    this.#setLevel(parent, { status: 'loading', items: had?.items ?? [], error: null });
+    const job = (async () => {
+      try {
+        const items = await invoke('pages.children', { siteId: this.siteId, route: parent });
+        this.#setLevel(parent, { status: 'ready', items, error: null });
+      } catch (err) {
+        this.#setLevel(parent, { status: 'error', items: had?.items ?? [], error: errorMessage(err) });
+      } finally {
+        this.#inflight.delete(parent);
+      }
+    })();
+    this.#inflight.set(parent, job);
+    return job;
+  }
+
+  #setLevel(parent: string, level: ChildLevel) {
+    this.levels = { ...this.levels, [parent]: level };
+  }
+
+  /** Reloads the given parents that the tree has loaded (and the list, when it has rows). */
+  async refresh(parents: Iterable<string>): Promise<void> {
+    const jobs: Promise<void>[] = [];
+    for (const p of new Set(parents)) if (this.levels[p] || p === ROOT) jobs.push(this.loadChildren(p, true));
+    if (this.list) jobs.push(this.loadList());
+    await Promise.all(jobs);
+  }
+
+  /** Expanded rows on screen whose level is not loaded (it moved, or was dropped): load them. */
+  loadMissing(): void {
+    for (const row of this.rows) if (row.kind === 'page' && row.expanded && !this.levels[row.page.route]) void this.loadChildren(row.page.route);
+  }
+
+  expand(route: string): void {
+    this.expanded.add(route);
+    void this.loadChildren(route);
+  }
+
+  collapse(route: string): void {
+    this.expanded.delete(route);
+  }
+
+  toggleExpanded(route: string): void {
+    if (this.expanded.has(route)) this.collapse(route);
+    else this.expand(route);
+  }
+
+  /** Expands every ancestor of `route` (loading their levels) so its row is on screen. */
+  async reveal(route: string): Promise<void> {
+    const chain: string[] = [];
+    for (let p = parentOf(route); p !== ROOT; p = parentOf(p)) chain.unshift(p);
+    await this.loadChildren(ROOT);
+    for (const p of chain) {
+      this.expanded.add(p);
+      await this.loadChildren(p);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // selection
+
+  selectOnly(route: string): void {
+    this.selected = new Set([route]);
+    this.anchor = route;
+  }
+
+  toggleSelected(route: string): void {
+    const next = new Set(this.selected);
+    if (next.has(route)) next.delete(route);
+    else next.add(route);
+    this.selected = next;
+    this.anchor = route;
+  }
+
+  /** Selects from the anchor to `route` in the order of `ordered` (the rows on screen). */
+  selectRange(route: string, ordered: readonly string[], add = false): void {
+    const from = this.anchor && ordered.includes(this.anchor) ? this.anchor : route;
+    const a = ordered.indexOf(from);
+    const b = ordered.indexOf(route);
+    if (a < 0 || b < 0) return this.selectOnly(route);
+    const range = ordered.slice(Math.min(a, b), Math.max(a, b) + 1);
+    this.selected = new Set(add ? [...this.selected, ...range] : range);
+  }
+
+  selectAll(routes: readonly string[]): void {
+    this.selected = new Set(routes);
+  }
+
+  clearSelection(): void {
+    this.selected = new Set();
+    this.anchor = null;
+  }
+
+  openPage(route: string, lang?: string): void {
+    this.open = lang ? { route, lang } : { route };
+  }
+
+  /**
+   * A click or Enter on a page: it becomes the selection and opens in the editor, once the open
+   * editor (if it has unsaved text) has asked its user. Answers false when the user stayed.
+   */
+  async choose(route: string): Promise<boolean> {
+    if (this.open && this.open.route !== route && !(await unsavedEdits.confirmLeave())) return false;
+    this.selectOnly(route);
+    this.focus = route;
+    if (this.open?.route !== route) this.openPage(route);
+    return true;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // feedback
+
+  say(text: string, tone: 'info' | 'danger' | 'success' = 'info', ms = 6000): void {
+    this.notice = { tone, text };
+    if (this.#noticeTimer) clearTimeout(this.#noticeTimer);
+    this.#noticeTimer = setTimeout(() => (this.notice = null), ms);
+  }
+
+  /** Opens one of the area's dialogs; focus returns to `from` (default: what has focus now) when it closes. */
+  showDialog(dialog: PagesDialog, from?: HTMLElement | null): void {
+    ui.returnFocus = from ?? (document.activeElement instanceof HTMLElement ? document.activeElement : null);
+    this.dialog = dialog;
+  }
+
+  closeDialog(kind: PagesDialog['kind']): void {
+    if (this.dialog?.kind === kind) this.dialog = null;
+  }
+
+  titleOf(route: string): string {
+    if (route === ROOT) return 'Top level';
+    return this.known.get(route)?.title || slugOf(route);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // routes that change: everything that remembers a route follows it
+
+  /** `old` (and everything below it) is now at `next` (or gone, when `next` is null). */
+  remap(old: string, next: string | null): void {
+    const map = (r: string) => (inSubtree(r, old) ? (next === null ? null : next + r.slice(old.length)) : r);
+    for (const r of [...this.expanded]) {
+      const m = map(r);
+      if (m !== r) {
+        this.expanded.delete(r);
+        if (m) this.expanded.add(m);
+      }
+    }
+    const sel = new Set<string>();
+    for (const r of this.selected) {
+      const m = map(r);
+      if (m) sel.add(m);
+    }
+    this.selected = sel;
+    if (this.anchor) this.anchor = map(this.anchor);
+    if (this.focus) this.focus = map(this.focus) ?? parentOfOrNull(old);
+    if (this.open) {
+      const m = map(this.open.route);
+      this.open = m ? { ...this.open, route: m } : null;
+    }
+    // levels of the old subtree are stale: drop them (an expanded node loads again when shown)
+    const levels: Record<string, ChildLevel> = {};
+    for (const [k, v] of Object.entries(this.levels)) if (!inSubtree(k, old) || k === ROOT) levels[k] = v;
+    this.levels = levels;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // moving and reordering
+
+  /**
+   * Why `routes` cannot go into `target`, or null when they can: a page cannot go into itself or
+   * below itself.
+   */
+  refuseInto(routes: readonly string[], target: string): string | null {
+    const own = routes.find((r) => inSubtree(target, r));
+    if (!own) return null;
+    const what = this.titleOf(own);
+    return own === target ? `“${what}” cannot be moved into itself.` : `“${what}” cannot be moved into its own subpage “${this.titleOf(target)}”.`;
+  }
+
+  /** Moves pages under `target` (the end of its children). One page: `pages.move`; several: `pages.reorganize`. */
+  async moveInto(routes: readonly string[], target: string): Promise<string[]> {
+    const list = topmost(routes);
+    const refused = this.refuseInto(list, target);
+    if (refused) {
+      this.say(refused, 'danger');
+      throw new AppError({ code: 'invalid_input', message: refused });
+    }
+    const moving = list.filter((r) => parentOf(r) !== target);
+    if (moving.length === 0) {
+      this.say(list.length === 1 ? `“${this.titleOf(list[0]!)}” is already there.` : 'These pages are already there.');
+      return list;
+    }
+    return this.#run(async () => {
+      const before = moving.map(parentOf);
+      const moved = await this.#relocate(moving, target);
+      this.expanded.add(target);
+      await Promise.all([this.refresh([...before, target, parentOf(target), ...before.map(parentOf)]), this.loadChildren(target, true)]);
+      const stayed = list.filter((r) => !moving.includes(r));
+      this.selected = new Set([...moved, ...stayed]);
+      this.say(moved.length === 1 ? `Moved “${this.titleOf(moved[0]!)}” to ${this.titleOf(target)}.` : `Moved ${moved.length} pages to ${this.titleOf(target)}.`, 'success');
+      return moved;
+    });
+  }
+
+  /**
+   * Puts pages among the children of `parent`, before the child `beforeRoute` (null = at the
+   * end): moves them there first when they live elsewhere, then sends the parent's full child
+   * order (`pages.reorder`; the top level, which has no reorder route, goes by reorganize positions).
+   */
+  async placeAmong(routes: readonly string[], parent: string, beforeRoute: string | null): Promise<void> {
+    const list = topmost(routes);
+    const refused = parent === ROOT ? null : this.refuseInto(list, parent);
+    if (refused) {
+      this.say(refused, 'danger');
+      throw new AppError({ code: 'invalid_input', message: refused });
+    }
+    await this.#run(async () => {
+      const moving = list.filter((r) => parentOf(r) !== parent);
+      const before = moving.map(parentOf);
+      let placed = list;
+      if (moving.length) {
+        const moved = await this.#relocate(moving, parent);
+        placed = list.map((r) => (moving.includes(r) ? moved[moving.indexOf(r)]! : r));
+      }
+      await this.loadChildren(parent, true);
+      const siblings = (this.levels[parent]?.items ?? []).map((p) => p.route);
+      const rest = siblings.filter((r) => !placed.includes(r));
+      let at = beforeRoute ? rest.indexOf(beforeRoute) : rest.length;
+      if (at < 0) at = rest.length;
+      const order = [...rest.slice(0, at), ...placed, ...rest.slice(at)];
+      if (order.join('\n') !== siblings.join('\n')) await this.#sendOrder(parent, order, placed);
+      await this.refresh([parent, ...before, ...before.map(parentOf), parentOf(parent)]);
+      this.selected = new Set(placed);
+      this.say(placed.length === 1 ? `Moved “${this.titleOf(placed[0]!)}”.` : `Moved ${placed.length} pages.`, 'success');
+    });
+  }
+
+  /** Alt+Up / Alt+Down: one step up or down among its siblings. Answers false at the edge. */
+  async nudge(route: string, delta: -1 | 1): Promise<boolean> {
+    const parent = parentOf(route);
+    const siblings = (this.levels[parent]?.items ?? []).map((p) => p.route);
+    const i = siblings.indexOf(route);
+    const j = i + delta;
+    if (i < 0 || j < 0 || j >= siblings.length) return false;
+    const order = [...siblings];
+    [order[i], order[j]] = [order[j]!, order[i]!];
+    await this.#run(async () => {
+      await this.#sendOrder(parent, order, [route]);
+      await this.refresh([parent]);
+    });
+    const now = (this.levels[parent]?.items ?? []).map((p) => p.route).indexOf(route);
+    if (now === i) this.say(`The site keeps “${this.titleOf(route)}” in place: ${this.titleOf(parent)} sorts its pages itself.`);
+    else this.say(`“${this.titleOf(route)}” is now ${now + 1} of ${siblings.length}.`, 'success');
+    return true;
+  }
+
+  /** Moves pages (none of them already under `target`) and answers their new routes, in order. */
+  async #relocate(routes: string[], target: string): Promise<string[]> {
+    if (routes.length === 1) {
+      const r = routes[0]!;
+      const { route } = await invoke('pages.move', { siteId: this.siteId, route: r, parent: target });
+      this.remap(r, route);
+      return [route];
+    }
+    // several pages: one reorganize operation per page (in the site's limit per request)
+    for (const part of chunk(routes, BATCH_LIMIT)) {
+      await invoke('pages.reorganize', { siteId: this.siteId, operations: part.map((route) => ({ route, parent: target })) });
+    }
+    const moved = routes.map((r) => joinRoute(target, slugOf(r)));
+    routes.forEach((r, i) => this.remap(r, moved[i]!));
+    return moved;
+  }
+
+  /** Sends a parent's full child order (`placed`: the pages the user moved). */
+  async #sendOrder(parent: string, order: string[], placed: readonly string[] = []): Promise<void> {
+    if (parent !== ROOT) {
+      await invoke('pages.reorder', { siteId: this.siteId, route: parent, order: order.map(slugOf) });
+      return;
+    }
+    // The top level has no reorder route (it needs a parent page): positions through reorganize.
+    // Only pages that already have an order, and the ones moved, get one: an unordered top-level
+    // page (no number prefix) is hidden from menus on purpose, and numbering it would show it.
+    const known = this.levels[ROOT]?.items ?? [];
+    const ordered = order.filter((r) => placed.includes(r) || known.find((p) => p.route === r)?.order != null);
+    const ops = ordered.map((route, i) => ({ route, position: i + 1 }));
+    for (const part of chunk(ops, BATCH_LIMIT)) await invoke('pages.reorganize', { siteId: this.siteId, operations: part });
+  }
+
+  async #run<T>(work: () => Promise<T>): Promise<T> {
+    this.busy = true;
+    try {
+      return await work();
+    } catch (err) {
+      this.say(errorMessage(err), 'danger', 10_000);
+      throw err;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // single-page writes (the dialogs call these)
+
+  async afterCreate(route: string): Promise<void> {
+    const parent = parentOf(route);
+    if (parent !== ROOT) this.expanded.add(parent);
+    await this.refresh([parent, parentOf(parent)]);
+    this.selectOnly(route);
+    this.focus = route;
+    this.openPage(route);
+  }
+
+  async afterCopy(destination: string): Promise<void> {
+    const parent = parentOf(destination);
+    if (parent !== ROOT) this.expanded.add(parent);
+    await this.refresh([parent, parentOf(parent)]);
+    this.selectOnly(destination);
+    this.focus = destination;
+  }
+
+  async afterMove(old: string, next: string): Promise<void> {
+    this.remap(old, next);
+    const parent = parentOf(next);
+    if (parent !== ROOT) this.expanded.add(parent);
+    await this.refresh([parentOf(old), parentOf(parentOf(old)), parent, parentOf(parent)]);
+    this.selectOnly(next);
+    this.focus = next;
+  }
+
+  async afterDelete(route: string, lang: string | null): Promise<void> {
+    if (lang) {
+      // one language gone: the page stays, unless that was its last file (the reload tells)
+      if (this.open?.route === route && this.open.lang === lang) this.open = { route };
+      await this.refresh([parentOf(route), parentOf(parentOf(route))]);
+      const level = this.levels[parentOf(route)];
+      if (level?.status === 'ready' && !level.items.some((p) => p.route === route)) this.remap(route, null);
+      return;
+    }
+    this.remap(route, null);
+    await this.refresh([parentOf(route), parentOf(parentOf(route))]);
+  }
+
+  /** The editor saved a page: its row shows the new title and flags. */
+  pageSaved(page: PageSummary): void {
+    const parent = parentOf(page.route);
+    const level = this.levels[parent];
+    if (level) {
+      const items = level.items.map((p) => (p.route === page.route ? { ...p, ...pick(page) } : p));
+      this.#setLevel(parent, { ...level, items });
+    }
+    if (this.list) this.list = { ...this.list, items: this.list.items.map((p) => (p.route === page.route ? { ...p, ...pick(page) } : p)) };
+  }
+
+  /** The editor moved (renamed) the open page. */
+  async pageMoved(old: string, next: string): Promise<void> {
+    await this.afterMove(old, next);
+    this.openPage(next);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // batch
+
+  /**
+   * Runs a batch operation on any number of routes: the site takes at most 50 per request (or
+   * fewer, when its 400 says so), so longer lists go in several requests and the results are
+   * merged. A request the site refuses as a whole (a missing route…) marks its routes as failed
+   * with the site's reason, unless it is the only request: then the reason is thrown.
+   */
+  async batch(operation: 'publish' | 'unpublish' | 'delete' | 'copy', routes: readonly string[], options?: Record<string, unknown>): Promise<MergedBatch> {
+    const all = operation === 'delete' ? topmost(routes) : [...new Set(routes)];
+    let limit = BATCH_LIMIT;
+    const merged: MergedBatch = { operation, results: [], total: 0, successful: 0, failed: 0, requests: 0, limit };
+    let rest = all;
+    this.busy = true;
+    try {
+      while (rest.length) {
+        const part = rest.slice(0, limit);
+        try {
+          merged.requests++;
+          const r = await invoke('pages.batch', { siteId: this.siteId, operation, routes: part, ...(options ? { options } : {}) });
+          merged.results.push(...r.results);
+          rest = rest.slice(part.length);
+        } catch (err) {
+          const e = AppError.from(err);
+          const smaller = /limited to (\d+)/i.exec(e.message);
+          if (smaller && Number(smaller[1]) > 0 && Number(smaller[1]) < limit) {
+            // the site's limit is lower than the spec's: split again with its number
+            limit = Number(smaller[1]);
+            merged.requests--;
+            continue;
+          }
+          if (all.length <= limit && merged.results.length === 0) throw e;
+          merged.results.push(...part.map((route) => ({ route, status: 'error' as const, message: e.message })));
+          rest = rest.slice(part.length);
+        }
+      }
+    } finally {
+      this.busy = false;
+    }
+    merged.limit = limit;
+    merged.total = merged.results.length;
+    merged.successful = merged.results.filter((r) => r.status === 'success').length;
+    merged.failed = merged.total - merged.successful;
+
+    const done = merged.results.filter((r) => r.status === 'success').map((r) => r.route);
+    const parents = done.map(parentOf);
+    if (operation === 'delete') {
+      for (const r of done) this.remap(r, null);
+      parents.push(...parents.map(parentOf));
+    }
+    if (operation === 'copy') {
+      const dest = typeof options?.destination === 'string' ? options.destination : null;
+      if (dest) parents.push(dest, parentOf(dest));
+    }
+    await this.refresh(parents);
+    return merged;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // the list view
+
+  /** Loads the list for the current filters; a failing `search` is retried without it. */
+  async loadList(): Promise<void> {
+    const seq = ++this.#listSeq;
+    const f = this.filters;
+    const query = {
+      siteId: this.siteId,
+      page: f.page,
+      perPage: f.perPage,
+      sort: f.sort,
+      order: f.order,
+      ...(f.published !== 'any' ? { published: f.published === 'yes' } : {}),
+      ...(f.visible !== 'any' ? { visible: f.visible === 'yes' } : {}),
+      ...(f.routable !== 'any' ? { routable: f.routable === 'yes' } : {}),
+      ...(f.template ? { template: f.template } : {}),
+      ...(f.parent.trim() && f.parent.trim() !== ROOT ? { parent: normaliseRoute(f.parent) } : {}),
+    };
+    const search = this.searchUnavailable ? '' : f.search.trim();
+    this.listStatus = 'loading';
+    try {
+      let result: PageList;
+      try {
+        result = await invoke('pages.list', search ? { ...query, search } : query);
+      } catch (err) {
+        if (!search || !searchMayBeUnsupported(err)) throw err;
+        // the same query without the search: when that works, the site cannot search
+        result = await invoke('pages.list', query);
+        if (seq !== this.#listSeq) return;
+        this.searchUnavailable = true;
+      }
+      if (seq !== this.#listSeq) return;
+      // a page past the end (after a delete, a narrower filter): show the last one
+      const last = Math.max(1, Math.ceil(result.total / result.perPage));
+      if (result.items.length === 0 && result.total > 0 && f.page > last) {
+        this.filters.page = last;
+        return this.loadList();
+      }
+      this.list = result;
+      this.listStatus = 'ready';
+      this.listError = null;
+    } catch (err) {
+      if (seq !== this.#listSeq) return;
+      this.listStatus = 'error';
+      this.listError = errorMessage(err);
+    }
+  }
+
+  setFilter<K extends keyof ListFilters>(key: K, value: ListFilters[K]): void {
+    this.filters[key] = value;
+    if (key !== 'page') this.filters.page = 1;
+  }
+
+  resetFilters(): void {
+    this.filters = { ...DEFAULT_FILTERS, perPage: this.filters.perPage };
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // lookups
+
+  async loadTemplates(): Promise<Template[]> {
+    if (this.templates) return this.templates;
+    try {
+      const list = await invoke('blueprints.templates', { siteId: this.siteId });
+      this.templates = [...list].sort((a, b) => (a.type === 'default' ? -1 : b.type === 'default' ? 1 : a.label.localeCompare(b.label)));
+      this.templatesError = null;
+    } catch (err) {
+      this.templatesError = errorMessage(err);
+      return [];
+    }
+    return this.templates;
+  }
+
+  async loadLanguages(): Promise<SiteLanguages | null> {
+    if (this.languages) return this.languages;
+    try {
+      this.languages = await invoke('translations.siteLanguages', { siteId: this.siteId });
+    } catch {
+      return null;
+    }
+    return this.languages;
+  }
+}
+
+function parentOfOrNull(route: string): string | null {
+  const p = parentOf(route);
+  return p === ROOT ? null : p;
+}
+
+function pick(p: PageSummary): Partial<PageSummary> {
+  return { title: p.title, template: p.template, published: p.published, visible: p.visible, routable: p.routable, modified: p.modified, date: p.date };
+}
+
+/** `blog/` or ` /blog ` → `/blog`. */
+export function normaliseRoute(text: string): string {
+  const t = text.trim().replace(/\/+$/, '');
+  if (t === '') return ROOT;
+  return t.startsWith('/') ? t : `/${t}`;
+}
+
+/** A failure that could mean "this site has no search backend" rather than "the site is down". */
+function searchMayBeUnsupported(err: unknown): boolean {
+  const e = AppError.from(err);
+  return !['network', 'timeout', 'tls', 'unauthorized', 'forbidden', 'rate_limited', 'host_unavailable'].includes(e.code);
+}
+
+const states = new Map<string, SitePagesState>();
+
+/** The Pages state of a site (created on first use, kept for the session). */
+export function pagesState(siteId: string): SitePagesState {
+  let s = states.get(siteId);
+  if (!s) {
+    s = new SitePagesState(siteId);
+    states.set(siteId, s);
+  }
+  return s;
+}
+
+/** Forgets the state of sites that are gone. */
+export function prunePagesStates(siteIds: readonly string[]): void {
+  const known = new Set(siteIds);
+  for (const id of states.keys()) if (!known.has(id)) states.delete(id);
+}

@@ -1,0 +1,276 @@
+/**
+ * Issue 4 end to end, the page editor: browser mode in Debian's Chromium against an in-process CMS
+ * sandbox with the demo site. The page is opened the way a person does (the Pages area's tree);
+ * edits are saved with If-Match; a page changed behind the app's back (`sandbox.editPage`) asks
+ * what to do and keeps the text. What the UI claims is checked against the site too.
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import { tempDir } from '../support/tmp';
+import { startBrowserMode, type BrowserMode } from './browser-mode';
+
+let dir: ReturnType<typeof tempDir>;
+let app: BrowserMode | undefined;
+let cms: CmsSandbox;
+
+test.beforeEach(async () => {
+  dir = tempDir('sitedesk-editor-e2e-');
+  cms = await startCmsSandbox({ seed: 'demo', content: 'demo' });
+});
+test.afterEach(async () => {
+  await app?.stop();
+  app = undefined;
+  await cms.close();
+  dir.remove();
+});
+
+/** One call through the same bridge the UI uses (the token is in the page's URL). */
+async function bridge<T = unknown>(page: Page, channel: string, input: unknown): Promise<T> {
+  const answer = await page.evaluate(
+    async ([channel, input]) => {
+      const token = new URLSearchParams(location.search).get('token');
+      const ws = new WebSocket(`ws://${location.host}/bridge?token=${token}`);
+      await new Promise((r) => (ws.onopen = r));
+      const reply = await new Promise<{ ok: boolean; value?: unknown; error?: { message: string; code: string } }>((resolve) => {
+        ws.addEventListener('message', function h(e) {
+          const msg = JSON.parse(e.data);
+          if (msg.id === 1) {
+            ws.removeEventListener('message', h);
+            resolve(msg);
+          }
+        });
+        ws.send(JSON.stringify({ id: 1, channel, input }));
+      });
+      ws.close();
+      return reply;
+    },
+    [channel, input] as const,
+  );
+  if (!answer.ok) throw Object.assign(new Error(`${channel}: ${answer.error?.message}`), { code: answer.error?.code });
+  return answer.value as T;
+}
+
+let siteId = '';
+
+/** The app with the demo site connected by API key and its Pages area open; answers the pane. */
+async function openPages(page: Page): Promise<Locator> {
+  app = await startBrowserMode({ dataDir: dir.path, keychainService: `SitedeskE2E-${randomUUID()}` });
+  await page.goto(app.url);
+  const rail = page.getByRole('navigation', { name: 'Sites', exact: true });
+  await expect(rail).toBeVisible();
+  const site = await bridge<{ id: string }>(page, 'sites.add', {
+    name: 'Demo',
+    kind: 'cms',
+    baseUrl: cms.url,
+    environment: null,
+    authMode: 'apikey',
+    apiKey: cms.seeded!.adminApiKey!,
+  });
+  siteId = site.id;
+  await bridge(page, 'auth.refreshMe', { siteId: site.id });
+  await rail.getByRole('button', { name: 'Demo', exact: true }).click();
+  const pane = page.getByRole('region', { name: 'Demo', exact: true });
+  await pane.getByRole('button', { name: 'Pages', exact: true }).click();
+  await expect(item(pane, 'Home')).toBeVisible();
+  return pane;
+}
+
+const tree = (pane: Locator) => pane.getByRole('tree', { name: 'Pages of Demo' });
+const item = (pane: Locator, title: string) => tree(pane).getByRole('treeitem', { name: title, exact: true });
+
+/** Opens About → `title` in the editor. */
+async function openAboutPage(pane: Locator, title: string): Promise<Locator> {
+  const about = item(pane, 'About');
+  await about.click({ position: { x: 10, y: 14 } });
+  await expect(about).toHaveAttribute('aria-expanded', 'true');
+  await item(pane, title).click();
+  await expect(pane.getByRole('region', { name: `Edit ${title}`, exact: true })).toBeVisible();
+  // the region's name follows the page's title (a save or a language switch changes it)
+  const editor = pane.getByRole('region', { name: /^Edit / });
+  await expect(editor.getByRole('textbox', { name: 'Markdown content' })).toBeVisible();
+  return editor;
+}
+
+const markdown = (editor: Locator) => editor.getByRole('textbox', { name: 'Markdown content' });
+
+test('edit and save: state, Ctrl+S, the preview of the saved page, field errors at their field', async ({ page }) => {
+  const pane = await openPages(page);
+  const editor = await openAboutPage(pane, 'History');
+  await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
+  await expect(editor.getByRole('heading', { name: 'Preview of the saved page' })).toBeVisible();
+  await expect(editor.getByRole('complementary').getByRole('heading', { name: 'History' })).toBeVisible();
+
+  // typing, then undo (Ctrl+Z) and redo (Ctrl+Y)
+  await markdown(editor).press('Control+End');
+  await markdown(editor).pressSequentially(' Typed here.');
+  await expect(markdown(editor)).toContainText('Typed here.');
+  await markdown(editor).press('Control+z');
+  await expect(markdown(editor)).not.toContainText('Typed here.');
+  await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
+  await markdown(editor).press('Control+y');
+  await expect(markdown(editor)).toContainText('Typed here.');
+
+  await markdown(editor).fill('# History\n\nFounded in a **garage**, grown in a [workshop](https://example.com/workshop).\n\n![Logo](/user/pages/01.home/logo.png)\n');
+  await expect(editor.getByText('Unsaved changes')).toBeVisible();
+  await expect(editor.getByText('Older than your text: save to see your changes here.')).toBeVisible();
+  await markdown(editor).press('Control+s');
+  await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
+  // the site has it, and the preview shows the site's rendering of it (sanitised HTML)
+  const saved = await bridge<{ content: string }>(page, 'pages.get', { siteId, route: '/about/history' });
+  expect(saved.content).toContain('Founded in a **garage**');
+  await expect(editor.getByRole('complementary').locator('strong', { hasText: 'garage' })).toBeVisible();
+  await expect(editor.getByText('Older than your text')).toHaveCount(0);
+  // sanitised: links open outside the app, relative images point at the site
+  const link = editor.getByRole('complementary').getByRole('link', { name: 'workshop' });
+  await expect(link).toHaveAttribute('target', '_blank');
+  await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+  await expect(editor.getByRole('complementary').getByRole('img', { name: 'Logo' })).toHaveAttribute('src', `${cms.origin}/user/pages/01.home/logo.png`);
+
+  // the title is required: the error shows at the Title field, nothing is saved
+  await editor.getByLabel('Title', { exact: true }).fill('   ');
+  await editor.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(editor.getByLabel('Title', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(editor.getByText('A page needs a title.')).toBeVisible();
+  await editor.getByLabel('Title', { exact: true }).fill('Our history');
+  await editor.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
+  expect((await bridge<{ title: string }>(page, 'pages.get', { siteId, route: '/about/history' })).title).toBe('Our history');
+
+  // the Header tab: the blueprint's fields; the raw YAML shows the same header
+  await editor.getByRole('tab', { name: 'Header' }).click();
+  await expect(editor.getByLabel('Template')).toHaveValue('default');
+  await expect(editor.getByRole('group', { name: 'Options' })).toBeVisible();
+  await editor.getByRole('checkbox', { name: 'Raw YAML' }).check();
+  await expect(editor.getByLabel('Header (YAML)')).toHaveValue(/title: Our history/);
+  await editor.getByLabel('Header (YAML)').fill('title: Our history\nmenu: [unclosed');
+  await expect(editor.getByRole('alert').filter({ hasText: /flow|collection|end/i })).toBeVisible();
+  await editor.getByLabel('Header (YAML)').fill('title: Our history\nmenu: Story\n');
+  await editor.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
+  expect((await bridge<{ header: Record<string, unknown> }>(page, 'pages.get', { siteId, route: '/about/history' })).header.menu).toBe('Story');
+});
+
+test('a page changed on the site: the save asks, and "Keep mine as a copy" keeps my text next to theirs', async ({ page }) => {
+  const pane = await openPages(page);
+  const editor = await openAboutPage(pane, 'History');
+  // someone edits the page on the site while it is open here
+  cms.editPage({ route: '/about/history', content: 'Theirs: edited on the site.\n' });
+
+  await markdown(editor).fill('Mine: written in Sitedesk.\n');
+  await editor.getByRole('button', { name: 'Save', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Page changed on the site' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Reload (discard my changes)' })).toBeVisible();
+
+  // "Keep editing" first: nothing is lost, the text is still mine
+  await dialog.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(markdown(editor)).toContainText('Mine: written in Sitedesk.');
+  await expect(editor.getByText('Unsaved changes')).toBeVisible();
+
+  await editor.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Keep mine as a copy' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Your version was saved as a copy')).toBeVisible();
+
+  // the copy has my text, the original theirs (on the site and in the editor)
+  const copy = await bridge<{ title: string; content: string }>(page, 'pages.get', { siteId, route: '/about/history-copy' });
+  expect(copy.content).toBe('Mine: written in Sitedesk.\n');
+  expect(copy.title).toBe('History');
+  const original = await bridge<{ content: string }>(page, 'pages.get', { siteId, route: '/about/history' });
+  expect(original.content).toBe('Theirs: edited on the site.\n');
+  await expect(markdown(editor)).toContainText('Theirs: edited on the site.');
+  await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
+
+  // a second conflict: the copy name is taken, so the next one is -copy-2; Reload discards instead
+  cms.editPage({ route: '/about/history', content: 'Theirs again.\n' });
+  await markdown(editor).fill('Mine again.\n');
+  await markdown(editor).press('Control+s');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Reload (discard my changes)' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(markdown(editor)).toContainText('Theirs again.');
+});
+
+test('closing or leaving with unsaved changes asks; the language switcher; text left behind comes back', async ({ page }) => {
+  const pane = await openPages(page);
+  const editor = await openAboutPage(pane, 'Our team');
+  await expect(editor.getByLabel('Language')).toHaveValue('en');
+
+  await markdown(editor).fill('A draft about the team.\n');
+  await editor.getByRole('button', { name: 'Close editor' }).click();
+  const ask = page.getByRole('dialog', { name: 'Unsaved changes' });
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(markdown(editor)).toContainText('A draft about the team.');
+
+  // choosing another page in the tree asks the same question; Keep editing stays here
+  await item(pane, 'Press').click();
+  await expect(ask).toBeVisible();
+  await expect(ask).toContainText('Save them before switching?');
+  await ask.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(pane.getByRole('region', { name: 'Edit Our team', exact: true })).toBeVisible();
+  await expect(markdown(editor)).toContainText('A draft about the team.');
+
+  // switching language asks too; discarding shows the German page
+  await editor.getByLabel('Language').selectOption('de');
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Discard changes' }).click();
+  await expect(editor.getByLabel('Title', { exact: true })).toHaveValue('Unser Team');
+  await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
+
+  // a German edit, then another page: Save saves it (in German) and goes on
+  await markdown(editor).fill('Unser Team, neu geschrieben.\n');
+  await item(pane, 'Press').click();
+  await ask.getByRole('button', { name: 'Save' }).click();
+  await expect(pane.getByRole('region', { name: 'Edit Press', exact: true })).toBeVisible();
+  const de = await bridge<{ content: string }>(page, 'pages.get', { siteId, route: '/about/our team', lang: 'de' });
+  expect(de.content).toBe('Unser Team, neu geschrieben.\n');
+  const en = await bridge<{ content: string }>(page, 'pages.get', { siteId, route: '/about/our team', lang: 'en' });
+  expect(en.content).not.toContain('neu geschrieben');
+
+  // the site's tab closed with unsaved text (nobody asked): the text waits in memory and comes back
+  await markdown(editor).fill('Press text that was never saved.\n');
+  await page.getByRole('button', { name: 'Close Demo' }).click();
+  await expect(pane).toHaveCount(0);
+  await page.getByRole('navigation', { name: 'Sites', exact: true }).getByRole('button', { name: 'Demo', exact: true }).click();
+  await expect(pane.getByRole('region', { name: 'Edit Press', exact: true })).toBeVisible();
+  await expect(editor.getByText(/Your unsaved changes from .* are back/)).toBeVisible();
+  await expect(markdown(editor)).toContainText('Press text that was never saved.');
+  await editor.getByRole('button', { name: 'discard them' }).click();
+  await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
+  await expect(markdown(editor)).not.toContainText('Press text that was never saved.');
+});
+
+test('a new slug moves the page; deleting a translation and the page ask first', async ({ page }) => {
+  const pane = await openPages(page);
+  const editor = await openAboutPage(pane, 'Press');
+  await editor.getByRole('tab', { name: 'Header' }).click();
+  await editor.getByLabel('Slug').fill('press-room');
+  await expect(editor.getByText('Unsaved changes')).toBeVisible();
+  await editor.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Page moved')).toBeVisible();
+  await expect(editor.getByText('/about/press-room', { exact: true })).toBeVisible();
+  expect((await bridge<{ title: string }>(page, 'pages.get', { siteId, route: '/about/press-room' })).title).toBe('Press');
+
+  // Press has EN and FR: delete the FR translation, then the page
+  await editor.getByLabel('Language').selectOption('fr');
+  await expect(editor.getByLabel('Language')).toHaveValue('fr');
+  await editor.getByRole('button', { name: 'More page actions' }).click();
+  await page.getByRole('menuitem', { name: 'Delete the FR translation…' }).click();
+  const confirmLang = page.getByRole('alertdialog', { name: 'Delete the FR translation?' });
+  await confirmLang.getByRole('button', { name: 'Delete translation' }).click();
+  await expect(confirmLang).toBeHidden();
+  await expect(editor.getByLabel('Language')).toHaveValue('en');
+  const langs = await bridge<{ translated: Record<string, string> }>(page, 'translations.languages', { siteId, route: '/about/press-room' });
+  expect(Object.keys(langs.translated)).toEqual(['en']);
+
+  await editor.getByRole('button', { name: 'More page actions' }).click();
+  await page.getByRole('menuitem', { name: 'Delete page…' }).click();
+  const confirmPage = page.getByRole('alertdialog', { name: /^Delete “Press”\?$/ });
+  await confirmPage.getByRole('button', { name: 'Delete page' }).click();
+  await expect(pane.getByRole('region', { name: /^Edit / })).toHaveCount(0);
+  await expect(bridge(page, 'pages.get', { siteId, route: '/about/press-room' })).rejects.toMatchObject({ code: 'not_found' });
+});
