@@ -51,6 +51,7 @@ export * from './app';
 export * from './sites';
 export * from './auth';
 export * from './permissions';
+export * from './header-patch';
 export * from './pages';
 export type { ChannelDef, EventDef } from './define';
 
@@ -110,8 +111,8 @@ export const channels = {
   'pages.create': channel<Page>()(PageCreate),
   /** PATCH with If-Match: a page changed on the site since it was read answers `conflict`. */
   'pages.save': channel<Page>()(PageUpdate),
-  'pages.delete': channel<{ route: string }>()(PageDelete),
-  'pages.move': channel<{ route: string }>()(PageMove),
+  'pages.delete': channel<{ route: string; queued?: boolean }>()(PageDelete),
+  'pages.move': channel<{ route: string; queued?: boolean }>()(PageMove),
   'pages.reorder': channel<PageSummary[]>()(PageReorder),
   'pages.copy': channel<{ route: string; slug?: string; title?: string }>()(PageCopy),
   'pages.batch': channel<BatchResult>()(PageBatch),
@@ -120,7 +121,7 @@ export const channels = {
 
   'translations.siteLanguages': channel<SiteLanguages>()(AuthSite),
   'translations.languages': channel<PageLanguages>()(v.strictObject({ siteId: SiteId, route: Route })),
-  'translations.translate': channel<{ route: string; lang: string; title?: string; content?: string }>()(PageTranslate),
+  'translations.translate': channel<{ route: string; lang: string; title?: string; content?: string; queued?: boolean }>()(PageTranslate),
   'translations.adopt': channel<{ route: string; lang: string }>()(PageAdopt),
   'translations.sync': channel<{ route: string; lang: string; title?: string; content?: string }>()(PageSync),
   'translations.compare': channel<TranslationComparison>()(PageCompare),
@@ -145,7 +146,8 @@ export const channels = {
   'sync.status': channel<SyncSiteStatus[]>()(None),
   'sync.outbox': channel<OutboxEntry[]>()(AuthSite),
   'sync.discard': channel<{ id: number }>()(v.strictObject({ itemId: v.pipe(v.number(), v.integer(), v.minValue(1)) })),
-  'sync.push': channel<PushResult>()(AuthSite),
+  /** Replays the site's outbox; with `route`, only that page's changes (and the creates above it). */
+  'sync.push': channel<PushResult>()(v.strictObject({ siteId: SiteId, route: v.optional(Route) })),
 
   'workspace.get': channel<Workspace>()(None),
   'workspace.set': channel<Workspace>()(WorkspaceSchema),

@@ -45,6 +45,8 @@ export interface Page extends PageSummary {
   etag: string | null;
   /** Set when the site could not be reached and this is Sitedesk's copy from that time (ISO). */
   cachedAt?: string;
+  /** The site was unreachable: this write waits in the outbox and goes out with the next push. */
+  queued?: boolean;
 }
 
 export interface PageList {

@@ -87,7 +87,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       added: (site) => site.kind === 'cms' && emit('auth.session', s.get(site.id).info()),
       purgeCache: (id) => s.dropped(id),
     });
-    pages = pagesService({ sessions: s, cache: repos.pages, progress: (p) => emit('media.progress', p) });
+    pages = pagesService({ sessions: s, cache: repos.pages, progress: (p) => emit('media.progress', p), queue: (...a) => need(sync).queue(...a) });
     sync = syncService({ sites: repos.sites, sessions: s, repo: repos.sync, cache: repos.pages, emit: (st) => emit('sync.status', st) });
   }
 
@@ -160,7 +160,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     'sync.status': () => need(sync).status(),
     'sync.outbox': ({ siteId }) => need(sync).outbox(siteId),
     'sync.discard': ({ itemId }) => need(sync).discard(itemId),
-    'sync.push': ({ siteId }) => need(sync).push(siteId),
+    'sync.push': ({ siteId, route }) => need(sync).push(siteId, route),
     'workspace.get': () => {
       const saved = need(repos).prefs.get<Workspace>('workspace') ?? EMPTY_WORKSPACE;
       // sites removed since the layout was saved simply drop out of it

@@ -16,7 +16,11 @@ export interface PagesDeps {
   cache: PagesRepo;
   /** Upload progress, for the `media.progress` event. */
   progress?: (p: { uploadId: string; sent: number; total: number }) => void;
+  /** Puts a write the site could not take now into the site's outbox (replayed by the next push). */
+  queue?: (siteId: string, op: QueuedOp, route: string, payload: Record<string, unknown>) => void;
 }
+
+export type QueuedOp = 'create' | 'delete' | 'move' | 'translate';
 
 /** Most pages the translation matrix reads (100 per request). */
 const MAX_MATRIX_PAGES = 20_000;
@@ -24,7 +28,7 @@ const MAX_MATRIX_PAGES = 20_000;
 /** Most children a folder may list in the tree before the list view is the better tool. */
 const MAX_CHILDREN = 5000;
 
-export function pagesService({ sessions, cache, progress }: PagesDeps) {
+export function pagesService({ sessions, cache, progress, queue }: PagesDeps) {
   const t = (siteId: string) => sessions.get(siteId).transport();
   const key = (lang?: string) => lang ?? '';
 
@@ -42,6 +46,20 @@ export function pagesService({ sessions, cache, progress }: PagesDeps) {
 
   /** The site did not answer (offline, timeout): reads fall back to the cache. */
   const unreachable = (err: unknown) => isAppError(err) && (err.code === 'network' || err.code === 'timeout');
+
+  /**
+   * Sends a structural write; when the site does not answer, the write goes to the outbox instead
+   * and the cache is changed as the site will be, so the tree and the editor go on offline.
+   */
+  async function sendOrQueue<T>(siteId: string, op: QueuedOp, route: string, payload: Record<string, unknown>, send: () => Promise<T>, offline: () => T): Promise<T> {
+    try {
+      return await send();
+    } catch (err) {
+      if (!queue || !unreachable(err)) throw err;
+      queue(siteId, op, route, payload);
+      return offline();
+    }
+  }
 
   const conflict = (route: string) =>
     new AppError({
@@ -96,8 +114,41 @@ export function pagesService({ sessions, cache, progress }: PagesDeps) {
 
     async create(q: ChannelParsed<'pages.create'>): Promise<Page> {
       const { siteId, ...body } = q;
-      const created = await cmsPages.create(t(siteId), body);
-      return readPlain(siteId, created.route.startsWith('/') ? created.route : `/${created.route}`, q.lang);
+      return sendOrQueue(
+        siteId,
+        'create',
+        q.route,
+        body,
+        async () => {
+          const created = await cmsPages.create(t(siteId), body);
+          return readPlain(siteId, created.route.startsWith('/') ? created.route : `/${created.route}`, q.lang);
+        },
+        () => {
+          const now = new Date().toISOString();
+          const header = body.header ?? {};
+          const page: Page = {
+            route: q.route,
+            slug: q.route.split('/').at(-1)!,
+            title: q.title,
+            template: q.template,
+            published: header.published !== false,
+            visible: header.visible !== false,
+            routable: header.routable !== false,
+            order: q.order ?? null,
+            hasChildren: false,
+            modified: now,
+            date: null,
+            header,
+            content: q.content ?? '',
+            media: [],
+            language: q.lang ?? null,
+            // no ETag yet: a save queued after it goes without If-Match, right behind the create
+            etag: null,
+          };
+          cache.putPage(siteId, key(q.lang), page, now);
+          return { ...page, cachedAt: now, queued: true };
+        },
+      );
     },
 
     async save(q: ChannelParsed<'pages.save'>): Promise<Page> {
@@ -111,18 +162,36 @@ export function pagesService({ sessions, cache, progress }: PagesDeps) {
       return readPlain(siteId, route, lang);
     },
 
-    async remove(q: ChannelParsed<'pages.delete'>): Promise<{ route: string }> {
-      await cmsPages.remove(t(q.siteId), q.route, { ...(q.lang ? { lang: q.lang } : {}), ...(q.children !== undefined ? { children: q.children } : {}) });
+    async remove(q: ChannelParsed<'pages.delete'>): Promise<{ route: string; queued?: boolean }> {
+      const o = { ...(q.lang ? { lang: q.lang } : {}), ...(q.children !== undefined ? { children: q.children } : {}) };
+      const r = await sendOrQueue<{ route: string; queued?: boolean }>(
+        q.siteId,
+        'delete',
+        q.route,
+        o,
+        () => cmsPages.remove(t(q.siteId), q.route, o).then(() => ({ route: q.route })),
+        () => ({ route: q.route, queued: true }),
+      );
       if (q.lang) cache.removeLang(q.siteId, q.route, q.lang);
       else cache.removeTree(q.siteId, q.route);
-      return { route: q.route };
+      return r;
     },
 
-    async move(q: ChannelParsed<'pages.move'>): Promise<{ route: string }> {
-      await cmsPages.move(t(q.siteId), q.route, { parent: q.parent, ...(q.slug ? { slug: q.slug } : {}), ...(q.order !== undefined ? { order: q.order } : {}) });
-      cache.removeTree(q.siteId, q.route);
+    async move(q: ChannelParsed<'pages.move'>): Promise<{ route: string; queued?: boolean }> {
+      const o = { parent: q.parent, ...(q.slug ? { slug: q.slug } : {}), ...(q.order !== undefined ? { order: q.order } : {}) };
       const slug = q.slug ?? q.route.split('/').at(-1)!;
-      return { route: `${q.parent === '/' ? '' : q.parent}/${slug}` };
+      const to = `${q.parent === '/' ? '' : q.parent}/${slug}`;
+      const r = await sendOrQueue<{ route: string; queued?: boolean }>(
+        q.siteId,
+        'move',
+        q.route,
+        o,
+        () => cmsPages.move(t(q.siteId), q.route, o).then(() => ({ route: to })),
+        () => ({ route: to, queued: true }),
+      );
+      if (r.queued) cache.moveTree(q.siteId, q.route, to);
+      else cache.removeTree(q.siteId, q.route);
+      return r;
     },
 
     async reorder(q: ChannelParsed<'pages.reorder'>): Promise<PageSummary[]> {
@@ -152,7 +221,23 @@ export function pagesService({ sessions, cache, progress }: PagesDeps) {
 
     async translate(q: ChannelParsed<'translations.translate'>) {
       const { siteId, route, ...body } = q;
-      return cmsPages.translate(t(siteId), route, body);
+      return sendOrQueue(
+        siteId,
+        'translate',
+        route,
+        body,
+        () => cmsPages.translate(t(siteId), route, body),
+        () => {
+          // the new language is editable offline at once, from the copy it was made from
+          const from = cache.getPage(siteId, route, '');
+          if (from) {
+            const now = new Date().toISOString();
+            const header = body.header ?? from.page.header;
+            cache.putPage(siteId, q.lang, { ...from.page, title: body.title ?? from.page.title, content: body.content ?? from.page.content, header, language: q.lang, etag: null }, now);
+          }
+          return { route, lang: q.lang, ...(q.title !== undefined ? { title: q.title } : {}), ...(q.content !== undefined ? { content: q.content } : {}), queued: true };
+        },
+      );
     },
     adopt: (q: ChannelParsed<'translations.adopt'>) => cmsPages.adoptLanguage(t(q.siteId), q.route, q.lang).then(() => ({ route: q.route, lang: q.lang })),
     async sync(q: ChannelParsed<'translations.sync'>) {

@@ -4,7 +4,7 @@
  * confirmed (gone from the outbox) or still queued — and a "may have arrived" item is checked on
  * the server before it is sent again.
  */
-import type { Header, Page } from '../contract';
+import { headerPatch, type Header, type Page } from '../contract';
 import { isAppError } from '../core/app-error';
 import { cmsPages } from '../api/cms/pages';
 import type { Transport } from '../api/transport';
@@ -28,6 +28,8 @@ export interface PushDeps {
   repo: SyncRepo;
   cache: PagesRepo;
   now?: () => number;
+  /** Push only the changes of this route and the creates of the pages above it. */
+  only?: string;
 }
 
 type Outcome = 'done' | 'conflicted' | 'rejected';
@@ -47,10 +49,11 @@ export function threeWay(base: PageText, mine: Mine, theirs: PageText): Mine | n
   return { ...mine, title: typeof title === 'string' ? title : mine.title, header: merged, content: text.text! };
 }
 
-const fieldsOfMine = (m: Mine) => ({
+/** The PATCH body: the header as a patch over the copy it applies to, so removed keys go as null. */
+const fieldsOfMine = (m: Mine, base: PageText) => ({
   title: m.title,
   content: m.content,
-  header: m.header,
+  header: headerPatch(base.header, m.header),
   ...(m.template !== undefined ? { template: m.template } : {}),
   ...(m.published !== undefined ? { published: m.published } : {}),
   ...(m.visible !== undefined ? { visible: m.visible } : {}),
@@ -76,7 +79,7 @@ export async function pushSite(siteId: string, deps: PushDeps): Promise<PushSumm
     let { baseEtag, base, mine } = draft;
     for (let round = 0; round < 3; round++) {
       try {
-        await cmsPages.update(t, item.route, fieldsOfMine(mine), { ifMatch: baseEtag, ...(lang ? { lang } : {}) });
+        await cmsPages.update(t, item.route, fieldsOfMine(mine, base), { ifMatch: baseEtag, ...(lang ? { lang } : {}) });
       } catch (err) {
         if (!isAppError(err)) throw err;
         if (err.code === 'conflict') {
@@ -163,7 +166,13 @@ export async function pushSite(siteId: string, deps: PushDeps): Promise<PushSumm
     return 'done';
   }
 
-  const items = replayOrder(repo.items(siteId));
+  const wanted = (item: OutboxItem) =>
+    deps.only === undefined || item.route === deps.only || (item.op === 'create' && deps.only.startsWith(item.route + '/'));
+  const items = replayOrder(repo.items(siteId)).filter((item) => {
+    if (wanted(item)) return true;
+    summary.remaining++;
+    return false;
+  });
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     const draft = item.draftId !== null ? repo.draft(item.draftId) : undefined;

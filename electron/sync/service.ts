@@ -113,19 +113,28 @@ export function syncService(deps: SyncDeps) {
     outbox: (siteId: string): OutboxEntry[] =>
       repo.items(siteId).map((i) => ({ id: i.id, op: i.op, route: i.route, state: i.state, attempts: i.attempts, nextAt: i.nextAt, lastError: i.lastError, draftId: i.draftId, createdAt: i.createdAt })),
 
+    /** A structural write made while the site was unreachable (create, delete, move, translate). */
+    queue(siteId: string, op: 'create' | 'delete' | 'move' | 'translate', route: string, payload: Record<string, unknown>): void {
+      repo.enqueue(siteId, op, route, payload);
+      changed();
+    },
+
     discard(itemId: number): { id: number } {
       repo.discard(itemId);
       changed();
       return { id: itemId };
     },
 
-    /** One push per site at a time: a second call joins the running one. */
-    push(siteId: string): Promise<PushSummary> {
+    /**
+     * One push per site at a time: a second call joins the running one. `only` pushes the changes
+     * of one page (the editor's Save) and what it depends on; the rest stay queued.
+     */
+    push(siteId: string, only?: string): Promise<PushSummary> {
       const current = running.get(siteId);
       if (current) return current;
       const p = (async () => {
         try {
-          const summary = await pushSite(siteId, { transport: deps.sessions.get(siteId).transport(), repo, cache });
+          const summary = await pushSite(siteId, { transport: deps.sessions.get(siteId).transport(), repo, cache, ...(only ? { only } : {}) });
           lastPush.set(siteId, { at: new Date().toISOString(), summary });
           return summary;
         } finally {

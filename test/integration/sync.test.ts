@@ -175,3 +175,62 @@ describe('after a crash', () => {
     expect(await fails('drafts.save', { siteId: site.id, route: '/never/read', title: 't', header: {}, content: '' })).toMatchObject({ code: 'not_found' });
   });
 });
+
+describe('structural writes offline', () => {
+  test('create, move and translate made offline are queued, shown from the cache, and pushed in order', async () => {
+    await call('pages.children', { siteId: site.id, route: '/about' });
+    await call('pages.get', { siteId: site.id, route: '/about/press' });
+    cms.faults.set({ route: '*', drop: true });
+
+    const created = await call('pages.create', { siteId: site.id, route: '/about/made-on-a-train', title: 'Made on a train', content: 'first line' });
+    expect(created).toMatchObject({ queued: true, etag: null, title: 'Made on a train' });
+    expect(created.cachedAt).toEqual(expect.any(String));
+    // the tree offline: the new page is among the cached children
+    expect((await call('pages.children', { siteId: site.id, route: '/about' })).map((p) => p.route)).toContain('/about/made-on-a-train');
+    // and it can be edited at once: the draft goes out right behind its create
+    await call('drafts.save', { siteId: site.id, route: '/about/made-on-a-train', title: 'Made on a train', header: {}, content: 'first line\nsecond line' });
+
+    const moved = await call('pages.move', { siteId: site.id, route: '/about/press', parent: '/blog', slug: 'the-press' });
+    expect(moved).toEqual({ route: '/blog/the-press', queued: true });
+    expect((await call('pages.get', { siteId: site.id, route: '/blog/the-press' })).title).toBe('Press');
+    // a translation made offline is editable at once, from the copy it was made from
+    await call('pages.get', { siteId: site.id, route: '/about/history' });
+    const tr = await call('translations.translate', { siteId: site.id, route: '/about/history', lang: 'fr', title: 'Histoire' });
+    expect(tr).toMatchObject({ queued: true, lang: 'fr' });
+    expect(await call('pages.get', { siteId: site.id, route: '/about/history', lang: 'fr' })).toMatchObject({ title: 'Histoire', cachedAt: expect.any(String) });
+    expect(await call('sync.outbox', { siteId: site.id })).toEqual(
+      expect.arrayContaining([expect.objectContaining({ op: 'create' }), expect.objectContaining({ op: 'save' }), expect.objectContaining({ op: 'move' }), expect.objectContaining({ op: 'translate' })]),
+    );
+    expect((await call('sync.status', {})).find((s) => s.siteId === site.id)).toMatchObject({ pending: 4 });
+
+    cms.faults.clear();
+    const r = await call('sync.push', { siteId: site.id });
+    expect(r).toMatchObject({ pushed: 4, remaining: 0 });
+    expect((await serverPage('/about/made-on-a-train')).content).toBe('first line\nsecond line');
+    expect((await serverPage('/blog/the-press')).route).toBe('/blog/the-press');
+    expect(await fails('pages.get', { siteId: site.id, route: '/about/press' })).toMatchObject({ code: 'not_found' });
+    expect((await cmsPages.get(server(), '/about/history', { lang: 'fr' }) as { title: string }).title).toBe('Histoire');
+  });
+
+  test("the editor's Save pushes that page's changes and leaves the others queued", async () => {
+    await draftOf('/about/history', (c) => c + '\nonly this one');
+    await draftOf('/about', (c) => c + '\nnot this one');
+    const r = await call('sync.push', { siteId: site.id, route: '/about/history' });
+    expect(r).toMatchObject({ pushed: 1, remaining: 1 });
+    expect((await serverPage('/about/history')).content).toContain('only this one');
+    expect((await serverPage('/about')).content).not.toContain('not this one');
+    expect((await call('drafts.list', { siteId: site.id })).map((d) => d.route)).toEqual(['/about']);
+    await call('sync.push', { siteId: site.id });
+  });
+});
+
+test('a header key removed in a draft is removed on the site', async () => {
+  await cmsPages.update(server(), '/about/history', { header: { subtitle: 'to remove', keep: 'kept' } });
+  const page = await call('pages.get', { siteId: site.id, route: '/about/history' });
+  const { subtitle: _gone, ...rest } = page.header;
+  await call('drafts.save', { siteId: site.id, route: '/about/history', title: page.title, header: rest, content: page.content });
+  expect(await call('sync.push', { siteId: site.id })).toMatchObject({ pushed: 1 });
+  const after = await serverPage('/about/history');
+  expect(after.header).not.toHaveProperty('subtitle');
+  expect(after.header).toMatchObject({ keep: 'kept' });
+});

@@ -85,6 +85,13 @@ export function pagesRepo(db: Db) {
       "DELETE FROM pages WHERE site_id = @site AND (route = @route OR substr(route, 1, length(@route) + 1) = @route || '/')",
     ),
     removeLang: db.prepare<[string, string, string]>('DELETE FROM pages WHERE site_id = ? AND route = ? AND lang = ?'),
+    moveRoot: db.prepare<{ site: string; from: string; to: string; parent: string; slug: string }>(
+      'UPDATE pages SET route = @to, parent = @parent, slug = @slug WHERE site_id = @site AND route = @from',
+    ),
+    moveBelow: db.prepare<{ site: string; from: string; to: string }>(
+      `UPDATE pages SET route = @to || substr(route, length(@from) + 1), parent = @to || substr(parent, length(@from) + 1)
+       WHERE site_id = @site AND substr(route, 1, length(@from) + 1) = @from || '/'`,
+    ),
   };
 
   const summaryParams = (siteId: string, lang: string, s: PageSummary, now: string) => ({
@@ -144,6 +151,14 @@ export function pagesRepo(db: Db) {
     /** The page and everything under it (a delete or a move away). */
     removeTree(siteId: string, route: string): void {
       q.removeTree.run({ site: siteId, route });
+    },
+    /** A move queued offline: the cached page and everything under it take their new routes. */
+    moveTree(siteId: string, from: string, to: string): void {
+      db.transaction(() => {
+        q.removeTree.run({ site: siteId, route: to });
+        q.moveBelow.run({ site: siteId, from, to });
+        q.moveRoot.run({ site: siteId, from, to, parent: parentOf(to), slug: to.split('/').at(-1)! });
+      })();
     },
     removeLang(siteId: string, route: string, lang: string): void {
       q.removeLang.run(siteId, route, lang);

@@ -94,18 +94,7 @@ export function setAt(header: Header, path: string[], value: unknown): Header {
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/**
- * What to send so the site's header becomes `next`: the site merges the header it receives into
- * the one it has and drops keys sent as null, so a key the user removed is sent as null.
- */
-export function headerPatch(saved: Header, next: Header): Header {
-  const out: Header = { ...next };
-  for (const [k, v] of Object.entries(saved)) {
-    if (!(k in next)) out[k] = null;
-    else if (isPlainObject(v) && isPlainObject(next[k])) out[k] = headerPatch(v, next[k]);
-  }
-  return out;
-}
+export { headerPatch } from '../../../electron/contract/header-patch';
 
 /** Stable equality for header values (key order does not matter). */
 export function sameValue(a: unknown, b: unknown): boolean {
