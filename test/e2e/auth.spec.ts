@@ -269,7 +269,8 @@ test('two sites, two accounts, side by side', async ({ page }) => {
 
   // an allowed area opens in its pane, and the way back leads to the overview
   await pagesA.click();
-  await expect(a.getByRole('heading', { name: 'Pages will appear here' })).toBeVisible();
+  await expect(a.getByRole('heading', { name: 'Pages', level: 2 })).toBeVisible();
+  await expect(a.getByRole('tree')).toBeVisible();
   await a.getByRole('button', { name: 'Overview' }).click();
   await expect(accountCard(a)).toBeVisible();
   await expect(a.getByRole('navigation', { name: 'One Areas' }).getByRole('button', { name: 'Pages' })).toBeFocused();
