@@ -44,11 +44,6 @@ class SitesState {
     return 'failed';
   }
 
-  /** Unsynced local changes per site; there is nothing to sync yet, so always 0. */
-  unsynced(_id: string): number {
-    return 0;
-  }
-
   async load(): Promise<void> {
     try {
       this.#apply(await invoke('sites.list'));

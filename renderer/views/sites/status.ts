@@ -1,12 +1,14 @@
 /**
  * One status per site for the rail's dot, the pane header and the status bar: the connection test
  * when it is running or failed, otherwise (CMS sites) the session: signed in green, session ended
- * amber, signed out grey; stores keep the connection test alone.
+ * amber, signed out grey; stores keep the connection test alone. A push under way (busy) or a push
+ * that could not reach the site (offline, red) comes first, until a later connection test answers.
  */
 import type { Site } from '../../../electron/contract/index';
 import type { DotState } from '../../components/StatusDot.svelte';
 import { sites, HEALTH_LABEL } from './sites.svelte';
 import { sessions, sessionText } from '../auth/sessions.svelte';
+import { sync } from '../sync/sync.svelte';
 
 export interface SiteStatus {
   dot: DotState;
@@ -16,6 +18,8 @@ export interface SiteStatus {
   session: string | null;
   /** The connection test phrase alone ("Reachable", "Not checked"…). */
   connection: string;
+  /** The last push could not reach the site (and no connection test has answered since). */
+  offline: boolean;
 }
 
 export function siteStatus(site: Site): SiteStatus {
@@ -31,6 +35,16 @@ export function siteStatus(site: Site): SiteStatus {
     else if (info.state === 'expired' || info.state === 'needs_2fa') dot = 'warning';
     else dot = 'neutral';
   } else dot = health === 'reachable' ? 'ok' : 'neutral';
-  const label = session ? (health === 'unchecked' ? session : `${session}, ${connection}`) : connection;
-  return { dot, label, session, connection };
+  let label = session ? (health === 'unchecked' ? session : `${session}, ${connection}`) : connection;
+  const test = sites.tests[site.id];
+  const pushedAt = Date.parse(sync.status(site.id)?.lastPushAt ?? '');
+  const offline = sync.offline(site.id) && !(test?.state === 'done' && test.report.ok && test.at > pushedAt);
+  if (sync.syncing(site.id)) {
+    dot = 'busy';
+    label += ', syncing';
+  } else if (offline) {
+    dot = 'error';
+    label += ', offline';
+  }
+  return { dot, label, session, connection, offline };
 }
