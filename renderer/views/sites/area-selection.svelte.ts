@@ -12,6 +12,8 @@ export const STORE_AREAS_REASON = 'Store sign-in comes with a later version of S
 /** Why `area` cannot be opened on `site` now, or null when it can. */
 export function areaBlocked(site: Site, area: AreaDef): string | null {
   if (site.kind === 'store') return STORE_AREAS_REASON;
+  // local changes can be reviewed and discarded signed out too (pushing says when sign-in is needed)
+  if (area.id === 'changes') return null;
   return sessions.blockedReason(site.id, area.id as CmsArea);
 }
 

@@ -7,6 +7,7 @@ import type { SiteKind } from '../../../electron/contract/index';
 import FileText from '@lucide/svelte/icons/file-text';
 import Languages from '@lucide/svelte/icons/languages';
 import Image from '@lucide/svelte/icons/image';
+import CloudUpload from '@lucide/svelte/icons/cloud-upload';
 import Users from '@lucide/svelte/icons/users';
 import Package from '@lucide/svelte/icons/package';
 import LayoutDashboard from '@lucide/svelte/icons/layout-dashboard';
@@ -30,6 +31,8 @@ export const AREAS: Record<SiteKind, readonly AreaDef[]> = {
     { id: 'pages', label: 'Pages', icon: FileText },
     { id: 'translations', label: 'Translations', icon: Languages },
     { id: 'media', label: 'Media', icon: Image },
+    /** Local changes not on the site yet (drafts and the outbox); not a permission of the site's. */
+    { id: 'changes', label: 'Changes', icon: CloudUpload },
     { id: 'users', label: 'Users', icon: Users },
     { id: 'packages', label: 'Packages', icon: Package },
     { id: 'dashboard', label: 'Dashboard', icon: LayoutDashboard },

@@ -1,0 +1,72 @@
+/**
+ * The merge view's arithmetic (renderer/views/sync/resolution.ts) against the Host's own merge
+ * (electron/sync/merge.ts): the renderer may not import the Host, so it mirrors resolveText and
+ * resolveHeader, and these tests keep the two in step.
+ */
+import { describe, expect, test } from 'vitest';
+import { mergeHeader, mergeText, resolveHeader, resolveText } from '../../electron/sync/merge';
+import { headerToSend, resolvedHeader, resolvedText, resolvedTitle, showValue, type HunkChoice } from '../../renderer/views/sync/resolution';
+
+const L = (...xs: string[]) => xs.join('\n');
+
+describe('text', () => {
+  const base = L('intro', 'two', 'three', 'four', 'five', 'outro');
+  const mine = L('intro', 'MINE two', 'three', 'four', 'MINE five', 'outro');
+  const theirs = L('intro', 'THEIRS two', 'three', 'four', 'THEIRS five', 'outro');
+  const m = mergeText(base, mine, theirs);
+
+  test('two conflicts with context between them', () => {
+    expect(m.hunks.filter((h) => h.kind === 'conflict')).toHaveLength(2);
+  });
+
+  const cases: HunkChoice[][] = [
+    ['mine', 'mine'],
+    ['theirs', 'base'],
+    ['both', 'theirs'],
+    ['base', 'both'],
+  ];
+  test.each(cases)('choices %s / %s give what the Host gives', (a, b) => {
+    expect(resolvedText(m.hunks, [a, b], m.eol)).toBe(resolveText(m, [a, b]));
+  });
+
+  test('both is mine then theirs; CRLF texts stay CRLF', () => {
+    const crlf = mergeText('a\r\nb\r\nc', 'a\r\nB1\r\nc', 'a\r\nB2\r\nc');
+    expect(crlf.eol).toBe('\r\n');
+    expect(resolvedText(crlf.hunks, ['both'], crlf.eol)).toBe('a\r\nB1\r\nB2\r\nc');
+  });
+
+  test('a missing choice counts as mine (the view starts there)', () => {
+    expect(resolvedText(m.hunks, [], m.eol)).toBe(mine);
+  });
+});
+
+describe('header', () => {
+  const base = { title: 'T', menu: 'Base', taxonomy: { tag: ['a'] }, gone: 1 };
+  const mine = { title: 'T mine', menu: 'Mine', taxonomy: { tag: ['a', 'm'] } };
+  const theirs = { title: 'T theirs', menu: 'Theirs', taxonomy: { tag: ['a', 't'] }, gone: 2 };
+  const h = mergeHeader(base, mine, theirs);
+
+  test('each field choice gives what the Host gives, dotted paths and removals included', () => {
+    expect(h.conflicts.map((c) => c.path).sort()).toEqual(['gone', 'menu', 'taxonomy.tag', 'title']);
+    const choices = { title: 'theirs', menu: 'mine', 'taxonomy.tag': 'theirs', gone: 'mine' } as const;
+    const ours = resolvedHeader(h.merged, h.conflicts, choices);
+    expect(ours).toEqual(resolveHeader(h, choices));
+    expect(ours).not.toHaveProperty('gone'); // mine removed it
+    expect(ours.taxonomy).toEqual({ tag: ['a', 't'] });
+  });
+
+  test('the title comes from its choice and travels in the header only where mine had one', () => {
+    const merge = { text: mergeText('', '', ''), header: h };
+    expect(resolvedTitle(merge, { title: 'theirs' }, 'fallback')).toBe('T theirs');
+    expect(resolvedTitle(merge, {}, 'fallback')).toBe('T mine');
+    const resolved = resolvedHeader(h.merged, h.conflicts, { title: 'theirs' });
+    expect(headerToSend(resolved, { menu: 'x' }, 'Typed')).not.toHaveProperty('title');
+    expect(headerToSend(resolved, { title: 'x' }, 'Typed').title).toBe('Typed');
+  });
+
+  test('values read plainly', () => {
+    expect(showValue(undefined)).toBe('(not set)');
+    expect(showValue(['a', 'b'])).toBe('["a","b"]');
+    expect(showValue(true)).toBe('true');
+  });
+});
