@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { Clock } from '../sandbox/cms/clock';
+import { Clock } from '../sandbox/clock';
 import { FrontMatterError, parsePageFile, parseYaml, serializePageFile, stringifyYaml, YamlError } from '../sandbox/cms/content/frontmatter';
 import { DEMO_PAGE_COUNT, seedContent } from '../sandbox/cms/content/seed-content';
 import { ContentStore, siteConfigFor } from '../sandbox/cms/content/store';

@@ -5,7 +5,7 @@
  * running in another process.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { problem } from '../http';
+import { problem, type ErrorWriter } from './http';
 
 export interface FaultRule {
   /**
@@ -15,7 +15,7 @@ export interface FaultRule {
   route: string;
   /** wait this long before answering (alone: then answer normally) */
   latencyMs?: number;
-  /** answer with this status as a problem+json body (500, 502, 503, …) */
+  /** answer with this status and the server's own error body (500, 502, 503, …) */
   status?: number;
   /** destroy the connection without an answer: the client's fetch rejects */
   drop?: boolean;
@@ -38,6 +38,9 @@ export const HTML_FAULT_BODY =
 
 export class Faults {
   private rules: FaultRecord[] = [];
+
+  /** `writeError` shapes the injected error answers like the server's own (default problem+json). */
+  constructor(private readonly writeError: ErrorWriter = problem) {}
 
   /** Replaces all rules. */
   set(...rules: (FaultRule | FaultRule[])[]): void {
@@ -84,7 +87,7 @@ export class Faults {
       res.setHeader('X-RateLimit-Limit', '60');
       res.setHeader('X-RateLimit-Remaining', '0');
       res.setHeader('X-RateLimit-Reset', String(nowSec + retry));
-      problem(res, 429, 'Too Many Requests', 'Rate limit exceeded. Try again later.');
+      this.writeError(res, 429, 'Too Many Requests', 'Rate limit exceeded. Try again later.');
       return true;
     }
     if (rule.html) {
@@ -93,7 +96,7 @@ export class Faults {
       return true;
     }
     if (rule.status) {
-      problem(res, rule.status, rule.status >= 500 ? 'Internal Server Error' : 'Error', 'Injected fault.');
+      this.writeError(res, rule.status, rule.status >= 500 ? 'Internal Server Error' : 'Error', 'Injected fault.');
       return true;
     }
     return false;

@@ -35,10 +35,16 @@ interface Route {
   handler: Handler;
 }
 
+/** Writes an error answer in a server's own shape (problem+json for the CMS, ApiResponse for the store). */
+export type ErrorWriter = (res: ServerResponse, status: number, title: string, detail: string, extra?: Record<string, unknown>) => void;
+
 export class Router {
   private readonly routes: Route[] = [];
 
-  constructor(private readonly prefix: string) {}
+  constructor(
+    private readonly prefix: string,
+    private readonly writeError: ErrorWriter = problem,
+  ) {}
 
   /**
    * `{name}` matches one path segment; `{name+}` matches one or more (slashes included), for
@@ -66,13 +72,13 @@ export class Router {
         if (res.headersSent) res.destroy();
         else if (err instanceof HttpProblem) {
           for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
-          problem(res, err.status, err.title, err.message, err.extra);
-        } else problem(res, 500, 'Internal Server Error', err instanceof Error ? err.message : String(err));
+          this.writeError(res, err.status, err.title, err.message, err.extra);
+        } else this.writeError(res, 500, 'Internal Server Error', err instanceof Error ? err.message : String(err));
       }
       return;
     }
-    if (pathMatched) problem(res, 405, 'Method Not Allowed', `${req.method} is not allowed here.`);
-    else problem(res, 404, 'Not Found', `No route for ${url.pathname}.`);
+    if (pathMatched) this.writeError(res, 405, 'Method Not Allowed', `${req.method} is not allowed here.`);
+    else this.writeError(res, 404, 'Not Found', `No route for ${url.pathname}.`);
   }
 }
 
@@ -107,6 +113,27 @@ export async function readText(req: IncomingMessage, maxBytes = 1_000_000): Prom
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The raw request body as bytes (uploads). Past `maxBytes` the rest is read and dropped, so the
+ * client gets the 413 answer instead of a reset connection.
+ */
+export async function readBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  const tooLarge = () => new HttpProblem(413, 'Payload Too Large', `The request body is larger than ${maxBytes} bytes.`);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    req.resume();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= maxBytes) chunks.push(chunk);
+  }
+  if (size > maxBytes) throw tooLarge();
+  return Buffer.concat(chunks);
 }
 
 /** Any JSON value the body holds (`undefined` when empty); malformed JSON is a 400 problem. */

@@ -6,8 +6,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { normalizeAccess, type AccessMap } from './access';
-import type { Clock } from './clock';
-import { hashPassword, verifyPassword } from './passwords';
+import type { Clock } from '../clock';
+import { hashPassword, verifyPassword } from '../passwords';
 
 export type AccountState = 'enabled' | 'disabled';
 

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Clock } from './clock';
+import type { Clock } from '../clock';
 
 export interface ApiKeyRecord {
   id: string;

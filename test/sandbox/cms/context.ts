@@ -4,7 +4,7 @@
  */
 import type { Accounts } from './accounts';
 import type { ApiKeys } from './api-keys';
-import type { Clock } from './clock';
+import type { Clock } from '../clock';
 import type { EventLog } from './content/events';
 import type { ContentStore } from './content/store';
 import type { Tokens } from './jwt';

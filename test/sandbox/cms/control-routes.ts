@@ -2,8 +2,7 @@
  * Test-only control routes, outside the API prefix under `/__sandbox`, so a sandbox running in
  * another process (Playwright's) can be steered the way in-process tests steer the handle:
  *
- *   GET|POST|DELETE /__sandbox/faults    rules (POST replaces: a rule, an array, or {rules})
- *   GET|POST        /__sandbox/clock     {offsetMs} sets, {advanceMs} moves; answers {offsetMs, now}
+ *   /__sandbox/faults and /__sandbox/clock (../control.ts, shared with the store sandbox)
  *   GET|POST        /__sandbox/settings  token lifetimes and reported versions
  *   GET|DELETE      /__sandbox/mail      the mails "sent" (reset links with their tokens)
  *   POST            /__sandbox/accounts  create or change an account ({username, …fields})
@@ -18,16 +17,17 @@
  *
  * Bodies are `{data: …}`; a bad request is a 400 problem.
  */
-import { HttpProblem, json, readBody, readJson, Router } from '../http';
+import { badControl, CONTROL_PREFIX, registerClockControls, registerFaultControls } from '../control';
+import type { Faults } from '../faults';
+import { HttpProblem, json, readBody, Router } from '../http';
 import type { Account } from './accounts';
 import type { CmsContext, CmsSettings } from './context';
 import { mergeHeader } from './content/common';
 import { serializePageFile } from './content/frontmatter';
 import { etagOf } from './content/etag';
 import { loadPage, plainData } from './content/serialize';
-import type { FaultRule, Faults } from './faults';
 
-export const CONTROL_PREFIX = '/__sandbox';
+export { CONTROL_PREFIX };
 
 const publicAccount = ({ hashed_password: _h, twofa_secret, reset, ...rest }: Account) => ({
   ...rest,
@@ -37,34 +37,10 @@ const publicAccount = ({ hashed_password: _h, twofa_secret, reset, ...rest }: Ac
 
 export function controlRouter(ctx: CmsContext, faults: Faults): Router {
   const router = new Router(CONTROL_PREFIX);
-  const bad = (err: unknown) => new HttpProblem(400, 'Bad Request', err instanceof Error ? err.message : String(err));
+  const bad = badControl;
 
-  router.on('GET', '/faults', (_req, res) => json(res, 200, { data: faults.list() }));
-  router.on('POST', '/faults', async (req, res) => {
-    const body = await readJson(req);
-    const wrapped = typeof body === 'object' && body !== null && 'rules' in body ? (body as { rules: unknown }).rules : body;
-    const rules = (Array.isArray(wrapped) ? wrapped : [wrapped]) as FaultRule[];
-    try {
-      faults.set(rules);
-    } catch (err) {
-      throw bad(err);
-    }
-    json(res, 200, { data: faults.list() });
-  });
-  router.on('DELETE', '/faults', (_req, res) => {
-    faults.clear();
-    res.writeHead(204).end();
-  });
-
-  const clockState = () => ({ offsetMs: ctx.clock.offsetMs, now: ctx.clock.now() });
-  router.on('GET', '/clock', (_req, res) => json(res, 200, { data: clockState() }));
-  router.on('POST', '/clock', async (req, res) => {
-    const body = await readBody(req);
-    if (typeof body.offsetMs === 'number') ctx.clock.set(body.offsetMs);
-    else if (typeof body.advanceMs === 'number') ctx.clock.advance(body.advanceMs);
-    else throw bad('Send {"offsetMs": n} or {"advanceMs": n}.');
-    json(res, 200, { data: clockState() });
-  });
+  registerFaultControls(router, faults);
+  registerClockControls(router, ctx.clock);
 
   router.on('GET', '/settings', (_req, res) => json(res, 200, { data: ctx.settings }));
   router.on('POST', '/settings', async (req, res) => {

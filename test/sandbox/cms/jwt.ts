@@ -7,7 +7,7 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Clock } from './clock';
+import type { Clock } from '../clock';
 
 export type TokenType = 'access' | 'refresh' | 'challenge';
 

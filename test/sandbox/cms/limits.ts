@@ -1,83 +1,13 @@
 /**
- * Fixed-window rate limiters, one per bucket, keyed per client (IP) or per account. Like the
- * login plugin's limiter: a window opens at a key's first hit and lasts `windowSec`.
- * Two ways to count: `attempt` registers then checks (every attempt counts; the call past the
- * limit is refused), and `check` + `fail` (only failures count; once `limit` failures are
- * recorded, the next attempt is refused until the window ends).
+ * The CMS's rate-limit buckets, one fixed-window limiter each (../rate-limiter.ts), keyed per
+ * client (IP) or per account.
  */
 import type { ServerResponse } from 'node:http';
 import { HttpProblem } from '../http';
-import type { Clock } from './clock';
+import type { Clock } from '../clock';
+import { RateLimiter, type LimitRule, type LimitState } from '../rate-limiter';
 
-export interface LimitRule {
-  limit: number;
-  windowSec: number;
-}
-
-export interface LimitState {
-  limit: number;
-  remaining: number;
-  /** epoch seconds when the window ends */
-  reset: number;
-  limited: boolean;
-  /** seconds until the window ends */
-  retryAfter: number;
-}
-
-export class RateLimiter {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
-
-  constructor(
-    public rule: LimitRule,
-    private readonly clock: Clock,
-  ) {}
-
-  private window(key: string) {
-    const now = this.clock.now();
-    let w = this.windows.get(key);
-    if (!w || now >= w.resetAt) {
-      w = { count: 0, resetAt: now + this.rule.windowSec * 1000 };
-      this.windows.set(key, w);
-    }
-    return w;
-  }
-
-  private state(w: { count: number; resetAt: number }, limited: boolean): LimitState {
-    const now = this.clock.now();
-    return {
-      limit: this.rule.limit,
-      remaining: Math.max(0, this.rule.limit - w.count),
-      reset: Math.ceil(w.resetAt / 1000),
-      limited,
-      retryAfter: Math.max(1, Math.ceil((w.resetAt - now) / 1000)),
-    };
-  }
-
-  /** Registers an attempt; limited when this attempt is past the limit. */
-  attempt(key: string): LimitState {
-    const w = this.window(key);
-    w.count++;
-    return this.state(w, w.count > this.rule.limit);
-  }
-
-  /** Without counting: limited when `limit` attempts/failures are already recorded. */
-  check(key: string): LimitState {
-    const w = this.window(key);
-    return this.state(w, w.count >= this.rule.limit);
-  }
-
-  /** Records a failure. */
-  fail(key: string): LimitState {
-    const w = this.window(key);
-    w.count++;
-    return this.state(w, false);
-  }
-
-  /** Forgets a key (a successful login clears its failures). */
-  clear(key: string): void {
-    this.windows.delete(key);
-  }
-}
+export type { LimitRule, LimitState };
 
 /** The buckets the CMS applies (spec section 8): names → rule. `null` switches a bucket off. */
 export interface LimitConfig {

@@ -15,7 +15,7 @@ import { listen, problem, Router } from '../http';
 import { Accounts } from './accounts';
 import { ApiKeys } from './api-keys';
 import { registerAuthRoutes } from './auth-routes';
-import { Clock } from './clock';
+import { Clock } from '../clock';
 import { DEFAULT_SETTINGS, type CmsContext, type CmsSettings } from './context';
 import { registerBlueprintRoutes } from './content/blueprint-routes';
 import { registerBulkRoutes } from './content/bulk-routes';
@@ -27,7 +27,7 @@ import { defaultLanguages, seedContent, type ContentSeed, type ContentSeedInfo }
 import { mimeOf } from './content/serialize';
 import { ContentStore, siteConfigFor } from './content/store';
 import { CONTROL_PREFIX, controlRouter, editPage } from './control-routes';
-import { Faults } from './faults';
+import { Faults } from '../faults';
 import { Tokens } from './jwt';
 import { Limits, rateLimitHeaders, type LimitConfig } from './limits';
 import { Mailbox } from './mail';

@@ -4,7 +4,7 @@
  * `sandbox.events.list('onApiPageUpdated')`, `sandbox.events.clear()`, or over HTTP
  * `GET|DELETE /__sandbox/events`. Payloads hold plain JSON (a page is `{route, lang, title}`).
  */
-import type { Clock } from '../clock';
+import type { Clock } from '../../clock';
 
 export interface RecordedEvent {
   /** 1, 2, 3… in firing order (kept across `clear()`) */

@@ -30,7 +30,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import type { Clock } from '../clock';
+import type { Clock } from '../../clock';
 import { FrontMatterError, parsePageFile, parseYaml, serializePageFile, type YamlMap } from './frontmatter';
 
 export interface SiteConfig {
