@@ -1,24 +1,27 @@
 /**
- * `npm run sandbox -- [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N]`:
+ * `npm run sandbox -- [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--store-port N]`:
  * the sandbox servers for people and scripts. Prints `CMS sandbox: http://127.0.0.1:PORT/api/v1` on
- * a line of its own (scripts wait for that line), then the demo credentials and the page count, and
- * runs until SIGINT/SIGTERM.
- * The store sandbox will start beside the CMS here, printing its own `Store sandbox: …` line.
+ * a line of its own (scripts wait for that line), then the demo credentials and the page count;
+ * then `Store sandbox: http://127.0.0.1:PORT/api/v3` on a line of its own and the store's demo API
+ * keys per plan; and runs until SIGINT/SIGTERM. The store always starts from fresh demo data.
  */
 import { resolve } from 'node:path';
 import { startCmsSandbox, type CmsSandbox } from './cms/server';
 import { otpauthUri, totp, totpSecondsLeft } from './cms/totp';
 import type { SeedName } from './cms/seed';
 import type { ContentSeed } from './cms/content/seed-content';
+import { startStoreSandbox, type StoreSandbox } from './store/server';
+import { PLAN_LABELS, PLAN_NAMES } from './store/plans';
 
 interface Args {
   port?: number;
+  storePort?: number;
   dataDir?: string;
   seed: SeedName;
   content: ContentSeed;
 }
 
-const USAGE = 'Usage: npm run sandbox -- [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N]';
+const USAGE = 'Usage: npm run sandbox -- [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--store-port N]';
 
 function parseArgs(argv: string[]): Args {
   const args: Args = { seed: 'demo', content: 'demo' };
@@ -30,10 +33,12 @@ function parseArgs(argv: string[]): Args {
       return v;
     };
     switch (flag) {
-      case '--port': {
+      case '--port':
+      case '--store-port': {
         const port = Number(value());
-        if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port must be a number from 0 to 65535.');
-        args.port = port;
+        if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`${flag} must be a number from 0 to 65535.`);
+        if (flag === '--port') args.port = port;
+        else args.storePort = port;
         break;
       }
       case '--data':
@@ -95,17 +100,34 @@ function describe(cms: CmsSandbox): string[] {
   return lines;
 }
 
+function describeStore(store: StoreSandbox): string[] {
+  const s = store.seeded!;
+  const budget = (p: (typeof PLAN_NAMES)[number]) => {
+    const { perMinute, perDay } = store.plans[p];
+    return perMinute === null && perDay === null ? 'unlimited' : `${perMinute ?? '∞'}/min, ${(perDay ?? Infinity).toLocaleString('en')}/day`;
+  };
+  return [
+    '  demo API keys (send as the api_key header; all the administrator\'s):',
+    ...PLAN_NAMES.map((p) => `    ${PLAN_LABELS[p].padEnd(10)} ${budget(p).padEnd(22)} ${s.keys[p]}`),
+    `  demo users (username / password): ${Object.entries(s.passwords).map(([u, pw]) => `${u} / ${pw}`).join(', ')} (admin administers the store)`,
+    `  test controls: ${store.origin}/__sandbox/{faults,clock,settings,plans,webhooks,keys}`,
+  ];
+}
+
 const args = parseArgs(process.argv.slice(2));
 const cms = await startCmsSandbox({ port: args.port, dataDir: args.dataDir, seed: args.seed, content: args.content });
 console.log(`CMS sandbox: ${cms.url}`);
 for (const line of describe(cms)) console.log(line);
+const store = await startStoreSandbox({ port: args.storePort });
+console.log(`Store sandbox: ${store.url}`);
+for (const line of describeStore(store)) console.log(line);
 console.log('Stop with Ctrl+C.');
 
 let stopping = false;
 const stop = (signal: NodeJS.Signals) => {
   if (stopping) return;
   stopping = true;
-  void cms.close().then(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  void Promise.all([cms.close(), store.close()]).then(() => process.exit(signal === 'SIGINT' ? 130 : 143));
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -1,3 +1,4 @@
+import { createServer as createHttp } from 'node:http';
 import { createServer as createHttps } from 'node:https';
 import { createServer as createNet, type Server as NetServer, type Socket } from 'node:net';
 import { execFileSync } from 'node:child_process';
@@ -54,4 +55,36 @@ export async function selfSignedServer(): Promise<{ origin: string; close(): Pro
         s.close(() => (dir.remove(), r()));
       }),
   };
+}
+
+export interface Received {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * Records every request it gets (webhook deliveries) and answers `status` (changeable while
+ * running: `receiver.status = 500` makes the sender retry).
+ */
+export async function recordingServer(): Promise<{ url: string; received: Received[]; status: number; close(): Promise<void> }> {
+  const received: Received[] = [];
+  const state = { url: '', received, status: 200, close: async () => {} };
+  const s = createHttp((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(state.status, { 'Content-Type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  state.url = `http://127.0.0.1:${(s.address() as AddressInfo).port}/hooks`;
+  state.close = () =>
+    new Promise<void>((r) => {
+      s.closeAllConnections();
+      s.close(() => r());
+    });
+  return state;
 }
