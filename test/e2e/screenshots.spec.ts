@@ -398,3 +398,81 @@ for (const scheme of ['light', 'dark'] as const) {
     }
   });
 }
+
+/** The Changes area and the merge view (issue 5, sync): a conflict, a refusal and an offline push. */
+for (const scheme of ['light', 'dark'] as const) {
+  test(`changes and merge view in ${scheme}`, async ({ browser }) => {
+    const site = await startCmsSandbox();
+    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const shot = async (name: string) => {
+      const dismiss = page.getByRole('region', { name: 'Notifications' }).getByRole('button', { name: 'Dismiss notification' });
+      while ((await dismiss.count()) > 0) await dismiss.first().click();
+      await page.screenshot({ path: join(out, `${name}-${scheme}.png`) });
+    };
+    try {
+      await page.goto(app.url);
+      await expect(page.getByRole('heading', { name: 'Add your first site' })).toBeVisible();
+      const added = await call<{ id: string }>(page, 'sites.add', {
+        name: 'Northwind Journal',
+        kind: 'cms',
+        baseUrl: site.url,
+        environment: null,
+        authMode: 'apikey',
+        apiKey: site.seeded!.adminApiKey!,
+      });
+      const siteId = added.id;
+      await call(page, 'auth.refreshMe', { siteId });
+      type P = { title: string; content: string; header: Record<string, unknown> };
+      const draft = async (route: string, edit: (p: P) => Partial<P> & { template?: string }) => {
+        const p = await call<P>(page, 'pages.get', { siteId, route });
+        await call(page, 'drafts.save', { siteId, route, title: p.title, header: p.header, content: p.content, ...edit(p) });
+      };
+      const base = ['# History', '', 'Northwind started in 1998 as a two-person newsletter.', 'The first issue went to forty readers.', '', 'We moved to the web in 2004.', 'Today the journal has 12 writers.', '', 'Thanks for reading.'].join('\n');
+      site.editPage({ route: '/about/history', content: base, header: { menu: 'History' } });
+      await draft('/about/history', (p) => ({
+        content: p.content.replace('as a two-person newsletter.', 'as a two-person newsletter in a garage.').replace('has 12 writers.', 'has fourteen writers and two editors.'),
+        header: { ...p.header, menu: 'Our story' },
+      }));
+      await draft('/about/press', () => ({ template: 'bad.name' }));
+      // the other side: the same lines and the same header field, changed on the site
+      site.editPage({
+        route: '/about/history',
+        content: base.replace('as a two-person newsletter.', 'as a newsletter for neighbours.').replace('has 12 writers.', 'has 13 writers.'),
+        header: { menu: 'Story' },
+      });
+      await call(page, 'sync.push', { siteId });
+      // one more edit, then the site stops answering
+      await draft('/about', (p) => ({ content: `${p.content}\n\nWe are hiring a photo editor.\n` }));
+      site.faults.set({ route: '*', drop: true });
+
+      const rail = page.getByRole('navigation', { name: 'Sites', exact: true });
+      await rail.getByRole('button', { name: 'Northwind Journal', exact: true }).click();
+      const pane = page.getByRole('region', { name: 'Northwind Journal' });
+      await pane.getByRole('button', { name: 'Changes', exact: true }).click();
+      await pane.getByRole('button', { name: 'Push now' }).click();
+      await expect(pane.getByRole('alert', { name: 'Push result' })).toContainText('could not be reached');
+      await pane.getByRole('button', { name: 'Review About' }).click();
+      await expect(pane.getByRole('region', { name: 'Text' })).toBeVisible();
+      await page.waitForTimeout(300);
+      await shot('sync-changes');
+
+      site.faults.clear();
+      await pane.getByRole('button', { name: 'Resolve… History' }).click();
+      const merge = pane.getByRole('region', { name: 'Resolve conflict: History' });
+      await merge.getByRole('radiogroup', { name: 'Conflict 2 of 2' }).getByRole('radio', { name: 'Both (mine then theirs)', exact: true }).check();
+      await merge.getByRole('radiogroup', { name: 'Header field menu' }).getByRole('radio', { name: /^Theirs/ }).check();
+      // the choices scrolled the conflicts; the picture starts at their top
+      await merge.getByRole('heading', { name: 'Header fields changed on both sides' }).evaluate((h) => h.scrollIntoView({ block: 'end' }));
+      await page.waitForTimeout(300);
+      await shot('sync-merge');
+
+      await page.setViewportSize({ width: 800, height: 700 });
+      await page.waitForTimeout(300);
+      await shot('sync-merge-narrow');
+    } finally {
+      await context.close();
+      await site.close();
+    }
+  });
+}
