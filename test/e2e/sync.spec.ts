@@ -143,12 +143,24 @@ test('a conflict: pushed, shown in Changes, resolved per hunk and by hand, then 
   await expect(page.getByRole('contentinfo', { name: 'Status bar' })).toContainText('1 unsynced change · 1 conflict');
   expect((await onSite('GET', '/about/history')).content).toContain('We started in 1999.'); // theirs untouched
 
-  // the merge view
+  // the merge view; closing it after choices were made asks first, and the conflict stays
   await item.getByRole('button', { name: 'Resolve… History' }).click();
   const merge = pane.getByRole('region', { name: 'Resolve conflict: History' });
   await expect(merge.getByRole('heading', { name: 'Resolve conflict: History' })).toBeFocused();
   const first = merge.getByRole('radiogroup', { name: 'Conflict 1 of 2' });
   const second = merge.getByRole('radiogroup', { name: 'Conflict 2 of 2' });
+  await first.getByRole('radio', { name: 'Theirs', exact: true }).check();
+  await merge.getByRole('button', { name: 'Cancel' }).click();
+  const leave = page.getByRole('alertdialog', { name: 'Close without resolving?' });
+  await leave.getByRole('button', { name: 'Keep merging' }).click();
+  await expect(leave).toBeHidden();
+  await expect(first.getByRole('radio', { name: 'Theirs', exact: true })).toBeChecked();
+  await merge.getByRole('button', { name: 'Close merge view' }).click();
+  await leave.getByRole('button', { name: 'Close merge view' }).click();
+  await expect(merge).toBeHidden();
+  await expect(item.getByRole('button', { name: 'Resolve… History' })).toBeFocused();
+  await expect(item).toContainText('Conflict: changed on the site too');
+  await item.getByRole('button', { name: 'Resolve… History' }).click();
   await expect(merge.getByRole('group', { name: 'Conflict 1: Base' })).toContainText('We started in 1998.');
   await expect(merge.getByRole('group', { name: 'Conflict 1: Mine' })).toContainText('in a garage');
   await expect(merge.getByRole('group', { name: 'Conflict 1: Theirs' })).toContainText('We started in 1999.');
@@ -241,12 +253,19 @@ test('offline: the push says so, the rail and status bar show it, a change is di
   await expect(row).toHaveAccessibleDescription(/offline, 1 unsynced change$/);
   expect(await bridge<unknown[]>(page, 'drafts.list', { siteId })).toHaveLength(1);
 
-  // back online: once the backoff has passed, "Sync now" in the status bar pushes it
-  cms.faults.clear();
+  // "Sync now" in the status bar, once the backoff has passed, while the site is still away
   await expect(history).toContainText('with the next push', { timeout: 15_000 });
+  const toasts = page.getByRole('region', { name: 'Notifications' });
   await status.getByRole('button', { name: 'Sync now' }).click();
-  await expect(page.getByRole('region', { name: 'Notifications' })).toContainText('Demo is in sync');
-  await expect(pane.getByRole('heading', { name: 'Everything is on the site' })).toBeVisible();
+  await expect(toasts).toContainText('Demo: sync stopped');
+  await expect(history.getByRole('definition').filter({ hasText: /^2$/ })).toBeVisible(); // a second attempt
+
+  // back online: it goes out (by itself when the Host's auto-sync sees the site again, else with Push now)
+  cms.faults.clear();
+  await expect(async () => {
+    if ((await history.count()) > 0) await pane.getByRole('button', { name: 'Push now' }).click({ timeout: 1000 });
+    await expect(pane.getByRole('heading', { name: 'Everything is on the site' })).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
   await expect(status).toContainText('All changes on the site');
   await expect(row).toHaveAccessibleDescription(/signed in$/);
   expect((await onSite('GET', '/about/history')).content).toBe('Written on a train.\n');

@@ -1,8 +1,8 @@
 /**
  * One status per site for the rail's dot, the pane header and the status bar: the connection test
  * when it is running or failed, otherwise (CMS sites) the session: signed in green, session ended
- * amber, signed out grey; stores keep the connection test alone. A push under way (busy) or a push
- * that could not reach the site (offline, red) comes first, until a later connection test answers.
+ * amber, signed out grey; stores keep the connection test alone. A push under way (busy) or a site
+ * that stopped answering (offline, red) comes first, until a later connection test answers.
  */
 import type { Site } from '../../../electron/contract/index';
 import type { DotState } from '../../components/StatusDot.svelte';
@@ -18,7 +18,7 @@ export interface SiteStatus {
   session: string | null;
   /** The connection test phrase alone ("Reachable", "Not checked"…). */
   connection: string;
-  /** The last push could not reach the site (and no connection test has answered since). */
+  /** The site did not answer the Host lately (and no connection test has answered since). */
   offline: boolean;
 }
 

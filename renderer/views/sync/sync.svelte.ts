@@ -4,7 +4,7 @@
  * bar, "Push now" in the Changes area) so both show the same progress and the same last result.
  *
  *   sync.unsynced(siteId)    changes not on the site yet (conflicts included)
- *   sync.offline(siteId)     the last push could not reach the site
+ *   sync.offline(siteId)     the site did not answer the last time it was asked
  *   await sync.push(siteId)  → PushResult (also kept in sync.lastResult(siteId))
  *   sync.revision(siteId)    bumped by every status update of that site (views reload on it)
  */
@@ -42,7 +42,7 @@ class SyncState {
     return this.bySite[siteId]?.conflicted ?? 0;
   }
 
-  /** Only a failed push says so: before any push the site is not known to be offline. */
+  /** The Host found the site not answering (a push or any other request); unknown counts as online. */
   offline(siteId: string): boolean {
     return this.bySite[siteId]?.online === false;
   }
