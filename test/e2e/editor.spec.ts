@@ -167,7 +167,7 @@ test('a page changed on the site: the save asks, and "Keep mine as a copy" keeps
   await dialog.getByRole('button', { name: 'Keep editing' }).click();
   await expect(dialog).toBeHidden();
   await expect(markdown(editor)).toContainText('Mine: written in Sitedesk.');
-  await expect(editor.getByText('Unsaved changes')).toBeVisible();
+  await expect(editor.getByText('Conflicts with the site')).toBeVisible();
 
   await editor.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(dialog).toBeVisible();

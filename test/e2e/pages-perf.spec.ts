@@ -1,0 +1,153 @@
+/**
+ * A 10,000-page site stays smooth: the tree with every section open holds ten thousand rows, yet
+ * only the rows in view are in the DOM, and scrolling it end to end never blocks the renderer for
+ * long. The list view pages the site 50 rows at a time and moves through its pages without jank.
+ * Measured in the real Chromium with the Long Tasks API, against an in-process sandbox.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import { tempDir } from '../support/tmp';
+import { startBrowserMode, type BrowserMode } from './browser-mode';
+
+let dir: ReturnType<typeof tempDir>;
+let app: BrowserMode | undefined;
+let cms: CmsSandbox;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  cms = await startCmsSandbox({ seed: 'demo', content: { pages: 10_000 } });
+  // the sandbox reads its pages from disk on the first request (~15 s for 10,000): not the app's time
+  await fetch(`${cms.url}/pages?per_page=1`, { headers: { 'X-API-Key': cms.seeded!.adminApiKey! } });
+});
+test.afterAll(async () => {
+  await cms.close();
+});
+test.beforeEach(() => {
+  dir = tempDir('sitedesk-perf-e2e-');
+});
+test.afterEach(async () => {
+  await app?.stop();
+  app = undefined;
+  dir.remove();
+});
+
+async function bridge(page: Page, channel: string, input: unknown): Promise<{ id: string }> {
+  return page.evaluate(
+    async ([channel, input]) => {
+      const token = new URLSearchParams(location.search).get('token');
+      const ws = new WebSocket(`ws://${location.host}/bridge?token=${token}`);
+      await new Promise((r) => (ws.onopen = r));
+      const reply = await new Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>((resolve) => {
+        ws.addEventListener('message', (e) => {
+          const msg = JSON.parse(e.data);
+          if (msg.id === 1) resolve(msg); // events share the socket
+        });
+        ws.send(JSON.stringify({ id: 1, channel, input }));
+      });
+      ws.close();
+      if (!reply.ok) throw new Error(reply.error?.message);
+      return reply.value as { id: string };
+    },
+    [channel, input] as const,
+  );
+}
+
+async function openPages(page: Page) {
+  app = await startBrowserMode({ dataDir: dir.path, keychainService: `SitedeskE2E-${randomUUID()}` });
+  await page.goto(app.url);
+  const site = await bridge(page, 'sites.add', { name: 'Big', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+  await bridge(page, 'auth.refreshMe', { siteId: site.id });
+  await page.getByRole('navigation', { name: 'Sites', exact: true }).getByRole('button', { name: 'Big', exact: true }).click();
+  const pane = page.getByRole('region', { name: 'Big', exact: true });
+  await pane.getByRole('button', { name: 'Pages', exact: true }).click();
+  return pane;
+}
+
+/** Starts recording long tasks (main-thread work over 50 ms) in the page. */
+async function recordLongTasks(page: Page) {
+  await page.evaluate(() => {
+    const w = window as unknown as { __long: number[] };
+    w.__long = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__long.push(e.duration);
+    }).observe({ type: 'longtask', buffered: false });
+  });
+}
+const longTasks = (page: Page) => page.evaluate(() => (window as unknown as { __long: number[] }).__long);
+
+test('the tree with 10,000 rows: a bounded DOM and no long stalls while scrolling end to end', async ({ page }) => {
+  test.setTimeout(240_000);
+  const pane = await openPages(page);
+  const tree = pane.getByRole('tree', { name: 'Pages of Big' });
+  const first = tree.getByRole('treeitem', { name: 'Section 1', exact: true });
+  await expect(first).toBeVisible();
+  // "*" opens every section at the top level: 100 folders of 99 pages each
+  await first.focus();
+  await page.keyboard.press('*');
+  await expect(tree.getByRole('treeitem', { name: 'Section 1', exact: true })).toHaveAttribute('aria-expanded', 'true');
+  await expect
+    .poll(async () => tree.getByRole('treeitem').first().getAttribute('aria-setsize'), { timeout: 60_000 })
+    .toBe('100');
+  // wait until every level has arrived: the last section's last child can be reached with End
+  await expect
+    .poll(
+      async () => {
+        // the focus stays in the tree (the row it left is no longer in the DOM): End again
+        await page.keyboard.press('End');
+        return page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+      },
+      // 100 folder reads at once: ~17 s at the Host alone here (the sandbox scans 10,000 pages for each)
+      { timeout: 120_000, intervals: [1000] },
+    )
+    .toContain('Page 100.');
+
+  const inDom = await tree.getByRole('treeitem').count();
+  console.log(`tree rows in the DOM with ~10,000 open rows: ${inDom}`);
+  expect(inDom).toBeLessThan(120);
+
+  await recordLongTasks(page);
+  const scroller = await tree.evaluateHandle((el) => {
+    let n: HTMLElement | null = el as HTMLElement;
+    while (n && n.scrollHeight <= n.clientHeight) n = n.parentElement;
+    return n!;
+  });
+  const height = await scroller.evaluate((el) => el.scrollHeight);
+  expect(height).toBeGreaterThan(10_000 * 20); // the whole list is scrollable, not just a window of it
+  const t0 = Date.now();
+  await page.keyboard.press('Home');
+  // a fast flick from top to bottom, 60 wheel steps, then straight back up with Home
+  const box = (await tree.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0; i < 60; i++) await page.mouse.wheel(0, height / 60);
+  await expect.poll(() => scroller.evaluate((el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 2)).toBe(true);
+  await expect(tree.getByRole('treeitem', { name: /Page 100\.\d+/ }).first()).toBeVisible();
+  const elapsed = Date.now() - t0;
+  const long = await longTasks(page);
+  console.log(`scrolled ${height}px in ${elapsed} ms; long tasks: ${long.length} (max ${Math.round(Math.max(0, ...long))} ms)`);
+  // a frame is 16 ms; the Long Tasks API reports anything over 50 ms. Two cores shared with the
+  // Host and the sandbox still leave no single stall of 200 ms or more.
+  expect(Math.max(0, ...long)).toBeLessThan(200);
+  expect(await tree.getByRole('treeitem').count()).toBeLessThan(120);
+});
+
+test('the list view of 10,000 pages: 50 rows a page, moving through pages stays quick', async ({ page }) => {
+  const pane = await openPages(page);
+  await pane.getByRole('button', { name: 'List', exact: true }).click();
+  const list = pane.getByRole('grid', { name: 'Pages' });
+  await expect(list).toBeVisible();
+  await expect(pane.getByText('Page 1 of 200', { exact: true })).toBeVisible();
+  await recordLongTasks(page);
+  const next = pane.getByRole('button', { name: /Next page/i });
+  const t0 = Date.now();
+  for (let i = 0; i < 5; i++) {
+    await next.click();
+    await expect(pane.getByText(new RegExp(`Page ${i + 2} of`)).first()).toBeVisible();
+  }
+  const perPage = (Date.now() - t0) / 5;
+  const long = await longTasks(page);
+  console.log(`list: ${Math.round(perPage)} ms per page of 50 rows; long tasks: ${long.length} (max ${Math.round(Math.max(0, ...long))} ms)`);
+  expect(Math.max(0, ...long)).toBeLessThan(200);
+  const rowsInDom = await list.getByRole('row').count();
+  expect(rowsInDom).toBeLessThanOrEqual(51); // a head row and at most a page of rows
+});
