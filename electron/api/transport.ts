@@ -31,8 +31,8 @@ export interface CallOptions {
   ifNoneMatch?: string;
   ifMatch?: string;
   timeoutMs?: number;
-  /** Envelope: 'data' unwraps {data, meta} (CMS); 'raw' returns the parsed body (store API). */
-  envelope?: 'data' | 'raw';
+  /** Envelope: 'data' unwraps {data, meta} (CMS); 'raw' returns the parsed body (store API); 'text' the body as sent (the store's login). */
+  envelope?: 'data' | 'raw' | 'text';
 }
 
 export interface CallResult<T> {
@@ -136,12 +136,13 @@ export class Transport {
     }
   }
 
-  private read<T>(res: HttpResponse, envelope: 'data' | 'raw'): CallResult<T> {
+  private read<T>(res: HttpResponse, envelope: 'data' | 'raw' | 'text'): CallResult<T> {
     const etag = res.headers.get('etag') ?? undefined;
     const base = { status: res.status, headers: res.headers, ...(etag ? { etag } : {}) };
     if (res.status === 304) return { ...base, data: undefined as T, notModified: true };
     if (res.status < 200 || res.status >= 300) throw errorFromResponse(res, this.host);
     if (res.status === 204 || res.text === '') return { ...base, data: undefined as T, notModified: false };
+    if (envelope === 'text') return { ...base, data: res.text as T, notModified: false };
     const body = parseJson(res);
     if (body === undefined) throw badResponse(res, this.host, 'JSON');
     if (envelope === 'raw') return { ...base, data: body as T, notModified: false };

@@ -1,0 +1,307 @@
+/**
+ * Store sites (document 3: pets, orders, users, inventory): the app's types, the input schemas and
+ * the `store.*` channels and events, spread into the contract by index.ts. Rules the renderer may
+ * rely on:
+ * - Sign-in follows the site's sign-in setting: an API key (stored with the site) or a user login
+ *   (`store.login`); either way the secret stays in the Host's keychain.
+ * - Reads of pets and the inventory fall back to Sitedesk's copy when the store cannot be reached;
+ *   such answers carry `cachedAt` (ISO), the time of the copy.
+ * - A 429 answers `rate_limited` with `retryAfter` seconds; until then the Host refuses calls to
+ *   that store locally (same error, no request), so the renderer counts down and retries once.
+ * - `store.budget` events report what the store says is left of its rate limits.
+ */
+import * as v from 'valibot';
+import { channel, event } from './define';
+import { SiteId } from './sites';
+
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
+export type PetStatus = (typeof PET_STATUSES)[number];
+
+export const ORDER_STATUSES = ['placed', 'approved', 'delivered'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export interface PetCategory {
+  id: number | null;
+  name: string;
+}
+
+export interface PetTag {
+  id: number | null;
+  name: string;
+}
+
+export interface Pet {
+  id: number;
+  name: string;
+  category: PetCategory | null;
+  photoUrls: string[];
+  tags: PetTag[];
+  /** one of PET_STATUSES on a store that keeps to the document; shown as sent otherwise */
+  status: string | null;
+  /** Set when the store could not be reached and this is Sitedesk's copy from that time (ISO). */
+  cachedAt?: string;
+}
+
+export interface PetList {
+  pets: Pet[];
+  /** Set when the list comes from Sitedesk's copy (the store could not be reached): the oldest copy's time. */
+  cachedAt?: string;
+}
+
+export interface Inventory {
+  /** status → number of pets, as the store counts them (statuses beyond the three are kept) */
+  counts: Record<string, number>;
+  total: number;
+  /** when the store said so (ISO) */
+  fetchedAt: string;
+  /** Set when the store could not be reached (the copy is from fetchedAt). */
+  cachedAt?: string;
+}
+
+export interface Order {
+  id: number;
+  petId: number;
+  quantity: number;
+  shipDate: string | null;
+  status: string | null;
+  complete: boolean;
+}
+
+/** A store account; the password is never part of it. */
+export interface StoreUser {
+  id: number | null;
+  username: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  phone: string | null;
+  userStatus: number | null;
+}
+
+export interface RateWindow {
+  limit: number;
+  remaining: number;
+  /** when the window starts afresh (ISO), when the store says */
+  resetAt: string | null;
+}
+
+/** What the store says is left of the current plan's budget; null windows were not reported. */
+export interface RateBudget {
+  siteId: string;
+  /** as the store names it: free, pro, enterprise */
+  plan: string | null;
+  /** the store named a plan and reported no budget: no limit */
+  unlimited: boolean;
+  minute: RateWindow | null;
+  day: RateWindow | null;
+  /** after a 429: no call leaves for this store before this time (ISO) */
+  blockedUntil: string | null;
+  updatedAt: string;
+}
+
+export type StoreSessionState = 'signed_out' | 'signed_in' | 'expired';
+
+export interface StoreSessionInfo {
+  siteId: string;
+  state: StoreSessionState;
+  /** the site's API key, or a user login's session token */
+  via: 'apikey' | 'password' | null;
+  /** the logged-in user (user login only) */
+  username: string | null;
+  /** when the login session ends (ISO, from X-Expires-After); null when the store did not say */
+  expiresAt: string | null;
+  /** calls per hour the login allows (X-Rate-Limit); null when not said or unlimited */
+  rateLimitPerHour: number | null;
+  /** why the session ended (expired), for the sign-in prompt */
+  reason?: string;
+}
+
+// ── inputs ───────────────────────────────────────────────────────────────────────────────────
+
+const trimmed = (min: number, max: number, empty: string) =>
+  v.pipe(v.string(), v.trim(), v.minLength(min, empty), v.maxLength(max, `At most ${max} characters.`));
+
+export const PetId = v.pipe(
+  v.number('A pet id is a number.'),
+  v.integer('A pet id is a whole number.'),
+  v.minValue(1, 'A pet id is 1 or more.'),
+  v.maxValue(Number.MAX_SAFE_INTEGER, 'That pet id is too large.'),
+);
+
+const PetFields = {
+  name: trimmed(1, 100, 'Give the pet a name.'),
+  category: v.optional(
+    v.nullable(
+      v.strictObject({
+        id: v.optional(v.nullable(v.pipe(v.number(), v.integer('A category id is a whole number.'), v.minValue(0)))),
+        name: trimmed(1, 100, 'Give the category a name.'),
+      }),
+    ),
+  ),
+  /** Addresses of the pet's photos, in order (uploads add theirs). */
+  photoUrls: v.pipe(
+    v.array(v.pipe(v.string(), v.trim(), v.minLength(1, 'A photo URL cannot be empty.'), v.maxLength(2048), v.url('Enter a full address, such as https://example.com/rex.jpg.'))),
+    v.maxLength(50, 'At most 50 photos.'),
+  ),
+  /** Tag names; the store keeps one id per name. */
+  tags: v.optional(v.pipe(v.array(trimmed(1, 50, 'A tag cannot be empty.')), v.maxLength(20, 'At most 20 tags.')), []),
+  status: v.optional(v.picklist(PET_STATUSES, 'Choose available, pending or sold.')),
+};
+
+export const PetCreate = v.strictObject({ siteId: SiteId, ...PetFields });
+export const PetUpdate = v.strictObject({ siteId: SiteId, id: PetId, ...PetFields });
+export const PetRef = v.strictObject({ siteId: SiteId, petId: PetId });
+
+export const PetListQuery = v.strictObject({
+  siteId: SiteId,
+  /** default: all three */
+  statuses: v.optional(v.pipe(v.array(v.picklist(PET_STATUSES, 'Choose available, pending or sold.')), v.minLength(1, 'Choose at least one status.'))),
+  /** pets carrying any of these tags (names, compared without case) */
+  tags: v.optional(v.pipe(v.array(trimmed(1, 50, 'A tag cannot be empty.')), v.maxLength(20, 'At most 20 tags.'))),
+});
+
+export const PetUpload = v.strictObject({
+  siteId: SiteId,
+  petId: PetId,
+  /** Renderer-side id, echoed in `store.progress` events. */
+  uploadId: v.pipe(v.string(), v.maxLength(64)),
+  filename: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(255), v.regex(/^[^/\\]+$/, 'A file name has no slashes.')),
+  type: v.pipe(v.string(), v.maxLength(255)),
+  /** The image's bytes, base64 (the bridge carries JSON). */
+  data: v.pipe(v.string(), v.minLength(1, 'The file is empty.')),
+  /** sent as the reference's `additionalMetadata` */
+  metadata: v.optional(v.pipe(v.string(), v.maxLength(500))),
+});
+
+const Quantity = v.pipe(v.number('Enter the quantity as a number.'), v.integer('The quantity is a whole number.'), v.minValue(1, 'Order at least 1.'), v.maxValue(1000, 'At most 1000 per order.'));
+
+export const OrderPlace = v.strictObject({
+  siteId: SiteId,
+  petId: PetId,
+  quantity: Quantity,
+  /** ISO 8601 date-time */
+  shipDate: v.optional(v.pipe(v.string(), v.isoTimestamp('Enter the ship date as an ISO 8601 date-time, such as 2025-06-01T12:00:00Z.'))),
+  status: v.optional(v.picklist(ORDER_STATUSES, 'Choose placed, approved or delivered.')),
+  complete: v.optional(v.boolean()),
+});
+
+/** The document's id rules, said where the id is typed. */
+export const ORDER_ID_RULES = {
+  get: 'Orders can be looked up by their id: a whole number from 1 to 10.',
+  delete: 'Orders are deleted by their id: a positive whole number.',
+} as const;
+
+export const OrderLookup = v.strictObject({
+  siteId: SiteId,
+  orderId: v.pipe(v.number(ORDER_ID_RULES.get), v.integer(ORDER_ID_RULES.get), v.minValue(1, ORDER_ID_RULES.get), v.maxValue(10, ORDER_ID_RULES.get)),
+});
+
+export const OrderDelete = v.strictObject({
+  siteId: SiteId,
+  orderId: v.pipe(v.number(ORDER_ID_RULES.delete), v.integer(ORDER_ID_RULES.delete), v.minValue(1, ORDER_ID_RULES.delete), v.maxValue(Number.MAX_SAFE_INTEGER, ORDER_ID_RULES.delete)),
+});
+
+export const StoreUsername = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1, 'Enter the username.'),
+  v.maxLength(64, 'At most 64 characters.'),
+  v.regex(/^[A-Za-z0-9._-]+$/, 'Letters, digits, dots, hyphens and underscores only.'),
+);
+
+const optionalText = (max: number) => v.optional(v.pipe(v.string(), v.trim(), v.maxLength(max, `At most ${max} characters.`)));
+const Email = v.pipe(v.string(), v.trim(), v.email('Enter a valid email address.'), v.maxLength(254));
+const Password = v.pipe(v.string(), v.minLength(1, 'Enter a password.'), v.maxLength(200, 'At most 200 characters.'));
+const UserStatus = v.pipe(v.number('userStatus is a number.'), v.integer('userStatus is a whole number.'));
+
+export const NewStoreUser = v.strictObject({
+  username: StoreUsername,
+  email: Email,
+  password: Password,
+  firstName: optionalText(100),
+  lastName: optionalText(100),
+  phone: optionalText(100),
+  userStatus: v.optional(UserStatus),
+});
+export type NewStoreUser = v.InferOutput<typeof NewStoreUser>;
+
+export const UserCreate = v.strictObject({ siteId: SiteId, user: NewStoreUser });
+/** One list (pasted or from a CSV the renderer read); all are created or none. */
+export const UserCreateList = v.strictObject({
+  siteId: SiteId,
+  users: v.pipe(v.array(NewStoreUser), v.minLength(1, 'The list holds no users.'), v.maxLength(1000, 'At most 1000 users at a time.')),
+});
+export const UserRef = v.strictObject({ siteId: SiteId, username: StoreUsername });
+
+/** Only the fields given are sent, so only they change on the store. */
+export const UserChanges = v.pipe(
+  v.strictObject({
+    email: v.optional(Email),
+    password: v.optional(Password),
+    firstName: optionalText(100),
+    lastName: optionalText(100),
+    phone: optionalText(100),
+    userStatus: v.optional(UserStatus),
+  }),
+  v.check((c) => Object.values(c).some((x) => x !== undefined), 'Nothing was changed.'),
+);
+export type UserChanges = v.InferOutput<typeof UserChanges>;
+
+export const UserUpdate = v.strictObject({ siteId: SiteId, username: StoreUsername, changes: UserChanges });
+
+export const StoreLogin = v.strictObject({
+  siteId: SiteId,
+  username: StoreUsername,
+  password: v.pipe(v.string(), v.minLength(1, 'Enter the password.'), v.maxLength(4096)),
+});
+
+export const StoreSite = v.strictObject({ siteId: SiteId });
+
+export type PetListQuery = v.InferOutput<typeof PetListQuery>;
+export type PetCreate = v.InferOutput<typeof PetCreate>;
+export type PetUpdate = v.InferOutput<typeof PetUpdate>;
+export type PetUpload = v.InferOutput<typeof PetUpload>;
+export type OrderPlace = v.InferOutput<typeof OrderPlace>;
+
+// ── channels and events ──────────────────────────────────────────────────────────────────────
+
+export const storeChannels = {
+  /** Sign-in state of every store site (for the rail) or of one. */
+  'store.sessions': channel<StoreSessionInfo[]>()(v.optional(v.strictObject({}))),
+  'store.session': channel<StoreSessionInfo>()(StoreSite),
+  /** User login (sites set to password sign-in): the session token goes to the keychain. */
+  'store.login': channel<StoreSessionInfo>()(StoreLogin),
+  /** Ends the login session; `revoked: false` = forgotten here, but the store could not be told. */
+  'store.logout': channel<StoreSessionInfo & { revoked: boolean }>()(StoreSite),
+  /** The last rate-limit budget the store reported; null before any call or when it says nothing. */
+  'store.budget': channel<{ budget: RateBudget | null }>()(StoreSite),
+
+  'store.pets.list': channel<PetList>()(PetListQuery),
+  'store.pets.get': channel<Pet>()(PetRef),
+  'store.pets.create': channel<Pet>()(PetCreate),
+  'store.pets.update': channel<Pet>()(PetUpdate),
+  'store.pets.delete': channel<{ petId: number }>()(PetRef),
+  /** Progress arrives as `store.progress` events with the same uploadId; answers the pet as it is after the upload. */
+  'store.pets.uploadImage': channel<{ pet: Pet; message: string }>()(PetUpload),
+
+  'store.inventory': channel<Inventory>()(StoreSite),
+
+  'store.orders.place': channel<Order>()(OrderPlace),
+  'store.orders.get': channel<Order>()(OrderLookup),
+  'store.orders.delete': channel<{ orderId: number }>()(OrderDelete),
+
+  'store.users.create': channel<StoreUser>()(UserCreate),
+  'store.users.createList': channel<StoreUser[]>()(UserCreateList),
+  'store.users.get': channel<StoreUser>()(UserRef),
+  'store.users.update': channel<StoreUser>()(UserUpdate),
+  'store.users.delete': channel<{ username: string }>()(UserRef),
+};
+
+export const storeEvents = {
+  /** A store site's sign-in changed: logged in or out, expired, key refused. */
+  'store.session': event<StoreSessionInfo>(),
+  /** The store reported its rate-limit budget (after every call that said so, and after a 429). */
+  'store.budget': event<RateBudget>(),
+  /** Bytes of an image upload sent so far. */
+  'store.progress': event<{ uploadId: string; sent: number; total: number }>(),
+};

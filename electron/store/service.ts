@@ -1,0 +1,376 @@
+/**
+ * Store sites (document 3): sign-in, pets, inventory, orders and users. Every call goes through one
+ * place (`remote`) that refuses locally while the store asked to wait (429), reads the rate-limit
+ * budget from every answer, and turns the store's errors into sentences about this site. Pets and
+ * the inventory are kept in SQLite as read, so they can be read (marked `cachedAt`) when the store
+ * cannot be reached.
+ */
+import {
+  ORDER_ID_RULES,
+  PET_STATUSES,
+  type Inventory,
+  type NewStoreUser,
+  type Order,
+  type OrderPlace,
+  type Pet,
+  type PetCreate,
+  type PetList,
+  type PetListQuery,
+  type PetUpdate,
+  type PetUpload,
+  type RateBudget,
+  type StoreSessionInfo,
+  type StoreUser,
+  type UserChanges,
+} from '../contract/store';
+import type { Site } from '../contract';
+import { AppError, isAppError } from '../core/app-error';
+import type { FetchLike } from '../api/http';
+import { Transport } from '../api/transport';
+import { storePets } from '../api/store/pets';
+import { storeOrders } from '../api/store/orders';
+import { storeUsers } from '../api/store/users';
+import type { SitesRepo } from '../db/repos/sites';
+import type { StoreRepo } from '../db/repos/store';
+import type { SecretStore } from '../secrets/store';
+import { BudgetTracker } from './budget';
+import { StoreSession, storeSessionAccount } from './session';
+
+export interface StoreDeps {
+  sites: SitesRepo;
+  repo: StoreRepo;
+  secrets: SecretStore;
+  fetch: FetchLike;
+  /** the `store.session` event */
+  session: (info: StoreSessionInfo) => void;
+  /** the `store.budget` event */
+  budget: (b: RateBudget) => void;
+  /** the `store.progress` event */
+  progress: (p: { uploadId: string; sent: number; total: number }) => void;
+  /** session expiry and Retry-After are judged by this clock (tests move it) */
+  now?: () => number;
+}
+
+interface Live {
+  session: StoreSession;
+  budget: BudgetTracker;
+}
+
+const PLAN_NAMES: Record<string, string> = { free: 'Free', pro: 'Pro', enterprise: 'Enterprise' };
+
+/** The site did not answer (offline, timeout): reads fall back to the copy. */
+const unreachable = (err: unknown) => isAppError(err) && (err.code === 'network' || err.code === 'timeout');
+
+const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
+
+/** The same error with the store's field names moved to where the channel's input has them. */
+function withFields(err: AppError, rename: (field: string) => string, message?: string): AppError {
+  const fields = err.info.fields && Object.fromEntries(Object.entries(err.info.fields).map(([k, m]) => [rename(k), m]));
+  return new AppError({ ...err.info, ...(message ? { message } : {}), ...(fields ? { fields } : {}) }, { cause: err });
+}
+
+export function storeService(deps: StoreDeps) {
+  const now = deps.now ?? Date.now;
+  const iso = () => new Date(now()).toISOString();
+  const live = new Map<string, Live>();
+
+  const siteOf = (id: string): Site => {
+    const site = deps.sites.get(id);
+    if (!site) throw new AppError({ code: 'not_found', message: 'That site no longer exists.' });
+    return site;
+  };
+
+  function get(siteId: string): Live & { site: Site } {
+    const site = siteOf(siteId);
+    if (site.kind !== 'store') throw new AppError({ code: 'invalid_input', message: `${site.name} is a CMS site; store actions do not apply to it.` });
+    let l = live.get(siteId);
+    if (!l) {
+      // the getter reads the row each time, so an edited address or key is used at once
+      l = {
+        session: new StoreSession({ site: () => siteOf(siteId), secrets: deps.secrets, repo: deps.repo, emit: deps.session, now }),
+        budget: new BudgetTracker(siteId, now, deps.budget),
+      };
+      live.set(siteId, l);
+    }
+    return { ...l, site };
+  }
+
+  /** Calls with this site's credentials; every answer's rate-limit headers reach the budget. */
+  function transport(l: Live, site: Site): Transport {
+    const observed: FetchLike = async (input, init) => {
+      const res = await deps.fetch(input, init);
+      l.budget.observe(res.status, res.headers);
+      return res;
+    };
+    // 429s reach the caller at once: the renderer counts down and retries, the Host never waits and resends
+    return new Transport({ baseUrl: site.baseUrl, fetch: observed, credentials: l.session, maxAutoWaitS: 0 });
+  }
+
+  function slowDown(l: Live, site: Site, err: AppError): AppError {
+    const plan = l.budget.current()?.plan;
+    const retryAfter = err.info.retryAfter ?? 60;
+    const which = plan ? ` (${PLAN_NAMES[plan] ?? plan} plan)` : '';
+    return new AppError({ ...err.info, retryAfter, message: `${site.name} is rate-limiting requests${which}. Try again in ${retryAfter} s.` }, { cause: err });
+  }
+
+  /**
+   * One call to the store. `explain` may put a store error in this site's words (it returns
+   * undefined to keep the error as it is).
+   */
+  async function remote<T>(siteId: string, fn: (t: Transport, l: Live) => Promise<T>, explain?: (err: AppError, site: Site) => AppError | undefined): Promise<T> {
+    const l = get(siteId);
+    l.budget.guard(l.site.name);
+    try {
+      const result = await fn(transport(l, l.site), l);
+      l.session.succeeded();
+      return result;
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      if (err.code === 'rate_limited') throw slowDown(l, l.site, err);
+      throw explain?.(err, l.site) ?? err;
+    }
+  }
+
+  const noPet = (petId: number) => (err: AppError, site: Site) => {
+    if (err.code !== 'not_found') return undefined;
+    deps.repo.removePet(site.id, petId);
+    return new AppError({ ...err.info, message: `There is no pet ${petId} in ${site.name} (it may have been deleted).` });
+  };
+
+  /** The store names pet fields as it takes them; the channel's tags are plain names. */
+  const petField = (f: string) => f.replace(/^tags\.(\d+)\.name$/, 'tags.$1');
+
+  const petBody = (p: PetCreate | PetUpdate) => ({
+    ...('id' in p ? { id: p.id } : {}),
+    name: p.name,
+    ...(p.category ? { category: p.category } : {}),
+    photoUrls: p.photoUrls,
+    tags: p.tags,
+    ...(p.status ? { status: p.status } : {}),
+  });
+
+  return {
+    // ── sign-in ──────────────────────────────────────────────────────────────────────────────
+
+    sessions: (): StoreSessionInfo[] => deps.sites.list().filter((s) => s.kind === 'store').map((s) => get(s.id).session.info()),
+    session: (siteId: string): StoreSessionInfo => get(siteId).session.info(),
+
+    async login(siteId: string, username: string, password: string): Promise<StoreSessionInfo> {
+      const { session, site, budget } = get(siteId);
+      budget.guard(site.name);
+      try {
+        return await session.login(new Transport({ baseUrl: site.baseUrl, fetch: deps.fetch, maxAutoWaitS: 0 }), username, password);
+      } catch (err) {
+        // the document's 400 for a login is "invalid username/password supplied"
+        if (isAppError(err) && err.code === 'invalid_input' && err.info.status === 400) {
+          throw new AppError({ ...err.info, code: 'unauthorized', message: 'That user name and password were not accepted.', fields: { password: 'Check the user name and password.' } });
+        }
+        throw err;
+      }
+    },
+
+    async logout(siteId: string): Promise<StoreSessionInfo & { revoked: boolean }> {
+      const l = get(siteId);
+      const { info, revoked } = await l.session.logout(transport(l, l.site));
+      return { ...info, revoked };
+    },
+
+    budget: (siteId: string): RateBudget | null => get(siteId).budget.current(),
+
+    // ── pets ─────────────────────────────────────────────────────────────────────────────────
+
+    async pets(q: PetListQuery): Promise<PetList> {
+      const statuses = q.statuses ?? PET_STATUSES;
+      try {
+        if (q.tags?.length) {
+          const tagged = await remote(q.siteId, (t) => storePets.findByTags(t, q.tags!));
+          deps.repo.putPets(q.siteId, tagged, undefined, iso());
+          // the store filters by tags or by status, not both: statuses are applied here
+          return { pets: (q.statuses ? tagged.filter((p) => statuses.includes(p.status as never)) : tagged).sort(byId) };
+        }
+        const pets = await remote(q.siteId, (t) => storePets.findByStatus(t, statuses));
+        deps.repo.putPets(q.siteId, pets, { statuses }, iso());
+        return { pets: pets.sort(byId) };
+      } catch (err) {
+        if (unreachable(err)) {
+          const copy = deps.repo.pets(q.siteId, { ...(q.statuses ? { statuses: q.statuses } : {}), ...(q.tags ? { tags: q.tags } : {}) });
+          if (copy.fetchedAt) return { pets: copy.pets, cachedAt: copy.fetchedAt };
+        }
+        throw err;
+      }
+    },
+
+    async pet(siteId: string, petId: number): Promise<Pet> {
+      try {
+        const pet = await remote(siteId, (t) => storePets.get(t, petId), noPet(petId));
+        deps.repo.putPet(siteId, pet, iso());
+        return pet;
+      } catch (err) {
+        const copy = unreachable(err) ? deps.repo.pet(siteId, petId) : undefined;
+        if (copy) return { ...copy.pet, cachedAt: copy.fetchedAt };
+        throw err;
+      }
+    },
+
+    async createPet(p: PetCreate): Promise<Pet> {
+      const pet = await remote(p.siteId, (t) => storePets.create(t, petBody(p)), (err) => (err.info.fields ? withFields(err, petField) : undefined));
+      deps.repo.putPet(p.siteId, pet, iso());
+      return pet;
+    },
+
+    async updatePet(p: PetUpdate): Promise<Pet> {
+      const pet = await remote(
+        p.siteId,
+        (t) => storePets.update(t, { ...petBody(p), id: p.id }),
+        (err, site) => noPet(p.id)(err, site) ?? (err.info.fields ? withFields(err, petField) : undefined),
+      );
+      deps.repo.putPet(p.siteId, pet, iso());
+      return pet;
+    },
+
+    async deletePet(siteId: string, petId: number): Promise<{ petId: number }> {
+      await remote(siteId, (t) => storePets.remove(t, petId), noPet(petId));
+      deps.repo.removePet(siteId, petId);
+      return { petId };
+    },
+
+    async uploadImage(q: PetUpload): Promise<{ pet: Pet; message: string }> {
+      const bytes = Buffer.from(q.data, 'base64');
+      if (bytes.length === 0) throw AppError.fields({ data: 'The file is empty.' }, 'The file is empty.');
+      let last = 0;
+      const { message } = await remote(
+        q.siteId,
+        (t) =>
+          storePets.uploadImage(t, q.petId, bytes, {
+            ...(q.metadata ? { metadata: q.metadata } : {}),
+            onProgress: (sent, total) => {
+              // a few events per file are plenty; every chunk would flood the bridge
+              if (sent === total || sent - last >= total / 20) {
+                last = sent;
+                deps.progress({ uploadId: q.uploadId, sent, total });
+              }
+            },
+          }),
+        noPet(q.petId),
+      );
+      const pet = await this.pet(q.siteId, q.petId);
+      return { pet, message };
+    },
+
+    // ── inventory ────────────────────────────────────────────────────────────────────────────
+
+    async inventory(siteId: string): Promise<Inventory> {
+      const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
+      try {
+        const counts = await remote(siteId, (t) => storeOrders.inventory(t));
+        const fetchedAt = iso();
+        deps.repo.putInventory(siteId, counts, fetchedAt);
+        return { counts, total: total(counts), fetchedAt };
+      } catch (err) {
+        const copy = unreachable(err) ? deps.repo.inventory(siteId) : undefined;
+        if (copy) return { counts: copy.counts, total: total(copy.counts), fetchedAt: copy.fetchedAt, cachedAt: copy.fetchedAt };
+        throw err;
+      }
+    },
+
+    // ── orders ───────────────────────────────────────────────────────────────────────────────
+
+    async placeOrder(o: OrderPlace): Promise<Order> {
+      const { siteId, ...body } = o;
+      const order = await remote(siteId, (t) => storeOrders.place(t, body));
+      return order;
+    },
+
+    order(siteId: string, orderId: number): Promise<Order> {
+      return remote(
+        siteId,
+        (t) => storeOrders.get(t, orderId),
+        (err, site) => {
+          if (err.code === 'not_found') return new AppError({ ...err.info, message: `There is no order ${orderId} in ${site.name} (it may have been deleted).` });
+          if (err.info.status === 400) {
+            return new AppError({ ...err.info, message: `${site.name} refused order id ${orderId}. ${ORDER_ID_RULES.get}`, fields: { orderId: ORDER_ID_RULES.get } });
+          }
+          return undefined;
+        },
+      );
+    },
+
+    async deleteOrder(siteId: string, orderId: number): Promise<{ orderId: number }> {
+      await remote(
+        siteId,
+        (t) => storeOrders.remove(t, orderId),
+        (err, site) => {
+          if (err.code === 'not_found') return new AppError({ ...err.info, message: `There is no order ${orderId} in ${site.name} to delete.` });
+          if (err.info.status === 400) {
+            return new AppError({ ...err.info, message: `${site.name} refused order id ${orderId}. ${ORDER_ID_RULES.delete}`, fields: { orderId: ORDER_ID_RULES.delete } });
+          }
+          return undefined;
+        },
+      );
+      return { orderId };
+    },
+
+    // ── users ────────────────────────────────────────────────────────────────────────────────
+
+    createUser(siteId: string, user: NewStoreUser): Promise<StoreUser> {
+      return remote(siteId, (t) => storeUsers.create(t, user), (err) => (err.info.fields ? withFields(err, (f) => `user.${f}`) : undefined));
+    },
+
+    /** All or none: the store refuses the whole list when one user is wrong, naming it (`users.2.email`). */
+    createUsers(siteId: string, users: NewStoreUser[]): Promise<StoreUser[]> {
+      return remote(siteId, (t) => storeUsers.createWithList(t, users), (err) => (err.info.fields ? withFields(err, (f) => `users.${f}`) : undefined));
+    },
+
+    user(siteId: string, username: string): Promise<StoreUser> {
+      return remote(siteId, (t) => storeUsers.get(t, username), (err, site) =>
+        err.code === 'not_found' ? new AppError({ ...err.info, message: `There is no user ${username} in ${site.name}.` }) : undefined,
+      );
+    },
+
+    /** Sends only the fields in `changes`, so nothing else changes on the store. */
+    async updateUser(siteId: string, username: string, changes: UserChanges): Promise<StoreUser> {
+      const sent = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as UserChanges;
+      const updated = await remote(siteId, (t) => storeUsers.update(t, username, sent), (err, site) => {
+        if (err.code === 'not_found') return new AppError({ ...err.info, message: `There is no user ${username} in ${site.name}.` });
+        return err.info.fields ? withFields(err, (f) => `changes.${f}`) : undefined;
+      });
+      // the reference's PUT answers without a body: read the user back
+      return updated ?? this.user(siteId, username);
+    },
+
+    async deleteUser(siteId: string, username: string): Promise<{ username: string }> {
+      await remote(siteId, (t) => storeUsers.remove(t, username), (err, site) =>
+        err.code === 'not_found' ? new AppError({ ...err.info, message: `There is no user ${username} in ${site.name}.` }) : undefined,
+      );
+      const { session } = get(siteId);
+      // the store ends a deleted account's sessions; this one was among them
+      if (session.loggedInAs()?.toLowerCase() === username.toLowerCase()) await session.reset();
+      return { username };
+    },
+
+    // ── the site itself ──────────────────────────────────────────────────────────────────────
+
+    /** After an edit: a new address, kind or sign-in setting means the login belongs to something else. */
+    async siteChanged(before: Site, after: Site): Promise<void> {
+      if (before.kind !== 'store' && after.kind !== 'store') return;
+      const l = live.get(after.id);
+      if (before.baseUrl !== after.baseUrl || before.kind !== after.kind || before.authMode !== after.authMode) {
+        if (l) {
+          await l.session.reset();
+          l.budget.reset();
+        } else {
+          deps.repo.removeSession(after.id);
+          await deps.secrets.delete(storeSessionAccount(after.id)).catch(() => {});
+        }
+      } else get(after.id).session.succeeded(); // a refused key may have been replaced: try it again
+      if (after.kind !== 'store') live.delete(after.id);
+    },
+
+    /** The site is being removed: its secrets go by prefix, its rows by cascade. */
+    dropped(siteId: string): void {
+      live.delete(siteId);
+    },
+  };
+}
+
+export type StoreService = ReturnType<typeof storeService>;
