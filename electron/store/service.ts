@@ -161,6 +161,10 @@ export function storeService(deps: StoreDeps) {
       try {
         return await session.login(new Transport({ baseUrl: site.baseUrl, fetch: deps.fetch, maxAutoWaitS: 0 }), username, password);
       } catch (err) {
+        if (isAppError(err) && err.code === 'rate_limited') {
+          const retryAfter = err.info.retryAfter ?? 60;
+          throw new AppError({ ...err.info, retryAfter, message: `${site.name} is rate-limiting logins. Try again in ${retryAfter} s.` }, { cause: err });
+        }
         // the document's 400 for a login is "invalid username/password supplied"
         if (isAppError(err) && err.code === 'invalid_input' && err.info.status === 400) {
           throw new AppError({ ...err.info, code: 'unauthorized', message: 'That user name and password were not accepted.', fields: { password: 'Check the user name and password.' } });
