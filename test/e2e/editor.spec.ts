@@ -274,3 +274,32 @@ test('a new slug moves the page; deleting a translation and the page ask first',
   await expect(pane.getByRole('region', { name: /^Edit / })).toHaveCount(0);
   await expect(bridge(page, 'pages.get', { siteId, route: '/about/press-room' })).rejects.toMatchObject({ code: 'not_found' });
 });
+
+test('a conflict that does not merge by itself: Merge… in the editor, choose per part, the site gets the result', async ({ page }) => {
+  const pane = await openPages(page);
+  const editor = await openAboutPage(pane, 'History');
+  const original = await bridge<{ content: string }>(page, 'pages.get', { siteId, route: '/about/history' });
+  const firstLine = original.content.split('\n').find((l) => l.trim() !== '' && !l.startsWith('#'))!;
+  // the same line changed on the site and here
+  cms.editPage({ route: '/about/history', content: original.content.replace(firstLine, 'Theirs: the first paragraph, rewritten on the site.') });
+  await markdown(editor).fill(original.content.replace(firstLine, 'Mine: the first paragraph, rewritten in Sitedesk.'));
+  await editor.getByRole('button', { name: 'Save', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Page changed on the site' });
+  await dialog.getByRole('button', { name: 'Merge…' }).click();
+  await expect(dialog).toBeHidden();
+
+  const merge = pane.getByRole('region', { name: 'Resolve conflict: History' });
+  await expect(merge).toBeVisible();
+  const hunk = merge.getByRole('radiogroup', { name: 'Conflict 1 of 1' });
+  await expect(merge.getByRole('group', { name: 'Conflict 1: Theirs' })).toContainText('Theirs: the first paragraph');
+  await hunk.getByRole('radio', { name: 'Both (mine then theirs)', exact: true }).check();
+  await merge.getByRole('button', { name: 'Resolve and push' }).click();
+  await expect(merge).toBeHidden();
+
+  // the editor shows the page as the site now has it, with both paragraphs, and nothing waits
+  await expect(markdown(editor)).toContainText('Mine: the first paragraph');
+  await expect(markdown(editor)).toContainText('Theirs: the first paragraph');
+  await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
+  const onSite = await bridge<{ content: string }>(page, 'pages.get', { siteId, route: '/about/history' });
+  expect(onSite.content).toContain('Mine: the first paragraph, rewritten in Sitedesk.\nTheirs: the first paragraph, rewritten on the site.');
+});
