@@ -113,12 +113,24 @@ test('edit and save: state, Ctrl+S, the preview of the saved page, field errors 
 
   await markdown(editor).fill('# History\n\nFounded in a **garage**, grown in a [workshop](https://example.com/workshop).\n\n![Logo](/user/pages/01.home/logo.png)\n');
   await expect(editor.getByText('Unsaved changes')).toBeVisible();
-  await expect(editor.getByText('Older than your text: save to see your changes here.')).toBeVisible();
+  await expect(editor.getByText('Older than your text: save to see your changes here, or switch to Live.')).toBeVisible();
+  // Live renders the unsaved text here as it is typed (sanitised like the site's HTML)
+  const preview = editor.getByRole('complementary');
+  await preview.getByRole('button', { name: 'Live' }).click();
+  await expect(preview.getByRole('heading', { name: 'Live preview of your text' })).toBeVisible();
+  await expect(preview.locator('strong', { hasText: 'garage' })).toBeVisible();
+  await markdown(editor).press('Control+End');
+  await markdown(editor).pressSequentially('\nAnd *typed* live.');
+  await expect(preview.locator('em', { hasText: 'typed' })).toBeVisible();
+  await expect(preview.getByRole('img', { name: 'Logo' })).toHaveAttribute('src', `${cms.origin}/user/pages/01.home/logo.png`);
+  await preview.getByRole('button', { name: 'Site' }).click();
+  await expect(editor.getByRole('heading', { name: 'Preview of the saved page' })).toBeVisible();
   await markdown(editor).press('Control+s');
   await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
   // the site has it, and the preview shows the site's rendering of it (sanitised HTML)
   const saved = await bridge<{ content: string }>(page, 'pages.get', { siteId, route: '/about/history' });
   expect(saved.content).toContain('Founded in a **garage**');
+  expect(saved.content).toContain('And *typed* live.');
   await expect(editor.getByRole('complementary').locator('strong', { hasText: 'garage' })).toBeVisible();
   await expect(editor.getByText('Older than your text')).toHaveCount(0);
   // sanitised: links open outside the app, relative images point at the site

@@ -338,7 +338,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(editor.getByRole('complementary').getByRole('heading', { name: 'History' })).toBeVisible();
       await markdown.press('Control+End');
       await markdown.pressSequentially('\n\nFounded in a **garage** in 1998.');
-      await expect(editor.getByText('Older than your text: save to see your changes here.')).toBeVisible();
+      await expect(editor.getByText('Older than your text: save to see your changes here, or switch to Live.')).toBeVisible();
       await page.waitForTimeout(300);
       await shot('editor-content');
 
