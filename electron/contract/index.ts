@@ -45,6 +45,16 @@ import {
   type PushResult,
   type SyncSiteStatus,
 } from './pages';
+import {
+  MirrorSite,
+  MirrorStart,
+  MirrorStatusQuery,
+  OfflineSettingsUpdate,
+  SearchQuery,
+  type MirrorProgress,
+  type OfflineSettings,
+  type SearchHit,
+} from './mirror';
 
 export * from './errors';
 export * from './app';
@@ -53,6 +63,7 @@ export * from './auth';
 export * from './permissions';
 export * from './header-patch';
 export * from './pages';
+export * from './mirror';
 export type { ChannelDef, EventDef } from './define';
 
 const None = v.optional(v.strictObject({}));
@@ -149,6 +160,17 @@ export const channels = {
   /** Replays the site's outbox; with `route`, only that page's changes (and the creates above it). */
   'sync.push': channel<PushResult>()(v.strictObject({ siteId: SiteId, route: v.optional(Route) })),
 
+  /** "Make available offline": starts a mirror of the site, or goes on with its unfinished one. Progress: `mirror.progress`. */
+  'mirror.start': channel<MirrorProgress>()(MirrorStart),
+  /** Stops the site's mirror (it stays resumable); `run: null` when none was running. */
+  'mirror.cancel': channel<{ run: MirrorProgress | null }>()(MirrorSite),
+  /** The latest run of each site that has one (or of `siteId`). */
+  'mirror.status': channel<MirrorProgress[]>()(MirrorStatusQuery),
+  'mirror.settings': channel<OfflineSettings>()(MirrorSite),
+  'mirror.setSettings': channel<OfflineSettings>()(OfflineSettingsUpdate),
+  /** Full-text search over the cached pages of every site (or one), best first. */
+  'search.query': channel<SearchHit[]>()(SearchQuery),
+
   'workspace.get': channel<Workspace>()(None),
   'workspace.set': channel<Workspace>()(WorkspaceSchema),
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
@@ -160,6 +182,8 @@ export const events = {
   'auth.session': event<SessionInfo>(),
   /** Unsynced counts, pushes running, online or not, per CMS site. */
   'sync.status': event<SyncSiteStatus[]>(),
+  /** A mirror run moved on (at most a few times a second, and at every phase or state change). */
+  'mirror.progress': event<MirrorProgress>(),
   /** Bytes of an upload sent to the site so far. */
   'media.progress': event<{ uploadId: string; sent: number; total: number }>(),
   /** The keychain became unavailable (or available again). */

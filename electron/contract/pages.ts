@@ -22,6 +22,8 @@ export interface PageSummary {
   date: string | null;
   translatedLanguages?: string[];
   untranslatedLanguages?: string[];
+  /** Set when the site could not be reached and this row is Sitedesk's copy from that time (ISO). */
+  cachedAt?: string;
 }
 
 export interface PageMediaItem {
@@ -54,6 +56,8 @@ export interface PageList {
   total: number;
   page: number;
   perPage: number;
+  /** Answered from the cache (the site did not answer): the time of the oldest copy listed. */
+  cachedAt?: string;
 }
 
 export interface SiteLanguages {
@@ -61,6 +65,8 @@ export interface SiteLanguages {
   languages: { code: string; name: string; nativeName: string; rtl: boolean; isDefault: boolean }[];
   default: string | null;
   active: string | null;
+  /** Answered from the cache (the site did not answer): the time of the copy. */
+  cachedAt?: string;
 }
 
 export interface PageLanguages {
@@ -134,6 +140,8 @@ export interface TranslationMatrix {
   languages: string[];
   defaultLanguage: string | null;
   rows: TranslationRow[];
+  /** Answered from the cache (the site did not answer): the time of the oldest copy. */
+  cachedAt?: string;
 }
 
 // ── inputs ──────────────────────────────────────────────────────────────────────────────────

@@ -11,6 +11,9 @@ import { sitesService, type SitesService } from '../sites/service';
 import { sessionManager, type SessionManager } from '../sites/sessions';
 import { pagesService, type PagesService } from '../pages/service';
 import { syncService, type SyncService } from '../sync/service';
+import { mirrorService, type MirrorService } from '../mirror/service';
+import { searchService, type SearchService } from '../search/service';
+import { autoSync } from '../sync/auto-sync';
 import type { FetchLike } from '../api/http';
 import { AppError, isAppError } from './app-error';
 import { createDispatcher, type Handlers, type Log } from './dispatch';
@@ -75,8 +78,14 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let sessions: SessionManager | undefined;
   let pages: PagesService | undefined;
   let sync: SyncService | undefined;
+  let mirror: MirrorService | undefined;
+  let search: SearchService | undefined;
+  let offline: ReturnType<typeof autoSync> | undefined;
   if (repos) {
-    const s = sessionManager({ sites: repos.sites, repo: repos.sessions, secrets, fetch: fetchImpl, emit: (info) => emit('auth.session', info), ...(opts.now ? { now: opts.now } : {}) });
+    const r = repos;
+    // every request reports whether its site answered (auto-sync when back online)
+    const reach = { reachable: (id: string) => offline?.connectivity.reachable(id), unreachable: (id: string) => offline?.connectivity.unreachable(id) };
+    const s = sessionManager({ sites: repos.sites, repo: repos.sessions, secrets, fetch: fetchImpl, emit: (info) => emit('auth.session', info), reach, ...(opts.now ? { now: opts.now } : {}) });
     sessions = s;
     sites = sitesService({
       repo: repos.sites,
@@ -85,10 +94,30 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       changed: (list) => emit('sites.changed', list),
       edited: (before, after) => s.siteChanged(before, after),
       added: (site) => site.kind === 'cms' && emit('auth.session', s.get(site.id).info()),
-      purgeCache: (id) => s.dropped(id),
+      purgeCache: (id) => {
+        s.dropped(id);
+        void mirror?.dropped(id);
+        offline?.connectivity.forget(id);
+      },
     });
-    pages = pagesService({ sessions: s, cache: repos.pages, progress: (p) => emit('media.progress', p), queue: (...a) => need(sync).queue(...a) });
-    sync = syncService({ sites: repos.sites, sessions: s, repo: repos.sync, cache: repos.pages, emit: (st) => emit('sync.status', st) });
+    pages = pagesService({ sessions: s, cache: repos.pages, siteCache: repos.siteCache, progress: (p) => emit('media.progress', p), queue: (...a) => need(sync).queue(...a) });
+    const sy = syncService({ sites: repos.sites, sessions: s, repo: repos.sync, cache: repos.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
+    sync = sy;
+    const m = mirrorService({ sites: r.sites, sessions: s, pages: r.pages, repo: r.mirror, prefs: r.prefs, siteCache: r.siteCache, emit: (p) => emit('mirror.progress', p) });
+    mirror = m;
+    search = searchService(r.search);
+    offline = autoSync({
+      sites: () => r.sites.list().filter((x) => x.kind === 'cms').map((x) => x.id),
+      settings: (id) => m.settings(id),
+      pending: (id) => r.sync.counts().get(id)?.pending ?? 0,
+      clearBackoff: (id) => r.sync.clearBackoff(id),
+      push: (id) => sy.push(id),
+      ping: (id) => s.ping(id),
+      statusChanged: () => sy.changed(),
+      log: (message, extra) => log('warn', message, extra),
+    });
+    offline.start();
+    m.resumeInterrupted();
   }
 
   const need = <T>(x: T | undefined): T => {
@@ -161,6 +190,12 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     'sync.outbox': ({ siteId }) => need(sync).outbox(siteId),
     'sync.discard': ({ itemId }) => need(sync).discard(itemId),
     'sync.push': ({ siteId, route }) => need(sync).push(siteId, route),
+    'mirror.start': (q) => need(mirror).start(q),
+    'mirror.cancel': async ({ siteId }) => ({ run: await need(mirror).cancel(siteId) }),
+    'mirror.status': (q) => need(mirror).status(q?.siteId),
+    'mirror.settings': ({ siteId }) => need(mirror).settings(siteId),
+    'mirror.setSettings': (q) => need(mirror).setSettings(q),
+    'search.query': (q) => need(search).query(q),
     'workspace.get': () => {
       const saved = need(repos).prefs.get<Workspace>('workspace') ?? EMPTY_WORKSPACE;
       // sites removed since the layout was saved simply drop out of it
@@ -185,6 +220,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     },
     emit,
     async close() {
+      offline?.close();
+      await mirror?.close(); // runs stop where they are and go on at the next start
       listeners.clear();
       if (db) closeDatabase(db);
     },

@@ -5,11 +5,15 @@ import { prefsRepo } from './repos/prefs';
 import { sessionsRepo } from './repos/sessions';
 import { pagesRepo } from './repos/pages';
 import { syncRepo } from './repos/sync';
+import { mirrorRepo } from './repos/mirror';
+import { searchRepo } from './repos/search';
+import { siteCacheRepo } from './repos/site-cache';
 
 export { openDatabase, closeDatabase, type Db } from './open';
 
 export function repositories(db: Db) {
-  return { sites: sitesRepo(db), prefs: prefsRepo(db), sessions: sessionsRepo(db), pages: pagesRepo(db), sync: syncRepo(db) };
+  return { sites: sitesRepo(db), prefs: prefsRepo(db), sessions: sessionsRepo(db), pages: pagesRepo(db), sync: syncRepo(db),
+    mirror: mirrorRepo(db), search: searchRepo(db), siteCache: siteCacheRepo(db) };
 }
 
 export type Repositories = ReturnType<typeof repositories>;

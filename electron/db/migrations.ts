@@ -128,6 +128,126 @@ export const migrations: Migration[] = [
       CREATE INDEX outbox_site ON outbox (site_id, id);
     `,
   },
+  {
+    version: 5,
+    name: 'offline mirror and search',
+    sql: `
+      -- The page cache gets an INTEGER PRIMARY KEY: FTS5 external content joins on rowids, and
+      -- VACUUM may renumber the implicit rowids of a table without one.
+      CREATE TABLE pages_v5 (
+        id                INTEGER PRIMARY KEY,
+        site_id           TEXT NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
+        route             TEXT NOT NULL,
+        lang              TEXT NOT NULL DEFAULT '',
+        title             TEXT NOT NULL,
+        slug              TEXT NOT NULL,
+        template          TEXT NOT NULL,
+        published         INTEGER NOT NULL,
+        visible           INTEGER NOT NULL,
+        routable          INTEGER NOT NULL,
+        sort_order        INTEGER,
+        has_children      INTEGER NOT NULL DEFAULT 0,
+        parent            TEXT NOT NULL,
+        modified          TEXT,
+        date              TEXT,
+        translated        TEXT,
+        untranslated      TEXT,
+        explicit          TEXT,            -- JSON: languages with a file of their own (the matrix)
+        has_default_file  INTEGER,
+        header            TEXT,
+        header_text       TEXT,            -- the header's values as words, for search
+        content           TEXT,
+        media             TEXT,
+        language          TEXT,
+        etag              TEXT,
+        fetched_at        TEXT NOT NULL,
+        full_at           TEXT,
+        -- the mirror's quick check: the list-visible fields of the full copy, and the server's
+        -- time (Date header) when that copy was last known current
+        full_sig          TEXT,
+        verified_at       TEXT,
+        UNIQUE (site_id, route, lang)
+      );
+      INSERT INTO pages_v5 (site_id, route, lang, title, slug, template, published, visible, routable, sort_order, has_children, parent,
+        modified, date, translated, untranslated, header, header_text, content, media, language, etag, fetched_at, full_at)
+      SELECT site_id, route, lang, title, slug, template, published, visible, routable, sort_order, has_children, parent,
+        modified, date, translated, untranslated, header,
+        CASE WHEN json_valid(header) THEN (SELECT group_concat(value, ' ') FROM json_tree(pages.header) WHERE type IN ('text', 'integer', 'real')) END,
+        content, media, language, etag, fetched_at, full_at
+      FROM pages;
+      DROP TABLE pages;
+      ALTER TABLE pages_v5 RENAME TO pages;
+      CREATE INDEX pages_parent ON pages (site_id, lang, parent);
+
+      -- offline search over every cached page of every site; kept in step by the triggers below
+      CREATE VIRTUAL TABLE pages_fts USING fts5 (
+        title, header_text, content,
+        content = 'pages', content_rowid = 'id',
+        tokenize = 'unicode61 remove_diacritics 2'
+      );
+      -- titles weigh most, then header values, then the text
+      INSERT INTO pages_fts (pages_fts, rank) VALUES ('rank', 'bm25(10.0, 3.0, 1.0)');
+      INSERT INTO pages_fts (pages_fts) VALUES ('rebuild');
+      CREATE TRIGGER pages_fts_insert AFTER INSERT ON pages BEGIN
+        INSERT INTO pages_fts (rowid, title, header_text, content) VALUES (new.id, new.title, new.header_text, new.content);
+      END;
+      CREATE TRIGGER pages_fts_delete AFTER DELETE ON pages BEGIN
+        INSERT INTO pages_fts (pages_fts, rowid, title, header_text, content) VALUES ('delete', old.id, old.title, old.header_text, old.content);
+      END;
+      -- only when the words change: a 304 that refreshes fetched_at leaves the index alone
+      CREATE TRIGGER pages_fts_update AFTER UPDATE OF title, header_text, content ON pages
+        WHEN old.title IS NOT new.title OR old.header_text IS NOT new.header_text OR old.content IS NOT new.content
+      BEGIN
+        INSERT INTO pages_fts (pages_fts, rowid, title, header_text, content) VALUES ('delete', old.id, old.title, old.header_text, old.content);
+        INSERT INTO pages_fts (rowid, title, header_text, content) VALUES (new.id, new.title, new.header_text, new.content);
+      END;
+
+      -- "Make available offline": one run per site at a time, resumable after a restart
+      CREATE TABLE mirror_runs (
+        id             INTEGER PRIMARY KEY,
+        site_id        TEXT NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
+        -- running: under way, or stopped by a quit or crash (resumed at the next start)
+        state          TEXT NOT NULL CHECK (state IN ('running', 'cancelled', 'failed', 'done')),
+        phase          TEXT NOT NULL CHECK (phase IN ('listing', 'reading', 'cleaning', 'done')),
+        plan           TEXT NOT NULL,   -- JSON: scope, languages, default language, options
+        list_cursor    TEXT,            -- JSON: where the listing goes on after a restart
+        listed         INTEGER NOT NULL DEFAULT 0,   -- list rows seen
+        total          INTEGER NOT NULL DEFAULT 0,
+        done           INTEGER NOT NULL DEFAULT 0,
+        unchanged      INTEGER NOT NULL DEFAULT 0,
+        failed         INTEGER NOT NULL DEFAULT 0,
+        removed        INTEGER NOT NULL DEFAULT 0,
+        held           INTEGER NOT NULL DEFAULT 0,   -- removals that wait for a confirmation
+        error          TEXT,
+        started_at     TEXT NOT NULL,
+        updated_at     TEXT NOT NULL,
+        finished_at    TEXT
+      );
+      CREATE INDEX mirror_runs_site ON mirror_runs (site_id, id);
+      -- every page and language a run reads; 'todo' until its answer is in the cache
+      CREATE TABLE mirror_items (
+        id        INTEGER PRIMARY KEY,   -- listing order
+        run_id    INTEGER NOT NULL REFERENCES mirror_runs (id) ON DELETE CASCADE,
+        route     TEXT NOT NULL,
+        lang      TEXT NOT NULL,
+        state     TEXT NOT NULL DEFAULT 'todo' CHECK (state IN ('todo', 'fetched', 'unchanged', 'gone', 'failed')),
+        attempts  INTEGER NOT NULL DEFAULT 0,
+        error     TEXT,
+        transient INTEGER NOT NULL DEFAULT 0,   -- a failure worth another try within the run
+        UNIQUE (run_id, route, lang)
+      );
+      CREATE INDEX mirror_items_state ON mirror_items (run_id, state);
+
+      -- small answers worth having offline (the site's languages), per site and key
+      CREATE TABLE site_cache (
+        site_id     TEXT NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
+        key         TEXT NOT NULL,
+        value       TEXT NOT NULL,
+        fetched_at  TEXT NOT NULL,
+        PRIMARY KEY (site_id, key)
+      );
+    `,
+  },
 ];
 
 export const LATEST_VERSION = migrations.reduce((max, m) => Math.max(max, m.version), 0);

@@ -3,12 +3,13 @@
  * an unchanged page costs a 304), saves carry If-Match with the plain-read ETag, and writes that
  * move or remove pages drop what the cache knew about them.
  */
-import type { ChannelParsed, Page, PageList, PageMediaItem, PageSummary, TranslationMatrix, TranslationRow } from '../contract';
+import type { ChannelParsed, Page, PageList, PageMediaItem, PageSummary, SiteLanguages, TranslationMatrix, TranslationRow } from '../contract';
 import { AppError, isAppError } from '../core/app-error';
 import { cmsPages } from '../api/cms/pages';
 import { cmsMedia } from '../api/cms/media';
 import { cmsBlueprints } from '../api/cms/blueprints';
 import type { PagesRepo } from '../db/repos/pages';
+import { LANGUAGES_KEY, type SiteCacheRepo } from '../db/repos/site-cache';
 import type { SessionManager } from '../sites/sessions';
 
 export interface PagesDeps {
@@ -16,6 +17,8 @@ export interface PagesDeps {
   cache: PagesRepo;
   /** Upload progress, for the `media.progress` event. */
   progress?: (p: { uploadId: string; sent: number; total: number }) => void;
+  /** The site's languages, kept for the offline matrix. */
+  siteCache?: SiteCacheRepo;
   /** Puts a write the site could not take now into the site's outbox (replayed by the next push). */
   queue?: (siteId: string, op: QueuedOp, route: string, payload: Record<string, unknown>) => void;
 }
@@ -28,7 +31,7 @@ const MAX_MATRIX_PAGES = 20_000;
 /** Most children a folder may list in the tree before the list view is the better tool. */
 const MAX_CHILDREN = 5000;
 
-export function pagesService({ sessions, cache, progress, queue }: PagesDeps) {
+export function pagesService({ sessions, cache, progress, queue, siteCache }: PagesDeps) {
   const t = (siteId: string) => sessions.get(siteId).transport();
   const key = (lang?: string) => lang ?? '';
 
@@ -71,7 +74,18 @@ export function pagesService({ sessions, cache, progress, queue }: PagesDeps) {
   return {
     async list(q: ChannelParsed<'pages.list'>): Promise<PageList> {
       const { siteId, ...query } = q;
-      const r = await cmsPages.list(t(siteId), query);
+      let r: PageList;
+      try {
+        r = await cmsPages.list(t(siteId), query);
+      } catch (err) {
+        // offline: the same filters, sort and paging over the cached rows, marked with their time
+        if (unreachable(err)) {
+          const cached = cache.list(siteId, query);
+          // an empty answer is only an answer when the site was read before at all
+          if (cached.total > 0 || cache.cachedChildren(siteId, '/').length) return cached;
+        }
+        throw err;
+      }
       cache.putSummaries(siteId, '', r.items);
       return r;
     },
@@ -87,8 +101,10 @@ export function pagesService({ sessions, cache, progress, queue }: PagesDeps) {
         }
       } catch (err) {
         if (unreachable(err)) {
-          const cached = cache.children(siteId, route);
+          const cached = cache.cachedChildren(siteId, route);
           if (cached.length) return cached;
+          // a page the cache knows as a leaf has no level to show, online or not
+          if (route !== '/' && cache.summary(siteId, route)?.hasChildren === false) return [];
         }
         throw err;
       }
@@ -215,7 +231,17 @@ export function pagesService({ sessions, cache, progress, queue }: PagesDeps) {
       return rows;
     },
 
-    siteLanguages: (siteId: string) => cmsPages.siteLanguages(t(siteId)),
+    async siteLanguages(siteId: string): Promise<SiteLanguages> {
+      try {
+        const langs = await cmsPages.siteLanguages(t(siteId));
+        siteCache?.put(siteId, LANGUAGES_KEY, langs);
+        return langs;
+      } catch (err) {
+        const cached = unreachable(err) ? siteCache?.get<SiteLanguages>(siteId, LANGUAGES_KEY) : undefined;
+        if (cached) return { ...cached.value, cachedAt: cached.fetchedAt };
+        throw err;
+      }
+    },
     taxonomy: (siteId: string) => cmsPages.taxonomy(t(siteId)),
     languages: (siteId: string, route: string) => cmsPages.languages(t(siteId), route),
 
@@ -250,13 +276,25 @@ export function pagesService({ sessions, cache, progress, queue }: PagesDeps) {
     /** Pages × languages for the whole site: which languages have a real file, which only the base. */
     async matrix(siteId: string): Promise<TranslationMatrix> {
       const transport = t(siteId);
-      const langs = await cmsPages.siteLanguages(transport);
       const rows: TranslationRow[] = [];
-      for (let page = 1; rows.length < MAX_MATRIX_PAGES; page++) {
-        const r = await cmsPages.translationRows(transport, page);
-        rows.push(...r.rows);
-        if (r.rows.length === 0 || rows.length >= r.total) break;
+      let langs: SiteLanguages;
+      try {
+        langs = await this.siteLanguages(siteId);
+        if (langs.cachedAt) throw new AppError({ code: 'network', message: 'offline' }); // answered from the cache: go offline whole
+        for (let page = 1; rows.length < MAX_MATRIX_PAGES; page++) {
+          const r = await cmsPages.translationRows(transport, page);
+          rows.push(...r.rows);
+          if (r.rows.length === 0 || rows.length >= r.total) break;
+        }
+      } catch (err) {
+        // offline: the rows the cache holds (from the mirror, the list, or an earlier matrix)
+        const cachedLangs = unreachable(err) ? siteCache?.get<SiteLanguages>(siteId, LANGUAGES_KEY) : undefined;
+        const cached = cachedLangs ? cache.matrixRows(siteId) : undefined;
+        if (!cachedLangs || !cached?.rows.length) throw err;
+        const oldest = cached.cachedAt && cached.cachedAt < cachedLangs.fetchedAt ? cached.cachedAt : cachedLangs.fetchedAt;
+        return { languages: cachedLangs.value.languages.map((l) => l.code), defaultLanguage: cachedLangs.value.default, rows: cached.rows, cachedAt: oldest };
       }
+      cache.putTranslations(siteId, rows);
       rows.sort((a, b) => a.route.localeCompare(b.route));
       return { languages: langs.languages.map((l) => l.code), defaultLanguage: langs.default, rows };
     },

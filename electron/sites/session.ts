@@ -45,6 +45,11 @@ export class CmsSession implements CredentialSource {
     return this.deps.site().id;
   }
 
+  /** This site's fetch (it reports whether the site answers; see sessions.ts). */
+  get fetch(): FetchLike {
+    return this.deps.fetch;
+  }
+
   /** A transport for this site whose calls carry this session's credentials. */
   transport(): Transport {
     const site = this.deps.site();

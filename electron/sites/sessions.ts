@@ -1,7 +1,7 @@
 /** The sessions of all CMS sites, created on first use and dropped with their site. */
 import type { SessionInfo, Site } from '../contract';
 import { AppError } from '../core/app-error';
-import type { FetchLike } from '../api/http';
+import { classifyFetchError, send, type FetchLike } from '../api/http';
 import type { SessionsRepo } from '../db/repos/sessions';
 import type { SitesRepo } from '../db/repos/sites';
 import type { SecretStore } from '../secrets/store';
@@ -14,6 +14,26 @@ export interface SessionsDeps {
   fetch: FetchLike;
   emit: (info: SessionInfo) => void;
   now?: () => number;
+  /** Told of every request to a site: answered (online) or not (offline). See sync/connectivity.ts. */
+  reach?: { reachable(siteId: string): void; unreachable(siteId: string): void };
+}
+
+/**
+ * fetch for one site that reports whether the site answered. A refused certificate is not "offline":
+ * it does not pass by waiting, so it is left to the caller's error.
+ */
+function reporting(siteId: string, fetchImpl: FetchLike, reach: NonNullable<SessionsDeps['reach']>): FetchLike {
+  return (input, init) =>
+    fetchImpl(input, init).then(
+      (res) => {
+        reach.reachable(siteId);
+        return res;
+      },
+      (err: unknown) => {
+        if (classifyFetchError(err, String(input), 0).code !== 'tls') reach.unreachable(siteId);
+        throw err;
+      },
+    );
 }
 
 export function sessionManager(deps: SessionsDeps) {
@@ -31,7 +51,8 @@ export function sessionManager(deps: SessionsDeps) {
     let s = live.get(siteId);
     if (!s) {
       // the getter reads the row each time, so an edited address or key is used at once
-      s = new CmsSession({ ...deps, site: () => siteOf(siteId), ...(deps.now ? { now: deps.now } : {}) });
+      const fetchImpl = deps.reach ? reporting(siteId, deps.fetch, deps.reach) : deps.fetch;
+      s = new CmsSession({ ...deps, fetch: fetchImpl, site: () => siteOf(siteId), ...(deps.now ? { now: deps.now } : {}) });
       live.set(siteId, s);
     }
     return s;
@@ -39,6 +60,11 @@ export function sessionManager(deps: SessionsDeps) {
 
   return {
     get,
+    /** Asks the site's public GET /ping once (the offline probe); its answer reaches `reach`. */
+    async ping(siteId: string): Promise<void> {
+      const site = siteOf(siteId);
+      await send(get(siteId).fetch, { url: `${site.baseUrl}/ping`, timeoutMs: 5000 });
+    },
     all: (): SessionInfo[] => deps.sites.list().filter((s) => s.kind === 'cms').map((s) => get(s.id).info()),
     /** After an edit: a new address, kind or sign-in mode means the old tokens belong to something else. */
     async siteChanged(before: Site, after: Site): Promise<void> {

@@ -17,6 +17,8 @@ export interface SyncDeps {
   repo: SyncRepo;
   cache: PagesRepo;
   emit: (status: SyncSiteStatus[]) => void;
+  /** Whether the site answers (sync/connectivity.ts); null when not known yet. */
+  online?: (siteId: string) => boolean | null;
 }
 
 const info = (d: Draft): DraftInfo => ({
@@ -48,7 +50,7 @@ export function syncService(deps: SyncDeps) {
           pending: c.pending,
           conflicted: c.conflicted,
           syncing: running.has(s.id),
-          online: last ? !last.summary.stopped || last.summary.stopped.reason !== 'offline' : null,
+          online: deps.online?.(s.id) ?? (last ? !last.summary.stopped || last.summary.stopped.reason !== 'offline' : null),
           lastPushAt: last?.at ?? null,
           lastError: last?.summary.stopped?.message ?? null,
         };
@@ -58,6 +60,8 @@ export function syncService(deps: SyncDeps) {
 
   return {
     status,
+    /** Tells the renderer again (a site went online or offline). */
+    changed,
 
     /** Saves an edit locally at once; the base is the draft's own, or the cached copy it was made from. */
     saveDraft(q: ChannelParsed<'drafts.save'>): DraftInfo {

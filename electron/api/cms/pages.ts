@@ -114,6 +114,14 @@ function toPage(p: v.InferOutput<typeof PageSchema>, etag: string | null): Page 
 
 type ListQuery = Omit<PageListQuery, 'siteId'>;
 
+/** A list row with the translation metadata the matrix and the mirror need. */
+export interface MirrorRow extends PageSummary {
+  translated: string[];
+  untranslated: string[];
+  explicit: string[];
+  hasDefaultFile: boolean;
+}
+
 export const cmsPages = {
   async list(t: Transport, q: ListQuery): Promise<PageList> {
     const r = await t.call({
@@ -287,6 +295,47 @@ export const cmsPages = {
     }));
     const total = typeof r.meta?.total === 'number' ? r.meta.total : rows.length;
     return { rows, total };
+  },
+
+  /**
+   * One page of list rows for the mirror: the summary and the translation metadata together
+   * (translations=true), in the site's own order so paging is stable.
+   */
+  async mirrorRows(t: Transport, q: { page: number; perPage: number; parent?: string; childrenOf?: string }): Promise<{ rows: MirrorRow[]; total: number }> {
+    const r = await t.call({
+      path: '/pages',
+      query: { page: q.page, per_page: q.perPage, sort: 'default', translations: true, parent: q.parent, children_of: q.childrenOf },
+    });
+    const Row = v.object({
+      ...SummarySchema.entries,
+      has_default_file: v.optional(v.boolean(), false),
+      explicit_language_files: v.optional(v.array(v.string()), []),
+    });
+    const rows = parseAnswer(v.array(Row), r.data, t, 'a page list').map((x) => ({
+      ...toSummary(x),
+      translated: x.translated_languages ?? [],
+      untranslated: x.untranslated_languages ?? [],
+      explicit: x.explicit_language_files,
+      hasDefaultFile: x.has_default_file,
+    }));
+    const total = typeof r.meta?.total === 'number' ? r.meta.total : rows.length;
+    return { rows, total };
+  },
+
+  /**
+   * A plain read for the mirror: like `get`, plus the server's own time of the answer (its Date
+   * header), which the quick check compares with the page's `modified`.
+   */
+  async read(t: Transport, route: string, o: { lang?: string; ifNoneMatch?: string | null } = {}): Promise<{ page: Page | null; serverDate: string | null }> {
+    const r = await t.call({
+      path: `/pages/${routePath(route)}`,
+      query: { lang: o.lang },
+      ...(o.ifNoneMatch ? { ifNoneMatch: o.ifNoneMatch } : {}),
+    });
+    const date = Date.parse(r.headers.get('date') ?? '');
+    const serverDate = Number.isNaN(date) ? null : new Date(date).toISOString();
+    if (r.notModified) return { page: null, serverDate };
+    return { page: toPage(parseAnswer(PageSchema, r.data, t, 'a page'), r.etag ?? null), serverDate };
   },
 
   async taxonomy(t: Transport): Promise<Record<string, string[]>> {

@@ -1,4 +1,4 @@
-import type { Page, PageSummary } from '../../contract';
+import type { ChannelParsed, Page, PageList, PageSummary, TranslationRow } from '../../contract';
 import type { Db } from '../open';
 
 interface Row {
@@ -25,6 +25,83 @@ interface Row {
   etag: string | null;
   fetched_at: string;
   full_at: string | null;
+  explicit: string | null;
+  has_default_file: 0 | 1 | null;
+  full_sig: string | null;
+  verified_at: string | null;
+}
+
+/**
+ * The fields of a page that its list row shows too. When a list row's signature equals the one of
+ * the cached full copy, the list vouches that nothing it can see changed (see mirror/quick-check).
+ */
+export function listSignature(s: PageSummary): string {
+  return JSON.stringify([s.modified, s.title, s.slug, s.template, s.published, s.visible, s.routable, s.order, s.hasChildren, s.date]);
+}
+
+export interface CacheCheck {
+  /** header and content are known (not only the list row) */
+  full: boolean;
+  etag: string | null;
+  sig: string | null;
+  verifiedAt: string | null;
+  hasMedia: boolean;
+}
+
+export type CacheListQuery = Omit<ChannelParsed<'pages.list'>, 'siteId'>;
+
+/** WHERE over the default-language rows for a list query; only fixed SQL, values as parameters. */
+function listWhere(siteId: string, q: CacheListQuery): { where: string; params: Record<string, unknown> } {
+  const clauses = ["site_id = @site", "lang = ''"];
+  const params: Record<string, unknown> = { site: siteId };
+  const flag = (name: 'published' | 'visible' | 'routable') => {
+    if (q[name] === undefined) return;
+    clauses.push(`${name} = @${name}`);
+    params[name] = q[name] ? 1 : 0;
+  };
+  flag('published');
+  flag('visible');
+  flag('routable');
+  if (q.template) {
+    clauses.push('template = @template');
+    params.template = q.template;
+  }
+  // prefix tests with substr, not LIKE: routes may hold % and _
+  if (q.parent) {
+    clauses.push("substr(route, 1, length(@parent) + 1) = @parent || '/'");
+    params.parent = q.parent;
+  }
+  if (q.childrenOf) {
+    clauses.push('parent = @childrenOf');
+    params.childrenOf = q.childrenOf;
+  }
+  if (q.root === true) clauses.push("parent = '/'");
+  if (q.root === false) clauses.push('0');
+  if (q.search) {
+    clauses.push('(instr(lower(title), lower(@search)) OR instr(lower(slug), lower(@search)) OR instr(lower(route), lower(@search)) OR instr(lower(coalesce(content, \'\')), lower(@search)))');
+    params.search = q.search;
+  }
+  return { where: clauses.join(' AND '), params };
+}
+
+/** ORDER BY for a list query, as the site sorts: no sort = newest first; `default` = the site's order. */
+function listOrder(q: CacheListQuery): string {
+  const dir = q.sort ? (q.order === 'desc' ? 'DESC' : 'ASC') : 'DESC';
+  const native = 'sort_order IS NULL, sort_order, lower(slug), route';
+  switch (q.sort ?? 'date') {
+    case 'date':
+      return `coalesce(date, modified) ${dir}, route`;
+    case 'modified':
+      return `modified ${dir}, route`;
+    case 'title':
+      return `lower(title) ${dir}, route`;
+    case 'slug':
+      return `slug ${dir}, route`;
+    case 'order':
+      return `sort_order IS NULL, sort_order ${dir}, route`;
+    case 'default':
+      return native;
+  }
 }
 
 export interface CachedPage {
@@ -72,10 +149,22 @@ export function pagesRepo(db: Db) {
          translated = coalesce(excluded.translated, pages.translated), untranslated = coalesce(excluded.untranslated, pages.untranslated),
          fetched_at = excluded.fetched_at`,
     ),
+    // header_text: the header's values as words, for the search index (pages_fts)
     setFull: db.prepare(
-      `UPDATE pages SET header = @header, content = @content, media = @media, language = @language, etag = @etag, full_at = @now
+      `UPDATE pages SET header = @header, header_text = (SELECT group_concat(value, ' ') FROM json_tree(@header) WHERE type IN ('text', 'integer', 'real')),
+         content = @content, media = @media, language = @language, etag = @etag, full_at = @now, full_sig = @full_sig, verified_at = @verified_at
        WHERE site_id = @site_id AND route = @route AND lang = @lang`,
     ),
+    verified: db.prepare<{ site_id: string; route: string; lang: string; now: string; verified_at: string | null }>(
+      `UPDATE pages SET fetched_at = @now, full_at = @now, verified_at = coalesce(@verified_at, verified_at)
+       WHERE site_id = @site_id AND route = @route AND lang = @lang AND full_at IS NOT NULL`,
+    ),
+    translations: db.prepare<{ site_id: string; route: string; translated: string; untranslated: string; explicit: string; has_default_file: number }>(
+      `UPDATE pages SET translated = @translated, untranslated = @untranslated, explicit = @explicit, has_default_file = @has_default_file
+       WHERE site_id = @site_id AND route = @route AND lang = ''`,
+    ),
+    removeId: db.prepare<[number]>('DELETE FROM pages WHERE id = ?'),
+    matrix: db.prepare<[string], Row>("SELECT * FROM pages WHERE site_id = ? AND lang = '' AND translated IS NOT NULL ORDER BY route"),
     get: db.prepare<[string, string, string], Row>('SELECT * FROM pages WHERE site_id = ? AND route = ? AND lang = ?'),
     children: db.prepare<[string, string, string], Row>(
       'SELECT * FROM pages WHERE site_id = ? AND lang = ? AND parent = ? ORDER BY sort_order IS NULL, sort_order, slug',
@@ -120,7 +209,11 @@ export function pagesRepo(db: Db) {
         for (const s of rows) q.upsertSummary.run(summaryParams(siteId, lang, s, now));
       })();
     },
-    putPage(siteId: string, lang: string, p: Page, now = new Date().toISOString()): void {
+    /**
+     * A full read. `verifiedAt` is the server's time of the answer (its Date header) when the caller
+     * knows it: the mirror's quick check trusts a copy only after the second of its last change.
+     */
+    putPage(siteId: string, lang: string, p: Page, now = new Date().toISOString(), verifiedAt: string | null = null): void {
       db.transaction(() => {
         q.upsertSummary.run(summaryParams(siteId, lang, p, now));
         q.setFull.run({
@@ -133,7 +226,39 @@ export function pagesRepo(db: Db) {
           language: p.language,
           etag: p.etag,
           now,
+          full_sig: listSignature(p),
+          verified_at: verifiedAt,
         });
+      })();
+    },
+    /** A 304 (or the list vouching for it): the cached copy is current, as of the server's `verifiedAt`. */
+    putVerified(siteId: string, lang: string, route: string, verifiedAt: string | null, now = new Date().toISOString()): void {
+      q.verified.run({ site_id: siteId, route, lang, now, verified_at: verifiedAt });
+    },
+    /** Which languages have a file of their own, from list rows read with translations=true. */
+    putTranslations(siteId: string, rows: { route: string; translated: string[]; untranslated: string[]; explicit: string[]; hasDefaultFile: boolean }[]): void {
+      db.transaction(() => {
+        for (const r of rows) {
+          q.translations.run({
+            site_id: siteId,
+            route: r.route,
+            translated: JSON.stringify(r.translated),
+            untranslated: JSON.stringify(r.untranslated),
+            explicit: JSON.stringify(r.explicit),
+            has_default_file: r.hasDefaultFile ? 1 : 0,
+          });
+        }
+      })();
+    },
+    /** What the mirror's quick check compares, without parsing the whole row into a page. */
+    checkOf(siteId: string, route: string, lang: string): CacheCheck | undefined {
+      const r = q.get.get(siteId, route, lang);
+      if (!r) return undefined;
+      return { full: r.full_at !== null, etag: r.etag, sig: r.full_sig, verifiedAt: r.verified_at, hasMedia: r.media !== null && r.media !== '[]' };
+    },
+    removeIds(ids: number[]): void {
+      db.transaction(() => {
+        for (const id of ids) q.removeId.run(id);
       })();
     },
     /** A full page from the cache, or undefined when only its list row (or nothing) is known. */
@@ -147,6 +272,42 @@ export function pagesRepo(db: Db) {
     },
     children(siteId: string, parent: string, lang = ''): PageSummary[] {
       return q.children.all(siteId, lang, parent).map(summaryOf);
+    },
+    /** A tree level from the cache, each row marked with the time of its copy. */
+    cachedChildren(siteId: string, parent: string, lang = ''): PageSummary[] {
+      return q.children.all(siteId, lang, parent).map((r) => ({ ...summaryOf(r), cachedAt: r.fetched_at }));
+    },
+    /** The cached list row of a page (hasChildren tells a leaf from a level never read). */
+    summary(siteId: string, route: string, lang = ''): (PageSummary & { cachedAt: string }) | undefined {
+      const r = q.get.get(siteId, route, lang);
+      return r && { ...summaryOf(r), cachedAt: r.fetched_at };
+    },
+    /** The list view from the cache: the site's filters, sorts and paging, over what was read before. */
+    list(siteId: string, query: CacheListQuery): PageList {
+      const { where, params } = listWhere(siteId, query);
+      const total = db.prepare(`SELECT count(*) AS n, min(fetched_at) AS oldest FROM pages WHERE ${where}`).get(params) as { n: number; oldest: string | null };
+      const perPage = query.perPage ?? 50;
+      const page = query.page ?? 1;
+      const rows = db
+        .prepare(`SELECT * FROM pages WHERE ${where} ORDER BY ${listOrder(query)} LIMIT @limit OFFSET @offset`)
+        .all({ ...params, limit: perPage, offset: (page - 1) * perPage }) as Row[];
+      return { items: rows.map((r) => ({ ...summaryOf(r), cachedAt: r.fetched_at })), total: total.n, page, perPage, ...(total.oldest ? { cachedAt: total.oldest } : {}) };
+    },
+    /** Rows of the translation matrix from the cache (pages whose translation metadata was read). */
+    matrixRows(siteId: string): { rows: TranslationRow[]; cachedAt: string | null } {
+      let oldest: string | null = null;
+      const rows = q.matrix.all(siteId).map((r) => {
+        if (oldest === null || r.fetched_at < oldest) oldest = r.fetched_at;
+        return {
+          route: r.route,
+          title: r.title,
+          explicit: json<string[]>(r.explicit, []),
+          hasDefaultFile: r.has_default_file === 1,
+          translated: json<string[]>(r.translated, []),
+          untranslated: json<string[]>(r.untranslated, []),
+        };
+      });
+      return { rows, cachedAt: oldest };
     },
     /** The page and everything under it (a delete or a move away). */
     removeTree(siteId: string, route: string): void {

@@ -225,6 +225,10 @@ export function syncRepo(db: Db) {
         q.deleteItem.run(itemId);
       })();
     },
+    /** The site answers again: waits meant for an offline site are over (pushSite skips items still waiting). */
+    clearBackoff(siteId: string): void {
+      db.prepare("UPDATE outbox SET next_at = NULL WHERE site_id = ? AND next_at IS NOT NULL AND state IN ('queued', 'sending')").run(siteId);
+    },
     counts(): Map<string, { pending: number; conflicted: number }> {
       return new Map(q.counts.all().map((r) => [r.site_id, { pending: r.n, conflicted: r.conflicted ?? 0 }]));
     },

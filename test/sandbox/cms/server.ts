@@ -31,6 +31,7 @@ import { Faults } from '../faults';
 import { Tokens } from './jwt';
 import { Limits, rateLimitHeaders, type LimitConfig } from './limits';
 import { Mailbox } from './mail';
+import { RequestLog } from './request-log';
 import { registerMeRoutes } from './me-route';
 import { seed as seedData, type SeedInfo, type SeedName } from './seed';
 
@@ -60,6 +61,14 @@ export interface CmsSandboxOptions {
    * pages in en, de, fr), 'single' (a single-language site of 7 pages), 'empty', or {pages: N}
    */
   content?: ContentSeed;
+  /** keep a log of API requests and their answers (`sandbox.requests`) */
+  recordRequests?: boolean;
+  /**
+   * How page reads notice files changed on disk, like the CMS's `pages.check_method`: 'file'
+   * (default) looks at every file on every request; 'none' trusts its scan until the sandbox
+   * itself writes (the setting large sites use; the benchmarks' 10,000-page site runs with it).
+   */
+  pagesCheck?: 'file' | 'none';
   /** the site's content languages, the first the default ([] = single-language); default per seed */
   languages?: string[];
   /** most routes per /pages/batch or operations per /pages/reorganize (default 50) */
@@ -94,6 +103,8 @@ export interface CmsSandbox {
   contentSeeded: ContentSeedInfo | null;
   /** the events fired so far: `events.list('onApiPageUpdated')`, `events.names()`, `events.clear()` */
   events: EventLog;
+  /** the API requests and their statuses, when started with `recordRequests: true` (empty otherwise) */
+  requests: RequestLog;
   /** changes a page file behind the app's back (see POST /__sandbox/pages/edit); returns its new plain-read ETag */
   editPage(edit: { route: string; lang?: string; title?: string; content?: string; header?: Record<string, unknown>; raw?: string }): { route: string; file: string; etag: string | null };
   close(): Promise<void>;
@@ -148,8 +159,11 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
   registerBlueprintRoutes(api, ctx);
   const control = opts.control === false ? null : controlRouter(ctx, faults);
 
+  const requests = new RequestLog();
+  if (opts.pagesCheck) ctx.content.checkMethod = opts.pagesCheck;
   const server = await listen((req, res) => {
     const path = new URL(req.url ?? '/', 'http://sandbox').pathname;
+    if (opts.recordRequests && path.startsWith(prefix + '/')) requests.record(req, res);
     if (control && path.startsWith(`${CONTROL_PREFIX}/`)) {
       void control.handle(req, res);
       return;
@@ -208,6 +222,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
       return contentSeeded;
     },
     events: ctx.events,
+    requests,
     editPage: (edit) => editPage(ctx, edit),
     close: async () => {
       await server.close();

@@ -1,0 +1,124 @@
+/**
+ * "Make available offline" (a site mirrored into the cache), the per-site offline settings, and
+ * offline search over every cached page (issue 5). Channels and the event are declared in index.ts.
+ */
+import * as v from 'valibot';
+import { SiteId } from './sites';
+import { Route } from './pages';
+
+/** How much of a site "Make available offline" copies. */
+export type MirrorScope =
+  /** every page of the site */
+  | { kind: 'site' }
+  /** the tree levels read before (the folders opened in the tree), each level whole */
+  | { kind: 'levels' }
+  /** one page and everything below it */
+  | { kind: 'prefix'; route: string };
+
+export interface OfflineSettings {
+  scope: MirrorScope;
+  /** 'all' of the site's languages, or these codes (the default language is always copied). */
+  languages: 'all' | string[];
+  /** Push the outbox when the site answers again after being offline. On by default. */
+  autoSync: boolean;
+}
+
+export type MirrorState = 'running' | 'cancelled' | 'failed' | 'done';
+/** listing: reading the site's page list; reading: each page; cleaning: removing what the site deleted. */
+export type MirrorPhase = 'listing' | 'reading' | 'cleaning' | 'done';
+
+/**
+ * One run of "Make available offline" (the `mirror.progress` event and `mirror.status`). Counts
+ * are page × language reads. `done + failed` reaches `total` when the run ends; `unchanged` and
+ * `fetched` split `done`.
+ */
+export interface MirrorProgress {
+  siteId: string;
+  runId: number;
+  state: MirrorState;
+  phase: MirrorPhase;
+  /** Reads known so far; final once `listed` is true. */
+  total: number;
+  /** The whole page list has been read (total no longer grows). */
+  listed: boolean;
+  /** Reads finished well: fetched + unchanged (+ pages found deleted on the way). */
+  done: number;
+  /** Read anew (the page changed, or was not cached). */
+  fetched: number;
+  /** The cached copy was current (a 304, or the page list vouched for it). */
+  unchanged: number;
+  /** Reads that failed even after retries; the run can be started again to finish them. */
+  failed: number;
+  /** Cached pages removed because the site no longer has them. */
+  removed: number;
+  /**
+   * Removals held back because they would empty most of the cached site: start again with
+   * `confirmRemoval: true` to apply them.
+   */
+  held: number;
+  error: string | null;
+  startedAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+  /** `mirror.start` goes on where this run stopped (cancelled, failed, or cut by a restart). */
+  resumable: boolean;
+}
+
+/** One part of a search snippet: the renderer shows `match` parts highlighted, as plain text. */
+export interface SnippetPart {
+  text: string;
+  match: boolean;
+}
+
+export interface SearchHit {
+  siteId: string;
+  route: string;
+  /** '' = the site's default language */
+  lang: string;
+  title: string;
+  /** A few words around the best match (title, header values or content). */
+  snippet: SnippetPart[];
+  /** When this copy was taken (ISO). */
+  cachedAt: string;
+}
+
+// ── inputs ──────────────────────────────────────────────────────────────────────────────────
+
+const Lang = v.pipe(v.string(), v.regex(/^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/, 'Not a language code.'));
+
+export const MirrorScopeSchema = v.variant(
+  'kind',
+  [
+    v.strictObject({ kind: v.literal('site') }),
+    v.strictObject({ kind: v.literal('levels') }),
+    v.strictObject({ kind: v.literal('prefix'), route: Route }),
+  ],
+  'Choose the whole site, the levels read, or a page and what is below it.',
+);
+
+export const MirrorStart = v.strictObject({
+  siteId: SiteId,
+  /** Ask the site about every page (If-None-Match), even those its page list vouches for. */
+  revalidateAll: v.optional(v.boolean()),
+  /** Apply removals that would empty most of the cached site (see MirrorProgress.held). */
+  confirmRemoval: v.optional(v.boolean()),
+  /** Start over instead of going on with an unfinished run. */
+  fresh: v.optional(v.boolean()),
+});
+
+export const MirrorSite = v.strictObject({ siteId: SiteId });
+
+export const MirrorStatusQuery = v.optional(v.strictObject({ siteId: v.optional(SiteId) }), {});
+
+export const OfflineSettingsUpdate = v.strictObject({
+  siteId: SiteId,
+  scope: v.optional(MirrorScopeSchema),
+  languages: v.optional(v.union([v.literal('all'), v.pipe(v.array(Lang), v.maxLength(50))], "Give 'all' or a list of language codes.")),
+  autoSync: v.optional(v.boolean()),
+});
+
+export const SearchQuery = v.strictObject({
+  text: v.pipe(v.string(), v.trim(), v.minLength(1, 'Type something to search for.'), v.maxLength(200, 'At most 200 characters.')),
+  siteId: v.optional(SiteId),
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 20),
+});

@@ -1,0 +1,403 @@
+/**
+ * One mirror run of one site: list the pages (paged), read each page × language with a small pool
+ * of concurrent requests (If-None-Match with the cached ETag, so an unchanged page costs a 304 —
+ * or nothing, when the page list vouches for the copy), then remove what the site no longer has.
+ *
+ * Crash safety: the run, its items and the cache are written together in transactions of a batch
+ * of answers, so a restart goes on from the last batch (an answer not yet written is simply asked
+ * again). The event loop is never held long: a batch is at most BATCH answers, and the cleanup
+ * removes rows in chunks with a yield between them.
+ */
+import type { MirrorProgress } from '../contract';
+import { isAppError } from '../core/app-error';
+import { cmsPages, type MirrorRow } from '../api/cms/pages';
+import type { Transport } from '../api/transport';
+import type { PagesRepo } from '../db/repos/pages';
+import type { ItemCounts, ItemState, MirrorRepo, RunRow } from '../db/repos/mirror';
+import { cleanupScope, holdRemoval, langKeys, listingConsistent, unchangedByList, type ListCursor, type MirrorPlan } from './plan';
+
+export interface RunDeps {
+  transport: Transport;
+  pages: PagesRepo;
+  repo: MirrorRepo;
+  emit: (p: MirrorProgress) => void;
+  /** Requests in flight at once (default 8). */
+  concurrency?: number;
+  /** Rows per list request (the API's maximum, 100). */
+  perPage?: number;
+  /** Failed reads are tried again this many times, after these waits. */
+  retryDelaysMs?: number[];
+}
+
+type Item = { route: string; lang: string };
+type Answer =
+  | { kind: 'fetched'; item: Item; page: import('../contract').Page; serverDate: string | null }
+  | { kind: 'unchanged'; item: Item; serverDate: string | null }
+  | { kind: 'gone'; item: Item }
+  /** `transient`: worth another try in this run (no answer, 5xx, 429); others wait for the next run. */
+  | { kind: 'failed'; item: Item; error: string; transient: boolean };
+
+/** Answers written per transaction; a few ms of work, then the event loop is free again. */
+const BATCH = 64;
+/** Longest an answer waits to be written when answers come slowly. */
+const FLUSH_MS = 200;
+/** Progress events at most this often (and at every phase or state change). */
+const EMIT_MS = 150;
+const CLEANUP_CHUNK = 500;
+/** GET /pages/{route}/… sub-resources that shadow a child page of the same slug. */
+const SUB_RESOURCES = new Set(['media', 'languages', 'compare', 'move', 'reorder', 'copy', 'translate', 'adopt-language', 'sync']);
+/** This many network failures in a row: the site stopped answering, the run stops (resumable). */
+const OFFLINE_AFTER = 12;
+
+const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export class MirrorRun {
+  readonly finished: Promise<void>;
+  private counts: ItemCounts;
+  private readonly plan: MirrorPlan;
+  private queue: Item[] = [];
+  private answers: Answer[] = [];
+  private lastFlush = Date.now();
+  private lastEmit = 0;
+  private listing = false;
+  private waiters: (() => void)[] = [];
+  private stopping: 'cancel' | 'quit' | 'drop' | null = null;
+  private fatal: string | null = null;
+  private networkStreak = 0;
+
+  constructor(
+    readonly run: RunRow,
+    private readonly siteId: string,
+    private readonly deps: RunDeps,
+  ) {
+    this.plan = run.plan as MirrorPlan;
+    this.counts = deps.repo.counts(run.id);
+    this.finished = this.main();
+  }
+
+  /**
+   * Stops taking new reads, writes what arrived, and ends: 'cancel' leaves it cancelled, 'quit'
+   * resumable at the next start; 'drop' (the site is being removed) writes nothing more.
+   */
+  stop(how: 'cancel' | 'quit' | 'drop'): Promise<void> {
+    this.stopping ??= how;
+    this.wakeAll();
+    return this.finished;
+  }
+
+  progress(): MirrorProgress {
+    const r = this.run;
+    const c = this.counts;
+    return {
+      siteId: this.siteId,
+      runId: r.id,
+      state: r.state,
+      phase: r.phase,
+      total: c.total,
+      listed: r.phase !== 'listing',
+      done: c.fetched + c.unchanged + c.gone,
+      fetched: c.fetched,
+      unchanged: c.unchanged,
+      failed: c.failed,
+      // pages found deleted while reading count as removed too
+      removed: r.removed + c.gone,
+      held: r.held,
+      error: r.error,
+      startedAt: r.startedAt,
+      updatedAt: r.updatedAt,
+      finishedAt: r.finishedAt,
+      resumable: r.state !== 'done',
+    };
+  }
+
+  private emit(force = false): void {
+    const now = Date.now();
+    if (!force && now - this.lastEmit < EMIT_MS) return;
+    this.lastEmit = now;
+    this.deps.emit(this.progress());
+  }
+
+  private save(): void {
+    this.deps.repo.save(this.run, this.counts);
+  }
+
+  /** A wait that a stop cuts short. */
+  private pause(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.waiters.push(() => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
+  }
+
+  private get stopped(): boolean {
+    return this.stopping !== null || this.fatal !== null;
+  }
+
+  private async main(): Promise<void> {
+    const { repo } = this.deps;
+    try {
+      this.emit(true);
+      if (this.run.phase === 'listing' || this.run.phase === 'reading') {
+        // a resumed run tries all its failed reads again
+        if (repo.retryFailed(this.run.id, false) > 0) this.counts = repo.counts(this.run.id);
+        this.queue = repo.items(this.run.id, 'todo').map(({ route, lang }) => ({ route, lang }));
+        this.listing = this.run.phase === 'listing';
+        await Promise.all([this.listing ? this.list() : Promise.resolve(), this.pool()]);
+        this.flush();
+        const delays = this.deps.retryDelaysMs ?? [500, 2000];
+        for (const delay of delays) {
+          if (this.stopped || repo.transientFailures(this.run.id) === 0) break;
+          await this.pause(delay);
+          repo.retryFailed(this.run.id, true);
+          this.counts = repo.counts(this.run.id);
+          this.queue = repo.items(this.run.id, 'todo').map(({ route, lang }) => ({ route, lang }));
+          await this.pool();
+          this.flush();
+        }
+        if (this.stopped) return this.end();
+        this.run.phase = 'cleaning';
+        this.save();
+        this.emit(true);
+      }
+      if (this.run.phase === 'cleaning') await this.cleanup();
+      if (this.stopped) return this.end();
+      this.run.phase = 'done';
+      this.run.state = 'done';
+      this.run.error = this.counts.failed ? `${this.counts.failed} of ${this.counts.total} reads failed; start again to retry them.` : null;
+      this.run.finishedAt = new Date().toISOString();
+      this.save();
+      this.emit(true);
+    } catch (err) {
+      this.fatal ??= message(err);
+      this.end();
+    }
+  }
+
+  /** A stopped run: cancelled, failed (the site stopped answering or refused), or left running for the next start. */
+  private end(): void {
+    if (this.stopping === 'drop') return;
+    this.flush();
+    if (this.fatal !== null) {
+      this.run.state = 'failed';
+      this.run.error = this.fatal;
+    } else if (this.stopping === 'cancel') {
+      this.run.state = 'cancelled';
+      this.run.error = null;
+    }
+    if (this.run.state !== 'running') this.run.finishedAt = new Date().toISOString();
+    this.save();
+    this.emit(true);
+  }
+
+  // ── listing ────────────────────────────────────────────────────────────────────────────────
+
+  private async list(): Promise<void> {
+    const { repo, transport } = this.deps;
+    const perPage = this.deps.perPage ?? 100;
+    const cursor = (this.run.cursor as ListCursor | null) ?? { query: 0, page: 1, totals: [] };
+    try {
+      while (cursor.query < this.plan.queries.length && !this.stopped) {
+        const query = this.plan.queries[cursor.query]!;
+        const { rows, total } = await cmsPages.mirrorRows(transport, { ...query, page: cursor.page, perPage });
+        if (this.stopped) break;
+        this.networkStreak = 0;
+        cursor.totals[cursor.query] = total;
+        const last = rows.length === 0 || cursor.page * perPage >= total;
+        const next: ListCursor = last ? { query: cursor.query + 1, page: 1, totals: cursor.totals } : { ...cursor, page: cursor.page + 1 };
+        const fresh = repo.transaction(() => this.takeRows(rows, next));
+        Object.assign(cursor, next);
+        this.enqueue(fresh);
+        this.emit();
+      }
+      if (this.stopped) return;
+      if (this.plan.extra.length) {
+        const fresh = repo.transaction(() => {
+          const items = this.plan.extra.map((route) => ({ route, lang: '', state: 'todo' as ItemState }));
+          const added = repo.addItems(this.run.id, items);
+          this.counts.total += added.todo;
+          this.counts.todo += added.todo;
+          this.save();
+          return added.todo ? items : [];
+        });
+        this.enqueue(fresh);
+      }
+      this.run.phase = 'reading';
+      this.save();
+      this.emit(true);
+    } catch (err) {
+      this.fatal ??= isAppError(err) && (err.code === 'network' || err.code === 'timeout') ? `The site stopped answering while its page list was read: ${err.message}` : message(err);
+    } finally {
+      this.listing = false;
+      this.wakeAll();
+    }
+  }
+
+  /** One page of list rows into the cache and the run (one transaction); answers the reads to make. */
+  private takeRows(rows: MirrorRow[], next: ListCursor): Item[] {
+    const { repo, pages } = this.deps;
+    const now = new Date().toISOString();
+    pages.putSummaries(this.siteId, '', rows, now);
+    pages.putTranslations(this.siteId, rows);
+    const items: { route: string; lang: string; state: ItemState }[] = [];
+    const vouched: string[] = [];
+    for (const row of rows) {
+      for (const lang of langKeys(row, this.plan)) {
+        const skip = lang === '' && !this.plan.revalidateAll && unchangedByList(row, pages.checkOf(this.siteId, row.route, ''));
+        items.push({ route: row.route, lang, state: skip ? 'unchanged' : 'todo' });
+        if (skip) vouched.push(row.route);
+      }
+    }
+    const added = repo.addItems(this.run.id, items);
+    // the list vouched for these copies: they are current now (the time shown offline)
+    for (const route of vouched) pages.putVerified(this.siteId, '', route, null, now);
+    this.counts.total += added.todo + added.unchanged;
+    this.counts.todo += added.todo;
+    this.counts.unchanged += added.unchanged;
+    this.run.listed += rows.length;
+    this.run.cursor = next;
+    this.save();
+    return items.filter((i) => i.state === 'todo').map(({ route, lang }) => ({ route, lang }));
+  }
+
+  private enqueue(items: Item[]): void {
+    if (!items.length) return;
+    this.queue.push(...items);
+    this.wakeAll();
+  }
+
+  private wakeAll(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const wake of w) wake();
+  }
+
+  // ── reading ────────────────────────────────────────────────────────────────────────────────
+
+  private pool(): Promise<void> {
+    const n = this.deps.concurrency ?? 8;
+    return Promise.all(Array.from({ length: n }, () => this.worker())).then(() => undefined);
+  }
+
+  private async worker(): Promise<void> {
+    while (!this.stopped) {
+      const item = this.queue.shift();
+      if (!item) {
+        if (!this.listing) return;
+        await new Promise<void>((r) => this.waiters.push(r));
+        continue;
+      }
+      // read first, then push: `this.answers` may be a new array by the time the answer arrives
+      const answer = await this.read(item);
+      this.answers.push(answer);
+      if (this.answers.length >= BATCH || Date.now() - this.lastFlush >= FLUSH_MS) {
+        this.flush();
+        this.emit();
+      }
+    }
+  }
+
+  private async read(item: Item): Promise<Answer> {
+    const { pages, transport } = this.deps;
+    const cached = pages.checkOf(this.siteId, item.route, item.lang);
+    try {
+      const r = await cmsPages.read(transport, item.route, { ...(item.lang ? { lang: item.lang } : {}), ifNoneMatch: cached?.full ? cached.etag : null });
+      this.networkStreak = 0;
+      if (r.page) return { kind: 'fetched', item, page: r.page, serverDate: r.serverDate };
+      if (!cached?.full) return { kind: 'failed', item, error: 'The site answered “not modified” for a page Sitedesk has no copy of.', transient: false };
+      return { kind: 'unchanged', item, serverDate: r.serverDate };
+    } catch (err) {
+      if (!isAppError(err)) return { kind: 'failed', item, error: message(err), transient: false };
+      if (err.code === 'not_found') return { kind: 'gone', item };
+      if (err.code === 'unauthorized' || err.code === 'forbidden') {
+        // never retried blindly: the run stops until the user signs in again
+        this.fatal ??= err.message;
+        this.wakeAll();
+      } else if (err.code === 'network' || err.code === 'timeout') {
+        if (++this.networkStreak >= OFFLINE_AFTER) {
+          this.fatal ??= `The site stopped answering: ${err.message}`;
+          this.wakeAll();
+        }
+      }
+      const transient = err.code === 'network' || err.code === 'timeout' || err.code === 'rate_limited' || (err.info.status ?? 0) >= 500;
+      return { kind: 'failed', item, error: this.explain(item, err.message, err.code), transient };
+    }
+  }
+
+  /**
+   * The API addresses a page's sub-resources under its route (GET /pages/docs/media lists the media
+   * of /docs), so a page with such a slug cannot be read by the route: say so instead of "unreadable".
+   */
+  private explain(item: Item, msg: string, code: string): string {
+    const slug = item.route.slice(item.route.lastIndexOf('/') + 1);
+    if (code === 'bad_response' && SUB_RESOURCES.has(slug)) {
+      return `The site's API cannot read ${item.route}: its address is also that of the “${slug}” of ${item.route.slice(0, item.route.lastIndexOf('/')) || '/'}.`;
+    }
+    return msg;
+  }
+
+  /** Writes the answers that arrived, with the run's counts, in one transaction. */
+  private flush(): void {
+    this.lastFlush = Date.now();
+    if (!this.answers.length || this.stopping === 'drop') return;
+    const batch = this.answers;
+    this.answers = [];
+    const { repo, pages } = this.deps;
+    const now = new Date().toISOString();
+    repo.transaction(() => {
+      for (const a of batch) {
+        const { route, lang } = a.item;
+        switch (a.kind) {
+          case 'fetched':
+            pages.putPage(this.siteId, lang, a.page, now, a.serverDate);
+            break;
+          case 'unchanged':
+            pages.putVerified(this.siteId, lang, route, a.serverDate, now);
+            break;
+          case 'gone':
+            // deleted since it was listed: a page takes its subtree with it, a language only itself
+            if (lang) pages.removeLang(this.siteId, route, lang);
+            else pages.removeTree(this.siteId, route);
+            break;
+        }
+        repo.setItem(this.run.id, route, lang, a.kind, a.kind === 'failed' ? a.error : null, a.kind === 'failed' && a.transient);
+        this.counts.todo--;
+        this.counts[a.kind]++;
+      }
+      this.save();
+    });
+  }
+
+  // ── cleaning ───────────────────────────────────────────────────────────────────────────────
+
+  private async cleanup(): Promise<void> {
+    const { repo, pages } = this.deps;
+    const cursor = this.run.cursor as ListCursor | null;
+    // removals only from a listing that is whole and consistent, and never under changes the site has not seen
+    const trusted = cursor !== null && listingConsistent(repo.routes(this.run.id) - this.plan.extra.length, cursor);
+    if (trusted && !repo.hasStructuralChanges(this.siteId)) {
+      const scope = cleanupScope(this.plan);
+      const stale = repo.stale(this.run.id, this.siteId, scope, this.plan.languages, this.plan.defaultLanguage);
+      if (holdRemoval(stale.length, repo.cachedInScope(this.siteId, scope), this.plan.confirmRemoval)) {
+        this.run.held = stale.length;
+      } else {
+        this.run.held = 0;
+        for (let i = 0; i < stale.length && !this.stopped; i += CLEANUP_CHUNK) {
+          const chunk = stale.slice(i, i + CLEANUP_CHUNK);
+          repo.transaction(() => {
+            pages.removeIds(chunk.map((r) => r.id));
+            this.run.removed += chunk.length;
+            this.save();
+          });
+          this.emit();
+          await yieldToLoop();
+        }
+      }
+    }
+    if (this.stopped) return;
+    this.save();
+  }
+}

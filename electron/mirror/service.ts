@@ -1,0 +1,173 @@
+/**
+ * "Make available offline" for the renderer: one mirror run per site at a time, resumed where it
+ * stopped (a cancel, a failure, or a quit or crash of the Host), and the per-site offline settings.
+ */
+import type { ChannelParsed, MirrorProgress, OfflineSettings, SiteLanguages } from '../contract';
+import { AppError } from '../core/app-error';
+import { cmsPages } from '../api/cms/pages';
+import type { PagesRepo } from '../db/repos/pages';
+import type { MirrorRepo, RunRow } from '../db/repos/mirror';
+import type { PrefsRepo } from '../db/repos/prefs';
+import { LANGUAGES_KEY, type SiteCacheRepo } from '../db/repos/site-cache';
+import type { SitesRepo } from '../db/repos/sites';
+import type { SessionManager } from '../sites/sessions';
+import { MirrorRun } from './run';
+import { planFor, settingsOf, type ListCursor, type MirrorPlan } from './plan';
+
+export interface MirrorDeps {
+  sites: SitesRepo;
+  sessions: SessionManager;
+  pages: PagesRepo;
+  repo: MirrorRepo;
+  prefs: PrefsRepo;
+  siteCache: SiteCacheRepo;
+  emit: (p: MirrorProgress) => void;
+  concurrency?: number;
+  retryDelaysMs?: number[];
+}
+
+export const settingsKey = (siteId: string) => `offline:${siteId}`;
+
+/** The progress of a run no MirrorRun holds (finished, or from before a restart). */
+function stored(run: RunRow, counts: ReturnType<MirrorRepo['counts']>): MirrorProgress {
+  return {
+    siteId: run.siteId,
+    runId: run.id,
+    state: run.state,
+    phase: run.phase,
+    total: counts.total,
+    listed: run.phase !== 'listing',
+    done: counts.fetched + counts.unchanged + counts.gone,
+    fetched: counts.fetched,
+    unchanged: counts.unchanged,
+    failed: counts.failed,
+    removed: run.removed + counts.gone,
+    held: run.held,
+    error: run.error,
+    startedAt: run.startedAt,
+    updatedAt: run.updatedAt,
+    finishedAt: run.finishedAt,
+    resumable: run.state !== 'done',
+  };
+}
+
+export function mirrorService(deps: MirrorDeps) {
+  const { repo } = deps;
+  const live = new Map<string, MirrorRun>();
+
+  const cmsSite = (siteId: string) => {
+    const site = deps.sites.get(siteId);
+    if (!site) throw new AppError({ code: 'not_found', message: 'That site no longer exists.' });
+    if (site.kind !== 'cms') throw new AppError({ code: 'invalid_input', message: `${site.name} is a store; only CMS sites are made available offline.` });
+    return site;
+  };
+
+  const settings = (siteId: string): OfflineSettings => settingsOf(deps.prefs.get<Partial<OfflineSettings>>(settingsKey(siteId)));
+
+  function launch(run: RunRow): MirrorRun {
+    const r = new MirrorRun(run, run.siteId, {
+      transport: deps.sessions.get(run.siteId).transport(),
+      pages: deps.pages,
+      repo,
+      emit: deps.emit,
+      ...(deps.concurrency ? { concurrency: deps.concurrency } : {}),
+      ...(deps.retryDelaysMs ? { retryDelaysMs: deps.retryDelaysMs } : {}),
+    });
+    live.set(run.siteId, r);
+    void r.finished.finally(() => {
+      if (live.get(run.siteId) === r) live.delete(run.siteId);
+    });
+    return r;
+  }
+
+  /** The site's languages, read now (and kept for offline use). */
+  async function languagesOf(siteId: string): Promise<SiteLanguages> {
+    const langs = await cmsPages.siteLanguages(deps.sessions.get(siteId).transport());
+    deps.siteCache.put(siteId, LANGUAGES_KEY, langs);
+    return langs;
+  }
+
+  return {
+    settings(siteId: string): OfflineSettings {
+      cmsSite(siteId);
+      return settings(siteId);
+    },
+
+    setSettings(q: ChannelParsed<'mirror.setSettings'>): OfflineSettings {
+      cmsSite(q.siteId);
+      const next = settingsOf({
+        ...settings(q.siteId),
+        ...(q.scope ? { scope: q.scope } : {}),
+        ...(q.languages ? { languages: q.languages } : {}),
+        ...(q.autoSync !== undefined ? { autoSync: q.autoSync } : {}),
+      });
+      deps.prefs.set(settingsKey(q.siteId), next);
+      return next;
+    },
+
+    /** Starts a run, or goes on with the site's unfinished one; answers at once (progress follows as events). */
+    async start(q: ChannelParsed<'mirror.start'>): Promise<MirrorProgress> {
+      cmsSite(q.siteId);
+      const running = live.get(q.siteId);
+      if (running) return running.progress();
+      const last = repo.latest(q.siteId);
+      if (last && last.state !== 'done' && !q.fresh) {
+        const plan = last.plan as MirrorPlan;
+        if (q.confirmRemoval) plan.confirmRemoval = true;
+        if (q.revalidateAll) plan.revalidateAll = true;
+        last.state = 'running';
+        last.error = null;
+        last.finishedAt = null;
+        repo.save(last, repo.counts(last.id));
+        return launch(last).progress();
+      }
+      const langs = await languagesOf(q.siteId);
+      const plan = planFor(settings(q.siteId), langs.enabled ? langs.default : null, repo.cachedLevels(q.siteId), {
+        ...(q.revalidateAll ? { revalidateAll: true } : {}),
+        ...(q.confirmRemoval ? { confirmRemoval: true } : {}),
+      });
+      const cursor: ListCursor = { query: 0, page: 1, totals: [] };
+      return launch(repo.create(q.siteId, plan, cursor)).progress();
+    },
+
+    /** Stops the site's run; it stays resumable. Null when none runs. */
+    async cancel(siteId: string): Promise<MirrorProgress | null> {
+      const r = live.get(siteId);
+      if (!r) return null;
+      await r.stop('cancel');
+      return r.progress();
+    },
+
+    status(siteId?: string): MirrorProgress[] {
+      const runs = siteId ? [repo.latest(siteId)].filter((r): r is RunRow => r !== undefined) : repo.latestAll();
+      return runs.map((run) => live.get(run.siteId)?.progress() ?? stored(run, repo.counts(run.id)));
+    },
+
+    /** Waits for the site's run to end (tests, benchmarks). */
+    async settled(siteId: string): Promise<MirrorProgress | null> {
+      const r = live.get(siteId);
+      if (r) await r.finished;
+      return this.status(siteId)[0] ?? null;
+    },
+
+    /** At Host start: runs a quit or a crash cut short go on. */
+    resumeInterrupted(): void {
+      for (const run of repo.interrupted()) {
+        if (live.has(run.siteId) || !deps.sites.get(run.siteId)) continue;
+        launch(run);
+      }
+    },
+
+    /** The site is being removed: its run stops (its rows go with the site). */
+    async dropped(siteId: string): Promise<void> {
+      await live.get(siteId)?.stop('drop');
+    },
+
+    /** Host shutdown: every run stops where it is and goes on at the next start. */
+    async close(): Promise<void> {
+      await Promise.all([...live.values()].map((r) => r.stop('quit')));
+    },
+  };
+}
+
+export type MirrorService = ReturnType<typeof mirrorService>;

@@ -1,0 +1,331 @@
+/**
+ * "Make available offline" against the CMS sandbox's demo site (300 pages in en, de, fr) over real
+ * HTTP, with the Host's real SQLite file: a full mirror, a second one that costs 304s (or nothing
+ * where the page list vouches for the copy), deletions on the site removed from the cache, cancel
+ * and resume across a Host restart, failures reported and retried, progress counts, and at the end
+ * the sandbox stopped: the tree, the list, the editor and the translation matrix from the cache.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { createHost, DB_FILE, type Host } from '../../electron/core/host';
+import { MemorySecretStore } from '../../electron/secrets/memory';
+import { Transport } from '../../electron/api/transport';
+import { cmsPages } from '../../electron/api/cms/pages';
+import type { ChannelInput, ChannelName, ChannelOutput, ErrorInfo, MirrorProgress, Site } from '../../electron/contract';
+import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import type { RequestRecord } from '../sandbox/cms/request-log';
+import { tempDir } from '../support/tmp';
+
+let cms: CmsSandbox;
+let cmsOpen = true;
+let host: Host;
+let dir: ReturnType<typeof tempDir>;
+let site: Site;
+const secrets = new MemorySecretStore();
+const events: MirrorProgress[] = [];
+
+async function call<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ChannelOutput<K>> {
+  const r = await host.invoke(channel, input);
+  if (!r.ok) throw Object.assign(new Error(`${channel}: ${r.error.message}`), r.error);
+  return r.value as ChannelOutput<K>;
+}
+async function fails<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ErrorInfo> {
+  const r = await host.invoke(channel, input);
+  if (r.ok) throw new Error(`${channel} should have failed`);
+  return r.error;
+}
+
+async function openHost() {
+  host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets, log: () => {} });
+  host.onEvent((name, payload) => {
+    if (name === 'mirror.progress') events.push(payload as MirrorProgress);
+  });
+}
+
+const statusOf = async (siteId: string) => (await call('mirror.status', { siteId }))[0]!;
+
+async function until<T>(what: () => Promise<T>, ok: (x: T) => boolean, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const x = await what();
+    if (ok(x)) return x;
+    if (Date.now() > end) throw new Error(`timed out waiting; last: ${JSON.stringify(x)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Starts (or resumes) a mirror and waits for it to end. */
+async function mirrored(input: Partial<ChannelInput<'mirror.start'>> = {}, siteId = site.id): Promise<MirrorProgress> {
+  const started = await call('mirror.start', { siteId, ...input });
+  return until(() => statusOf(siteId), (s) => s.runId === started.runId && s.state !== 'running');
+}
+
+const server = () => new Transport({ baseUrl: cms.url, fetch, credentials: { headers: async () => ({ 'X-API-Key': cms.seeded!.adminApiKey! }), unauthorized: async () => false } });
+
+/**
+ * /docs/media cannot be read through the API: GET /pages/docs/media is the media list of /docs
+ * (the API's own sub-resource). The mirror reports its three reads (en, de, fr) as failed.
+ */
+const UNREADABLE = 3;
+const readable = (r: RequestRecord) => !/^\/api\/v1\/pages\/docs\/media(\?|$)/.test(r.url);
+
+/** Page reads (not lists) the sandbox saw. */
+const pageReads = (filter: (r: RequestRecord) => boolean = () => true) =>
+  cms.requests.list((r) => r.method === 'GET' && /^\/api\/v1\/pages\/[^?]/.test(r.url) && filter(r));
+
+/** What the demo site has: one read per page and per translation besides English. */
+function expectedReads(): number {
+  const content = cms.content;
+  return content.tree().pages.reduce((n, node) => n + 1 + Object.keys(content.translated(node)).filter((l) => l !== 'en').length, 0);
+}
+
+function cacheRows(sql: string, ...params: unknown[]): unknown[] {
+  const db = new Database(join(dir.path, DB_FILE), { readonly: true });
+  try {
+    return db.prepare(sql).all(...params);
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(async () => {
+  cms = await startCmsSandbox({ seed: 'demo', content: 'demo', recordRequests: true });
+  dir = tempDir();
+  await openHost();
+  site = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+});
+afterAll(async () => {
+  await host.close();
+  if (cmsOpen) await cms.close();
+  dir.remove();
+});
+
+describe('make available offline', () => {
+  test('a full mirror reads every page in every language into the cache, with consistent progress', async () => {
+    const total = expectedReads();
+    events.length = 0;
+    const r = await mirrored();
+    expect(r).toMatchObject({ state: 'done', phase: 'done', listed: true, total, done: total - UNREADABLE, fetched: total - UNREADABLE, unchanged: 0, failed: UNREADABLE, removed: 0 });
+    // reported with the reason, page by page
+    expect(r.error).toContain(`${UNREADABLE} of ${total} reads failed`);
+    expect(cacheRows("SELECT route, lang, error FROM mirror_items WHERE state = 'failed' ORDER BY lang")).toEqual(
+      ['', 'de', 'fr'].map((lang) => ({ route: '/docs/media', lang, error: expect.stringContaining('cannot read /docs/media') })),
+    );
+
+    // on disk: every page with its header and content, the translations under their code
+    const [count] = cacheRows("SELECT count(*) AS n FROM pages WHERE site_id = ? AND full_at IS NOT NULL", site.id) as { n: number }[];
+    expect(count!.n).toBe(total - UNREADABLE);
+    const [home] = cacheRows("SELECT content, media FROM pages WHERE site_id = ? AND route = '/home' AND lang = 'de'", site.id) as { content: string; media: string }[];
+    const serverHome = (await cmsPages.get(server(), '/home', { lang: 'de' })) as Exclude<Awaited<ReturnType<typeof cmsPages.get>>, 'not_modified'>;
+    expect(home!.content).toBe(serverHome.content);
+    expect(JSON.parse(home!.media)).toHaveLength(5);
+
+    // progress events: never more finished than known, never going back, the last one the end
+    const mine = events.filter((e) => e.runId === r.runId);
+    expect(mine.length).toBeGreaterThan(2);
+    let last = 0;
+    for (const e of mine) {
+      expect(e.done + e.failed).toBeLessThanOrEqual(e.total);
+      expect(e.done).toBeGreaterThanOrEqual(last);
+      last = e.done;
+    }
+    expect(mine.map((e) => e.phase)).toEqual(expect.arrayContaining(['listing', 'reading', 'done']));
+    expect(mine.at(-1)).toMatchObject({ state: 'done', done: total - UNREADABLE, failed: UNREADABLE });
+  });
+
+  test('a second mirror of the unchanged site: 304s where it asks, nothing where the list vouches for the copy', async () => {
+    const total = expectedReads();
+    cms.requests.clear();
+    const r = await mirrored();
+    expect(r).toMatchObject({ state: 'done', total, done: total - UNREADABLE, fetched: 0, unchanged: total - UNREADABLE, failed: UNREADABLE });
+    const reads = pageReads(readable);
+    // translations (the list shows the default language only) and pages with media are asked about
+    expect(reads.length).toBeGreaterThan(50);
+    expect(reads.length).toBeLessThan(total);
+    for (const req of reads) expect(req).toMatchObject({ ifNoneMatch: expect.stringMatching(/^".+"$/), status: 304 });
+    expect(reads.some((q) => q.url === '/api/v1/pages/home')).toBe(true); // media
+    expect(reads.some((q) => q.url === '/api/v1/pages/home?lang=de')).toBe(true); // a translation
+    expect(reads.some((q) => q.url.startsWith('/api/v1/pages/legal/imprint'))).toBe(false); // vouched for by the list
+
+    // asked to check everything: one conditional read per page and language, every one a 304
+    cms.requests.clear();
+    const all = await mirrored({ revalidateAll: true });
+    expect(all).toMatchObject({ state: 'done', unchanged: total - UNREADABLE, fetched: 0 });
+    const asked = pageReads(readable);
+    expect(asked).toHaveLength(total - UNREADABLE);
+    expect(asked.every((q) => q.ifNoneMatch !== null && q.status === 304)).toBe(true);
+  });
+
+  test('what changed on the site is read again; what the site deleted leaves the cache', async () => {
+    const blogDe = cms.content.tree().pages.find((n) => n.route.startsWith('/blog/') && Object.keys(cms.content.translated(n)).includes('de'))!.route;
+    await cmsPages.remove(server(), '/archive/note-03');
+    await cmsPages.remove(server(), blogDe, { lang: 'de' });
+    cms.editPage({ route: '/about/history', content: 'Changed behind the app’s back.' });
+    await cmsPages.create(server(), { route: '/about/careers', title: 'Careers', content: 'We are hiring.' });
+    const r = await mirrored();
+    expect(r).toMatchObject({ state: 'done', total: expectedReads(), failed: UNREADABLE, removed: 2 });
+    expect(r.fetched).toBeGreaterThanOrEqual(2); // the edited page and the new one
+    expect(cacheRows("SELECT 1 FROM pages WHERE site_id = ? AND route = '/archive/note-03'", site.id)).toEqual([]);
+    expect(cacheRows("SELECT 1 FROM pages WHERE site_id = ? AND route = ? AND lang = 'de'", site.id, blogDe)).toEqual([]);
+    expect(cacheRows("SELECT 1 FROM pages WHERE site_id = ? AND route = ? AND lang = ''", site.id, blogDe)).toHaveLength(1);
+    expect(cacheRows("SELECT content FROM pages WHERE site_id = ? AND route = '/about/history' AND lang = ''", site.id)).toEqual([{ content: expect.stringContaining('Changed behind') }]);
+    expect(cacheRows("SELECT title FROM pages WHERE site_id = ? AND route = '/about/careers'", site.id)).toEqual([{ title: 'Careers' }]);
+  });
+
+  test('a removal that would empty most of the mirrored part waits for a confirmation', async () => {
+    await call('mirror.setSettings', { siteId: site.id, scope: { kind: 'prefix', route: '/archive' } });
+    try {
+      const notes = cms.content.tree().pages.filter((n) => n.route.startsWith('/archive/')).map((n) => n.route);
+      const gone = notes.slice(0, 12);
+      for (const route of gone) await cmsPages.remove(server(), route);
+      const held = await mirrored();
+      expect(held).toMatchObject({ state: 'done', removed: 0, held: 12 });
+      expect(cacheRows("SELECT count(*) AS n FROM pages WHERE site_id = ? AND route LIKE '/archive/%'", site.id)).toEqual([{ n: notes.length }]);
+      const confirmed = await mirrored({ confirmRemoval: true });
+      expect(confirmed).toMatchObject({ state: 'done', removed: 12, held: 0 });
+      expect(cacheRows("SELECT count(*) AS n FROM pages WHERE site_id = ? AND route LIKE '/archive/%'", site.id)).toEqual([{ n: notes.length - 12 }]);
+      // the rest of the site was not touched by a mirror of /archive
+      expect(cacheRows("SELECT count(*) AS n FROM pages WHERE site_id = ? AND route LIKE '/docs/%' AND lang = ''", site.id)).toEqual([{ n: 130 }]);
+    } finally {
+      await call('mirror.setSettings', { siteId: site.id, scope: { kind: 'site' } });
+    }
+  });
+
+  test('settings: defaults, a change, and bad values refused at the boundary', async () => {
+    const other = await call('sites.add', { name: 'Settings only', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: 'k' });
+    expect(await call('mirror.settings', { siteId: other.id })).toEqual({ scope: { kind: 'site' }, languages: 'all', autoSync: true });
+    expect(await call('mirror.setSettings', { siteId: other.id, languages: ['de'], autoSync: false })).toEqual({ scope: { kind: 'site' }, languages: ['de'], autoSync: false });
+    expect(await fails('mirror.setSettings', { siteId: other.id, scope: { kind: 'prefix', route: 'no-slash' } } as never)).toMatchObject({ code: 'invalid_input' });
+    expect(await fails('mirror.setSettings', { siteId: other.id, languages: ['Deutsch'] })).toMatchObject({ code: 'invalid_input' });
+    await call('sites.remove', { id: other.id });
+  });
+
+  test('cancelled half-way, then resumed after the Host is created again on the same data folder', async () => {
+    const second = await call('sites.add', { name: 'Demo again', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+    const total = expectedReads();
+    cms.faults.set({ route: 'GET /pages/*', latencyMs: 25 });
+    try {
+      await call('mirror.start', { siteId: second.id });
+      await until(() => statusOf(second.id), (s) => s.done >= 60);
+      const { run } = await call('mirror.cancel', { siteId: second.id });
+      expect(run).toMatchObject({ state: 'cancelled', resumable: true });
+      expect(run!.done).toBeLessThan(total);
+    } finally {
+      cms.faults.clear();
+    }
+    await host.close();
+    await openHost();
+    const before = await statusOf(second.id);
+    expect(before).toMatchObject({ state: 'cancelled', resumable: true });
+    expect(before.done).toBeGreaterThanOrEqual(60);
+
+    cms.requests.clear();
+    const r = await mirrored({}, second.id);
+    expect(r).toMatchObject({ runId: before.runId, state: 'done', total, done: total - UNREADABLE, fetched: total - UNREADABLE, failed: UNREADABLE });
+    // only what was left is read (failed reads are tried again): nothing cached before the cancel is asked again
+    expect(pageReads()).toHaveLength(total - before.done);
+    await call('sites.remove', { id: second.id });
+  });
+
+  test('a Host that quits in the middle goes on by itself at the next start', async () => {
+    const total = expectedReads();
+    cms.faults.set({ route: 'GET /pages/*', latencyMs: 25 });
+    try {
+      await call('mirror.start', { siteId: site.id, revalidateAll: true, fresh: true });
+      await until(() => statusOf(site.id), (s) => s.done >= 40);
+      await host.close(); // no cancel: as at a quit or a crash
+    } finally {
+      cms.faults.clear();
+    }
+    const cut = (await (async () => {
+      const db = new Database(join(dir.path, DB_FILE), { readonly: true });
+      try {
+        return db.prepare("SELECT state FROM mirror_runs WHERE site_id = ?").get(site.id) as { state: string };
+      } finally {
+        db.close();
+      }
+    })());
+    expect(cut.state).toBe('running');
+    await openHost();
+    const r = await until(() => statusOf(site.id), (s) => s.state !== 'running');
+    expect(r).toMatchObject({ state: 'done', total, done: total - UNREADABLE, unchanged: total - UNREADABLE, failed: UNREADABLE });
+  });
+
+  test('a page that answers 500 is reported as failed after retries; a dropped connection is retried and succeeds', async () => {
+    cms.faults.set({ route: 'GET /pages/about/press', status: 500 }, { route: 'GET /pages/contact', drop: true, times: 4 });
+    cms.requests.clear();
+    try {
+      const r = await mirrored({ revalidateAll: true });
+      const total = expectedReads();
+      // /about/press is in English and French: both reads fail (with /docs/media's)
+      expect(r).toMatchObject({ state: 'done', total, failed: 2 + UNREADABLE, done: total - 2 - UNREADABLE });
+      expect(cacheRows("SELECT lang, attempts, error FROM mirror_items WHERE route = '/about/press' ORDER BY lang")).toEqual([
+        { lang: '', attempts: 3, error: expect.any(String) },
+        { lang: 'fr', attempts: 3, error: expect.any(String) },
+      ]);
+      // /contact in en, de and fr shares the four dropped connections; each read ends in a 304
+      const contact = pageReads((q) => q.url.startsWith('/api/v1/pages/contact'));
+      expect(contact.filter((q) => q.status === 0)).toHaveLength(4);
+      for (const variant of ['/api/v1/pages/contact', '/api/v1/pages/contact?lang=de', '/api/v1/pages/contact?lang=fr']) {
+        expect(contact.filter((q) => q.url === variant).at(-1)!.status).toBe(304);
+      }
+      expect(pageReads((q) => q.url === '/api/v1/pages/about/press').length).toBeGreaterThan(3);
+    } finally {
+      cms.faults.clear();
+    }
+    const again = await mirrored();
+    expect(again).toMatchObject({ state: 'done', failed: UNREADABLE });
+  });
+
+  test('a store site or an unknown site cannot be mirrored', async () => {
+    const store = await call('sites.add', { name: 'Shop', kind: 'store', baseUrl: 'https://shop.example.com', environment: null, authMode: 'apikey', apiKey: 'k' });
+    expect(await fails('mirror.start', { siteId: store.id })).toMatchObject({ code: 'invalid_input' });
+    expect(await fails('mirror.start', { siteId: '7f0c6c1e-3d1b-4a8e-9a57-1f2d3c4b5a69' })).toMatchObject({ code: 'not_found' });
+    expect(await fails('mirror.start', { siteId: 'nope' })).toMatchObject({ code: 'invalid_input' });
+    await call('sites.remove', { id: store.id });
+  });
+});
+
+describe('offline, after mirroring (the sandbox stopped)', () => {
+  test('tree, list, editor, translations and the matrix answer from the cache, marked with the time of the copy', async () => {
+    const onlineTop = await call('pages.children', { siteId: site.id, route: '/' });
+    const onlineMatrix = await call('translations.matrix', { siteId: site.id });
+    const onlineDocs = await call('pages.get', { siteId: site.id, route: '/docs' });
+    await cms.close();
+    cmsOpen = false;
+
+    const top = await call('pages.children', { siteId: site.id, route: '/' });
+    expect(top.map((p) => p.route)).toEqual(onlineTop.map((p) => p.route));
+    expect(top.every((p) => typeof p.cachedAt === 'string')).toBe(true);
+    const blog = await call('pages.children', { siteId: site.id, route: '/blog' });
+    expect(blog.length).toBeGreaterThan(100);
+    expect(blog[0]!.cachedAt).toEqual(expect.any(String));
+    expect(await call('pages.children', { siteId: site.id, route: '/legal/imprint' })).toEqual([]); // a leaf
+
+    const list = await call('pages.list', { siteId: site.id, parent: '/docs', sort: 'title', order: 'desc', perPage: 10, page: 2 });
+    expect(list).toMatchObject({ total: 130, page: 2, perPage: 10, cachedAt: expect.any(String) });
+    expect(list.items).toHaveLength(10);
+    const titles = list.items.map((p) => p.title.toLowerCase());
+    expect(titles).toEqual([...titles].sort().reverse());
+    const unpublished = await call('pages.list', { siteId: site.id, published: false, perPage: 100 });
+    expect(unpublished.items.length).toBeGreaterThan(0);
+    expect(unpublished.items.every((p) => !p.published)).toBe(true);
+
+    const docs = await call('pages.get', { siteId: site.id, route: '/docs' });
+    expect(docs).toMatchObject({ title: onlineDocs.title, content: onlineDocs.content, etag: onlineDocs.etag, cachedAt: expect.any(String) });
+    const de = await call('pages.get', { siteId: site.id, route: '/home', lang: 'de' });
+    expect(de).toMatchObject({ title: 'Startseite', cachedAt: expect.any(String) });
+
+    const matrix = await call('translations.matrix', { siteId: site.id });
+    expect(matrix).toMatchObject({ languages: ['en', 'de', 'fr'], defaultLanguage: 'en', cachedAt: expect.any(String) });
+    expect(matrix.rows.map((r) => r.route)).toEqual(onlineMatrix.rows.map((r) => r.route));
+    const homeRow = matrix.rows.find((r) => r.route === '/home')!;
+    expect(homeRow).toEqual(onlineMatrix.rows.find((r) => r.route === '/home'));
+    expect(await call('translations.siteLanguages', { siteId: site.id })).toMatchObject({ default: 'en', cachedAt: expect.any(String) });
+
+    // and the site is shown offline; a mirror cannot start
+    expect((await call('sync.status', {})).find((s) => s.siteId === site.id)).toMatchObject({ online: false });
+    expect(await fails('mirror.start', { siteId: site.id })).toMatchObject({ code: 'network' });
+  });
+});
