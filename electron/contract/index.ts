@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { channel, event, type ChannelDef, type EventDef } from './define';
+import { storeChannels, storeEvents } from './store';
 import type { AppInfo, SecretsStatus, UpdaterStatus, Workspace } from './app';
 import { SiteDraft, SiteFields, SiteId, SiteUpdate, type ConnectionReport, type Site } from './sites';
 import { AuthSite, Forgot, Reset, Setup, SignIn, Verify2fa, type SessionInfo } from './auth';
@@ -64,6 +65,7 @@ export * from './permissions';
 export * from './header-patch';
 export * from './pages';
 export * from './mirror';
+export * from './store';
 export type { ChannelDef, EventDef } from './define';
 
 const None = v.optional(v.strictObject({}));
@@ -173,6 +175,9 @@ export const channels = {
 
   'workspace.get': channel<Workspace>()(None),
   'workspace.set': channel<Workspace>()(WorkspaceSchema),
+
+  /** Store sites (document 3): contract/store.ts. */
+  ...storeChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 export const events = {
@@ -192,6 +197,7 @@ export const events = {
   'updater.status': event<UpdaterStatus>(),
   /** The Host went away and came back (Electron restarts a crashed Host; the client reconnects). */
   'host.status': event<{ state: 'restarting' | 'ready' }>(),
+  ...storeEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

@@ -14,6 +14,7 @@ import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
 import { autoSync } from '../sync/auto-sync';
+import { storeService, type StoreService } from '../store/service';
 import type { FetchLike } from '../api/http';
 import { AppError, isAppError } from './app-error';
 import { createDispatcher, type Handlers, type Log } from './dispatch';
@@ -81,6 +82,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
   let offline: ReturnType<typeof autoSync> | undefined;
+  let store: StoreService | undefined;
   if (repos) {
     const r = repos;
     // every request reports whether its site answered (auto-sync when back online)
@@ -92,10 +94,14 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       secrets,
       fetch: fetchImpl,
       changed: (list) => emit('sites.changed', list),
-      edited: (before, after) => s.siteChanged(before, after),
-      added: (site) => site.kind === 'cms' && emit('auth.session', s.get(site.id).info()),
+      edited: async (before, after) => {
+        await s.siteChanged(before, after);
+        await store?.siteChanged(before, after);
+      },
+      added: (site) => (site.kind === 'cms' ? emit('auth.session', s.get(site.id).info()) : store && emit('store.session', store.session(site.id))),
       purgeCache: (id) => {
         s.dropped(id);
+        store?.dropped(id);
         void mirror?.dropped(id);
         offline?.connectivity.forget(id);
       },
@@ -106,6 +112,16 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     const m = mirrorService({ sites: r.sites, sessions: s, pages: r.pages, repo: r.mirror, prefs: r.prefs, siteCache: r.siteCache, emit: (p) => emit('mirror.progress', p) });
     mirror = m;
     search = searchService(r.search);
+    store = storeService({
+      sites: r.sites,
+      repo: r.store,
+      secrets,
+      fetch: fetchImpl,
+      session: (info) => emit('store.session', info),
+      budget: (b) => emit('store.budget', b),
+      progress: (p) => emit('store.progress', p),
+      ...(opts.now ? { now: opts.now } : {}),
+    });
     offline = autoSync({
       sites: () => r.sites.list().filter((x) => x.kind === 'cms').map((x) => x.id),
       settings: (id) => m.settings(id),
@@ -196,6 +212,26 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     'mirror.settings': ({ siteId }) => need(mirror).settings(siteId),
     'mirror.setSettings': (q) => need(mirror).setSettings(q),
     'search.query': (q) => need(search).query(q),
+    'store.sessions': () => need(store).sessions(),
+    'store.session': ({ siteId }) => need(store).session(siteId),
+    'store.login': ({ siteId, username, password }) => need(store).login(siteId, username, password),
+    'store.logout': ({ siteId }) => need(store).logout(siteId),
+    'store.budget': ({ siteId }) => ({ budget: need(store).budget(siteId) }),
+    'store.pets.list': (q) => need(store).pets(q),
+    'store.pets.get': ({ siteId, petId }) => need(store).pet(siteId, petId),
+    'store.pets.create': (q) => need(store).createPet(q),
+    'store.pets.update': (q) => need(store).updatePet(q),
+    'store.pets.delete': ({ siteId, petId }) => need(store).deletePet(siteId, petId),
+    'store.pets.uploadImage': (q) => need(store).uploadImage(q),
+    'store.inventory': ({ siteId }) => need(store).inventory(siteId),
+    'store.orders.place': (q) => need(store).placeOrder(q),
+    'store.orders.get': ({ siteId, orderId }) => need(store).order(siteId, orderId),
+    'store.orders.delete': ({ siteId, orderId }) => need(store).deleteOrder(siteId, orderId),
+    'store.users.create': ({ siteId, user }) => need(store).createUser(siteId, user),
+    'store.users.createList': ({ siteId, users }) => need(store).createUsers(siteId, users),
+    'store.users.get': ({ siteId, username }) => need(store).user(siteId, username),
+    'store.users.update': ({ siteId, username, changes }) => need(store).updateUser(siteId, username, changes),
+    'store.users.delete': ({ siteId, username }) => need(store).deleteUser(siteId, username),
     'workspace.get': () => {
       const saved = need(repos).prefs.get<Workspace>('workspace') ?? EMPTY_WORKSPACE;
       // sites removed since the layout was saved simply drop out of it

@@ -8,12 +8,13 @@ import { syncRepo } from './repos/sync';
 import { mirrorRepo } from './repos/mirror';
 import { searchRepo } from './repos/search';
 import { siteCacheRepo } from './repos/site-cache';
+import { storeRepo } from './repos/store';
 
 export { openDatabase, closeDatabase, type Db } from './open';
 
 export function repositories(db: Db) {
   return { sites: sitesRepo(db), prefs: prefsRepo(db), sessions: sessionsRepo(db), pages: pagesRepo(db), sync: syncRepo(db),
-    mirror: mirrorRepo(db), search: searchRepo(db), siteCache: siteCacheRepo(db) };
+    mirror: mirrorRepo(db), search: searchRepo(db), siteCache: siteCacheRepo(db), store: storeRepo(db) };
 }
 
 export type Repositories = ReturnType<typeof repositories>;

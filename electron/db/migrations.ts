@@ -248,6 +248,42 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'store cache and sessions',
+    sql: `
+      -- a store's pets as last read: the whole pet as JSON, status apart for offline filtering
+      CREATE TABLE store_pets (
+        site_id     TEXT NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
+        pet_id      INTEGER NOT NULL,
+        name        TEXT NOT NULL,
+        status      TEXT,
+        pet         TEXT NOT NULL,
+        fetched_at  TEXT NOT NULL,
+        PRIMARY KEY (site_id, pet_id)
+      );
+      CREATE INDEX store_pets_status ON store_pets (site_id, status);
+
+      -- the inventory map (status -> count) as last read
+      CREATE TABLE store_inventory (
+        site_id     TEXT PRIMARY KEY REFERENCES sites (id) ON DELETE CASCADE,
+        counts      TEXT NOT NULL,
+        fetched_at  TEXT NOT NULL
+      );
+
+      -- who is logged in to each store site and until when; the key or session token is in the keychain
+      CREATE TABLE store_sessions (
+        site_id       TEXT PRIMARY KEY REFERENCES sites (id) ON DELETE CASCADE,
+        via           TEXT NOT NULL CHECK (via IN ('password', 'apikey')),
+        username      TEXT,
+        state         TEXT NOT NULL CHECK (state IN ('signed_in', 'expired')),
+        reason        TEXT,
+        expires_at    TEXT,
+        rate_limit    INTEGER,
+        signed_in_at  TEXT
+      );
+    `,
+  },
 ];
 
 export const LATEST_VERSION = migrations.reduce((max, m) => Math.max(max, m.version), 0);
