@@ -1,0 +1,109 @@
+/**
+ * Auto-sync when back online (issue 5, on by default): a site that stops answering is shown
+ * offline and probed; when it answers again its outbox is pushed without anyone pressing a button.
+ * Also across a restart with changes queued while offline, and not at all when switched off.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createHost, type Host } from '../../electron/core/host';
+import { MemorySecretStore } from '../../electron/secrets/memory';
+import { Transport } from '../../electron/api/transport';
+import { cmsPages } from '../../electron/api/cms/pages';
+import type { ChannelInput, ChannelName, ChannelOutput, Site, SyncSiteStatus } from '../../electron/contract';
+import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import { tempDir } from '../support/tmp';
+
+let cms: CmsSandbox;
+let host: Host;
+let dir: ReturnType<typeof tempDir>;
+let site: Site;
+const secrets = new MemorySecretStore();
+const statuses: SyncSiteStatus[] = [];
+
+async function call<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ChannelOutput<K>> {
+  const r = await host.invoke(channel, input);
+  if (!r.ok) throw Object.assign(new Error(`${channel}: ${r.error.message}`), r.error);
+  return r.value as ChannelOutput<K>;
+}
+async function openHost() {
+  host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets, log: () => {} });
+  host.onEvent((name, payload) => {
+    if (name === 'sync.status') statuses.push(...(payload as SyncSiteStatus[]).filter((s) => s.siteId === site?.id));
+  });
+}
+const server = () => new Transport({ baseUrl: cms.url, fetch, credentials: { headers: async () => ({ 'X-API-Key': cms.seeded!.adminApiKey! }), unauthorized: async () => false } });
+const serverContent = async (route: string) => ((await cmsPages.get(server(), route)) as { content: string }).content;
+const mine = async () => (await call('sync.status', {})).find((s) => s.siteId === site.id)!;
+
+async function until<T>(what: () => Promise<T>, ok: (x: T) => boolean, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const x = await what();
+    if (ok(x)) return x;
+    if (Date.now() > end) throw new Error(`timed out; last: ${JSON.stringify(x)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** An edit made while the site does not answer: saved locally, the push stops offline. */
+async function editOffline(route: string, content: string) {
+  const page = await call('pages.get', { siteId: site.id, route });
+  cms.faults.set({ route: '*', drop: true });
+  await call('drafts.save', { siteId: site.id, route, title: page.title, header: page.header, content });
+  expect(await call('sync.push', { siteId: site.id })).toMatchObject({ pushed: 0, stopped: { reason: 'offline' } });
+  expect(await mine()).toMatchObject({ pending: 1, online: false });
+}
+
+beforeAll(async () => {
+  cms = await startCmsSandbox({ seed: 'demo', content: 'demo' });
+  dir = tempDir();
+  await openHost();
+  site = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+});
+afterAll(async () => {
+  await host.close();
+  await cms.close();
+  dir.remove();
+});
+
+describe('auto-sync when back online', () => {
+  test('the site answers again: its outbox goes out by itself, and the status says online again', async () => {
+    statuses.length = 0;
+    await editOffline('/about/history', 'Written on a train.');
+    cms.faults.clear();
+    const back = await until(mine, (s) => s.pending === 0);
+    expect(back).toMatchObject({ online: true, conflicted: 0 });
+    expect(await serverContent('/about/history')).toBe('Written on a train.');
+    // the renderer was told: offline first, then online, then nothing pending
+    const offlineAt = statuses.findIndex((s) => s.online === false);
+    const onlineAt = statuses.findIndex((s, i) => i > offlineAt && s.online === true);
+    expect(offlineAt).toBeGreaterThanOrEqual(0);
+    expect(onlineAt).toBeGreaterThan(offlineAt);
+    expect(statuses.at(-1)).toMatchObject({ pending: 0, online: true });
+  });
+
+  test('switched off: the site comes back, the change waits for a push', async () => {
+    expect(await call('mirror.setSettings', { siteId: site.id, autoSync: false })).toMatchObject({ autoSync: false });
+    try {
+      await editOffline('/about/history', 'Kept until I press push.');
+      cms.faults.clear();
+      await until(mine, (s) => s.online === true);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await mine()).toMatchObject({ pending: 1 });
+      expect(await serverContent('/about/history')).toBe('Written on a train.');
+      expect(await call('sync.push', { siteId: site.id })).toMatchObject({ pushed: 1, remaining: 0 });
+    } finally {
+      await call('mirror.setSettings', { siteId: site.id, autoSync: true });
+    }
+  });
+
+  test('changes queued offline before a restart go out when the site answers after it', async () => {
+    await editOffline('/about/history', 'Queued before the restart.');
+    await host.close();
+    await openHost(); // the site still drops every connection: the first probe fails
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await mine()).toMatchObject({ pending: 1, online: false });
+    cms.faults.clear();
+    await until(mine, (s) => s.pending === 0);
+    expect(await serverContent('/about/history')).toBe('Queued before the restart.');
+  });
+});
