@@ -11,6 +11,7 @@ import { AuthSite, Forgot, Reset, Setup, SignIn, Verify2fa, type SessionInfo } f
 import {
   DraftResolve,
   DraftSave,
+  MediaChunk,
   MediaDelete,
   MediaList,
   MediaUpload,
@@ -143,6 +144,8 @@ export const channels = {
   'translations.matrix': channel<TranslationMatrix>()(AuthSite),
 
   'media.list': channel<PageMediaItem[]>()(MediaList),
+  /** Stages the next piece of a file for `media.upload` (answers the bytes staged so far). */
+  'media.uploadChunk': channel<{ received: number }>()(MediaChunk),
   /** Progress arrives as `media.progress` events with the same uploadId; answers the page's media after the upload. */
   'media.upload': channel<PageMediaItem[]>()(MediaUpload),
   'media.delete': channel<{ filename: string }>()(MediaDelete),

@@ -270,9 +270,24 @@ export const MediaUpload = v.strictObject({
   uploadId: v.pipe(v.string(), v.maxLength(64)),
   filename: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(255), v.regex(/^[^/\\]+$/, 'A file name has no slashes.')),
   type: v.pipe(v.string(), v.maxLength(255)),
-  /** The file's bytes, base64 (the bridge carries JSON). */
-  data: v.string(),
+  /**
+   * The file's bytes, base64 (the bridge carries JSON). Without it, the bytes are the ones staged
+   * for `uploadId` with `media.uploadChunk` (files of any size the site takes).
+   */
+  data: v.optional(v.string()),
   avoidOverwriting: v.optional(v.boolean()),
+});
+
+/** The site's limit per media file (spec, "Limits"). */
+export const MAX_MEDIA_BYTES = 64 * 1024 * 1024;
+/** Bytes per `media.uploadChunk`: small messages over the bridge, progress while they go. */
+export const MEDIA_CHUNK_BYTES = 4 * 1024 * 1024;
+
+export const MediaChunk = v.strictObject({
+  uploadId: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+  /** Where these bytes start in the file: chunks come in order, so it equals what was staged so far. */
+  offset: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  data: v.pipe(v.string(), v.maxLength(Math.ceil(MEDIA_CHUNK_BYTES / 3) * 4, 'A chunk is at most 4 MB.')),
 });
 
 export const MediaDelete = v.strictObject({ siteId: SiteId, route: Route, filename: v.pipe(v.string(), v.minLength(1), v.maxLength(255)) });

@@ -194,6 +194,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     'translations.compare': (q) => need(pages).compare(q),
     'translations.matrix': ({ siteId }) => need(pages).matrix(siteId),
     'media.list': (q) => need(pages).media(q),
+    'media.uploadChunk': (q) => need(pages).stageChunk(q),
     'media.upload': (q) => need(pages).upload(q),
     'media.delete': (q) => need(pages).removeMedia(q),
     'blueprints.templates': ({ siteId }) => need(pages).templates(siteId),
@@ -205,7 +206,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     'sync.status': () => need(sync).status(),
     'sync.outbox': ({ siteId }) => need(sync).outbox(siteId),
     'sync.discard': ({ itemId }) => need(sync).discard(itemId),
-    'sync.push': ({ siteId, route }) => need(sync).push(siteId, route),
+    // from the renderer, a push is always a person asking (Save, Push now, Sync now)
+    'sync.push': ({ siteId, route }) => need(sync).push(siteId, { ...(route ? { only: route } : {}), asked: true }),
     'mirror.start': (q) => need(mirror).start(q),
     'mirror.cancel': async ({ siteId }) => ({ run: await need(mirror).cancel(siteId) }),
     'mirror.status': (q) => need(mirror).status(q?.siteId),

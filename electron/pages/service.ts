@@ -9,6 +9,7 @@ import { cmsPages } from '../api/cms/pages';
 import { cmsMedia } from '../api/cms/media';
 import { cmsBlueprints } from '../api/cms/blueprints';
 import type { PagesRepo } from '../db/repos/pages';
+import { uploadStaging } from './upload-staging';
 import { LANGUAGES_KEY, type SiteCacheRepo } from '../db/repos/site-cache';
 import type { SessionManager } from '../sites/sessions';
 
@@ -32,6 +33,7 @@ const MAX_MATRIX_PAGES = 20_000;
 const MAX_CHILDREN = 5000;
 
 export function pagesService({ sessions, cache, progress, queue, siteCache }: PagesDeps) {
+  const staging = uploadStaging();
   const t = (siteId: string) => sessions.get(siteId).transport();
   const key = (lang?: string) => lang ?? '';
 
@@ -302,8 +304,13 @@ export function pagesService({ sessions, cache, progress, queue, siteCache }: Pa
     media: (q: ChannelParsed<'media.list'>): Promise<PageMediaItem[]> =>
       cmsMedia.list(t(q.siteId), q.route, { ...(q.filter ? { filter: q.filter } : {}), ...(q.sort ? { sort: q.sort } : {}), ...(q.order ? { order: q.order } : {}) }),
 
+    /** A piece of a file for a later `upload` without `data`. */
+    stageChunk(q: ChannelParsed<'media.uploadChunk'>): { received: number } {
+      return { received: staging.add(q.uploadId, q.offset, Buffer.from(q.data, 'base64')) };
+    },
+
     async upload(q: ChannelParsed<'media.upload'>): Promise<PageMediaItem[]> {
-      const bytes = Buffer.from(q.data, 'base64');
+      const bytes = q.data !== undefined ? Buffer.from(q.data, 'base64') : staging.take(q.uploadId);
       let last = 0;
       return cmsMedia.upload(
         t(q.siteId),

@@ -30,6 +30,8 @@ export interface PushDeps {
   now?: () => number;
   /** Push only the changes of this route and the creates of the pages above it. */
   only?: string;
+  /** A person asked for this push: items backing off after a failure are tried now. */
+  asked?: boolean;
 }
 
 type Outcome = 'done' | 'conflicted' | 'rejected';
@@ -177,7 +179,7 @@ export async function pushSite(siteId: string, deps: PushDeps): Promise<PushSumm
     const item = items[i]!;
     const draft = item.draftId !== null ? repo.draft(item.draftId) : undefined;
     const waits = item.state === 'parked' || (draft && draft.state !== 'pending') || blocked.has(item.route);
-    const later = item.nextAt !== null && Date.parse(item.nextAt) > now();
+    const later = !deps.asked && item.nextAt !== null && Date.parse(item.nextAt) > now();
     if (waits || later) {
       blocked.add(item.route);
       summary.remaining++;

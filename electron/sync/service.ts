@@ -131,14 +131,21 @@ export function syncService(deps: SyncDeps) {
 
     /**
      * One push per site at a time: a second call joins the running one. `only` pushes the changes
-     * of one page (the editor's Save) and what it depends on; the rest stay queued.
+     * of one page (the editor's Save) and what it depends on; the rest stay queued. `asked`: a
+     * person asking (Save, Push now): items backing off after a failure are tried at once too.
      */
-    push(siteId: string, only?: string): Promise<PushSummary> {
+    push(siteId: string, o: { only?: string; asked?: boolean } = {}): Promise<PushSummary> {
       const current = running.get(siteId);
       if (current) return current;
       const p = (async () => {
         try {
-          const summary = await pushSite(siteId, { transport: deps.sessions.get(siteId).transport(), repo, cache, ...(only ? { only } : {}) });
+          const summary = await pushSite(siteId, {
+            transport: deps.sessions.get(siteId).transport(),
+            repo,
+            cache,
+            ...(o.only ? { only: o.only } : {}),
+            ...(o.asked ? { asked: true } : {}),
+          });
           lastPush.set(siteId, { at: new Date().toISOString(), summary });
           return summary;
         } finally {

@@ -171,6 +171,39 @@ describe('media', () => {
     expect(refused.code).toBe('invalid_input');
   });
 
+  test('a 50 MB file goes in 4 MB pieces, then to the site in one upload; more than 64 MB is refused before it is sent', async () => {
+    const { MEDIA_CHUNK_BYTES } = await import('../../electron/contract');
+    const size = 50 * 1024 * 1024;
+    const file = Buffer.alloc(size);
+    for (let i = 0; i < size; i += 4096) file[i] = i % 251;
+    let received = 0;
+    for (let offset = 0; offset < size; offset += MEDIA_CHUNK_BYTES) {
+      ({ received } = await call('media.uploadChunk', { uploadId: 'big', offset, data: file.subarray(offset, offset + MEDIA_CHUNK_BYTES).toString('base64') }));
+    }
+    expect(received).toBe(size);
+    const list = await call('media.upload', { siteId: site.id, route: '/about/history', uploadId: 'big', filename: 'film.mp4', type: 'video/mp4' });
+    const item = list.find((m) => m.filename === 'film.mp4')!;
+    expect(item).toMatchObject({ size });
+    // the site has the very bytes, in order
+    const served = Buffer.from(await (await fetch(new URL(item.url!, cms.url))).arrayBuffer());
+    expect(served.length).toBe(size);
+    expect(Buffer.compare(served, file)).toBe(0);
+    // the staged bytes were handed over once
+    expect((await fails('media.upload', { siteId: site.id, route: '/about/history', uploadId: 'big', filename: 'again.mp4', type: 'video/mp4' })).message).toMatch(/not here/);
+    await call('media.delete', { siteId: site.id, route: '/about/history', filename: 'film.mp4' });
+
+    // out of order, and over the site's limit per file
+    await call('media.uploadChunk', { uploadId: 'gap', offset: 0, data: Buffer.alloc(10).toString('base64') });
+    expect((await fails('media.uploadChunk', { uploadId: 'gap', offset: 20, data: Buffer.alloc(10).toString('base64') })).message).toMatch(/out of order/);
+    const piece = Buffer.alloc(MEDIA_CHUNK_BYTES).toString('base64');
+    let err: ErrorInfo | undefined;
+    for (let offset = 0; offset <= 64 * 1024 * 1024 && !err; offset += MEDIA_CHUNK_BYTES) {
+      const r = await host.invoke('media.uploadChunk', { uploadId: 'huge', offset, data: piece });
+      if (!r.ok) err = r.error;
+    }
+    expect(err).toMatchObject({ code: 'invalid_input', fields: { file: expect.stringContaining('64 MB') } });
+  });
+
   test('eleven filter clauses are refused before any request', async () => {
     const err = await fails('media.list', { siteId: site.id, route: '/home', filter: Array.from({ length: 11 }, (_, i) => `title:x${i}`) });
     expect(err.fields?.filter).toContain('At most 10');

@@ -9,6 +9,7 @@ import { MemorySecretStore } from '../../electron/secrets/memory';
 import { openDatabase, closeDatabase, repositories } from '../../electron/db';
 import { Transport } from '../../electron/api/transport';
 import { cmsPages } from '../../electron/api/cms/pages';
+import { pushSite } from '../../electron/sync/push';
 import type { ChannelInput, ChannelName, ChannelOutput, ErrorInfo, Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { tempDir } from '../support/tmp';
@@ -127,9 +128,18 @@ describe('push', () => {
     expect(item).toMatchObject({ state: 'sending', attempts: 1, nextAt: expect.any(String) });
     expect((await call('sync.status', {})).find((s) => s.siteId === site.id)).toMatchObject({ online: false, pending: 1 });
     cms.faults.clear();
-    // backing off: an immediate push waits
-    expect(await call('sync.push', { siteId: site.id })).toMatchObject({ pushed: 0, remaining: 1 });
-    await call('sync.discard', { itemId: item!.id });
+    // backing off: a push nobody asked for (auto-sync) waits for the item's time…
+    const db = openDatabase(`${dir.path}/sitedesk.db`);
+    const repos = repositories(db);
+    try {
+      expect(await pushSite(site.id, { transport: server(), repo: repos.sync, cache: repos.pages })).toMatchObject({ pushed: 0, remaining: 1 });
+    } finally {
+      closeDatabase(db);
+    }
+    expect((await serverPage('/about/history')).content).not.toBe('written on a train');
+    // …a person asking (Push now, Save) tries at once
+    expect(await call('sync.push', { siteId: site.id })).toMatchObject({ pushed: 1, remaining: 0 });
+    expect((await serverPage('/about/history')).content).toBe('written on a train');
     expect(await call('drafts.list', { siteId: site.id })).toEqual([]);
   });
 });

@@ -1,19 +1,16 @@
 /**
- * Uploads of one page's media, one file after another: each file is read as base64 in the
- * renderer ("Preparing…"), sent with `media.upload`, and followed by `media.progress` events
- * carrying its uploadId. A file the site refuses shows the site's message next to it; the rest go on.
+ * Uploads of one page's media, one file after another: each file is handed to the Host in 4 MB
+ * pieces (`media.uploadChunk`, "Preparing n%"), then sent to the site with `media.upload`, followed
+ * by `media.progress` events carrying its uploadId. A file the site refuses shows the site's message next to it; the rest go on.
  * A file whose name is taken asks first: replace it, or keep both (the site renames the new one).
  */
-import type { PageMediaItem, Site } from '../../../electron/contract/index';
+import { MAX_MEDIA_BYTES, MEDIA_CHUNK_BYTES, type PageMediaItem, type Site } from '../../../electron/contract/index';
 import { invoke, on } from '../../lib/client';
 import { AppError } from '../../lib/errors';
 import { fileToBase64, formatBytes } from '../../lib/base64';
 
-/**
- * Largest file sent through the bridge: its base64 (4/3 of the bytes) travels in one message,
- * and browser mode's WebSocket takes at most 64 MB per message.
- */
-export const MAX_UPLOAD_BYTES = 45 * 1024 * 1024;
+/** The site's limit per file: larger ones are refused here, before any byte travels. */
+export const MAX_UPLOAD_BYTES = MAX_MEDIA_BYTES;
 
 export type UploadState = 'waiting' | 'asking' | 'preparing' | 'uploading' | 'done' | 'error' | 'skipped';
 
@@ -137,7 +134,7 @@ export class UploadQueue {
   async #one(u: Upload): Promise<void> {
     if (u.size > MAX_UPLOAD_BYTES) {
       u.state = 'error';
-      u.error = `${formatBytes(u.size)} is more than Sitedesk can send in one piece (${formatBytes(MAX_UPLOAD_BYTES)}).`;
+      u.error = `${formatBytes(u.size)} is more than the site accepts per file (${formatBytes(MAX_UPLOAD_BYTES)}).`;
       return;
     }
     let avoidOverwriting = false;
@@ -150,9 +147,17 @@ export class UploadQueue {
       avoidOverwriting = choice === 'keep';
     }
     u.state = 'preparing';
+    u.sent = 0;
+    u.total = u.size;
     try {
-      const data = await fileToBase64(u.file);
+      for (let offset = 0; offset < u.size || offset === 0; offset += MEDIA_CHUNK_BYTES) {
+        const data = await fileToBase64(u.file.slice(offset, offset + MEDIA_CHUNK_BYTES));
+        const { received } = await invoke('media.uploadChunk', { uploadId: u.id, offset, data });
+        u.sent = received;
+        if (u.size === 0) break;
+      }
       u.state = 'uploading';
+      u.sent = 0;
       const before = new Set(this.media().map((m) => m.filename));
       const list = await invoke('media.upload', {
         siteId: this.site().id,
@@ -160,7 +165,6 @@ export class UploadQueue {
         uploadId: u.id,
         filename: u.name,
         type: u.file.type || 'application/octet-stream',
-        data,
         ...(avoidOverwriting ? { avoidOverwriting: true } : {}),
       });
       u.sent = u.total;
