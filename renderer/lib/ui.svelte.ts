@@ -12,6 +12,8 @@ class Ui {
   /** Site id whose removal is being confirmed. */
   removeId = $state<string | null>(null);
   palette = $state(false);
+  /** The offline search dialog (Ctrl/Cmd+Shift+F). */
+  search = $state(false);
   /** Modal dialogs currently open (Dialog/ConfirmDialog register themselves). */
   modalCount = $state(0);
   /** Where focus goes when the current dialog closes, when the element that opened it is gone (menus). */

@@ -1,0 +1,96 @@
+/**
+ * "Make available offline", per CMS site: the latest mirror run of each site (loaded with
+ * `mirror.status`, then kept by `mirror.progress` events) and its offline settings.
+ *
+ *   mirrors.run(siteId)        the latest run, or null (never mirrored)
+ *   mirrors.start(siteId, o)   starts or resumes; errors are thrown for the caller to show
+ *   mirrors.cancel(siteId)
+ */
+import type { MirrorProgress, OfflineSettings } from '../../../electron/contract/index';
+import { invoke, on } from '../../lib/client';
+
+class Mirrors {
+  #runs = $state<Record<string, MirrorProgress>>({});
+  #settings = $state<Record<string, OfflineSettings>>({});
+  #started = false;
+
+  /** Loads every site's latest run and follows the events; safe to call more than once. */
+  async init(): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
+    on('mirror.progress', (p) => this.#take(p));
+    try {
+      for (const p of await invoke('mirror.status', {})) this.#take(p);
+    } catch {
+      this.#started = false; // the Host was not ready: the next view that asks tries again
+    }
+  }
+
+  #take(p: MirrorProgress): void {
+    const had = this.#runs[p.siteId];
+    // events of an older run (a late one after a restart) never replace a newer run
+    if (had && had.runId > p.runId) return;
+    this.#runs[p.siteId] = p;
+  }
+
+  run(siteId: string): MirrorProgress | null {
+    return this.#runs[siteId] ?? null;
+  }
+
+  running(siteId: string): boolean {
+    return this.#runs[siteId]?.state === 'running';
+  }
+
+  async start(siteId: string, o: { fresh?: boolean; confirmRemoval?: boolean; revalidateAll?: boolean } = {}): Promise<void> {
+    this.#take(await invoke('mirror.start', { siteId, ...o }));
+  }
+
+  async cancel(siteId: string): Promise<void> {
+    const r = await invoke('mirror.cancel', { siteId });
+    if (r.run) this.#take(r.run);
+  }
+
+  settings(siteId: string): OfflineSettings | null {
+    return this.#settings[siteId] ?? null;
+  }
+
+  async loadSettings(siteId: string): Promise<OfflineSettings> {
+    const s = await invoke('mirror.settings', { siteId });
+    this.#settings[siteId] = s;
+    return s;
+  }
+
+  async saveSettings(siteId: string, change: Partial<OfflineSettings>): Promise<OfflineSettings> {
+    const s = await invoke('mirror.setSettings', { siteId, ...change });
+    this.#settings[siteId] = s;
+    return s;
+  }
+}
+
+export const mirrors = new Mirrors();
+
+/** "1,234" in the user's locale. */
+export const count = (n: number) => n.toLocaleString();
+
+/** One line for where a run is: "Reading pages: 1,200 of 10,000". */
+export function progressText(p: MirrorProgress): string {
+  const of = p.listed ? ` of ${count(p.total)}` : p.total ? ` of ${count(p.total)} so far` : '';
+  switch (p.phase) {
+    case 'listing':
+      return `Listing the site’s pages${p.total ? `: ${count(p.total)} found` : '…'}`;
+    case 'reading':
+      return `Copying pages: ${count(p.done + p.failed)}${of}`;
+    case 'cleaning':
+      return 'Removing pages the site no longer has…';
+    case 'done':
+      return `${count(p.done)}${of} pages copied`;
+  }
+}
+
+/** The counts after a run, in words: "9,990 unchanged · 10 read anew · 2 failed · 3 removed". */
+export function countsText(p: MirrorProgress): string {
+  const parts = [`${count(p.unchanged)} unchanged`, `${count(p.fetched)} read anew`];
+  if (p.failed) parts.push(`${count(p.failed)} failed`);
+  if (p.removed) parts.push(`${count(p.removed)} removed`);
+  return parts.join(' · ');
+}

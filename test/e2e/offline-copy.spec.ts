@@ -1,0 +1,76 @@
+/**
+ * Issue 5 end to end, "Make available offline" and offline search: a whole site copied with a
+ * progress bar, cancelled and resumed, copied again cheaply; then, with the site gone, search finds
+ * pages never opened and opens them from the copy.
+ */
+import { expect, test } from '@playwright/test';
+import { editorOf, markdown, sitePane, siteButton, useDemoSite, DEMO } from './support/app';
+
+const demo = useDemoSite('sitedesk-offline-copy-e2e-');
+
+test('make a site available offline: progress, cancel, resume, update; then search it offline and open a result', async ({ page }) => {
+  test.setTimeout(120_000);
+  await demo.connect(page);
+  await siteButton(page, DEMO).click();
+  const pane = sitePane(page, DEMO);
+  const card = pane.getByRole('group', { name: 'Offline copy' });
+  await expect(card).toContainText('Nothing of this site is copied');
+
+  // slow answers, so the run can be watched and cancelled half way
+  demo.cms.faults.set({ route: '*', latencyMs: 40 });
+  await card.getByRole('button', { name: 'Make available offline' }).click();
+  const bar = card.getByRole('progressbar', { name: `Offline copy of ${DEMO}` });
+  await expect(bar).toBeVisible();
+  await expect(card).toContainText(/Copying pages: \d+/);
+  await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 30_000 }).toBeGreaterThan(20);
+  await card.getByRole('button', { name: 'Cancel' }).click();
+  await expect(card).toContainText(/Cancelled after [\d,]+ of [\d,]+ pages/);
+
+  demo.cms.faults.clear();
+  await card.getByRole('button', { name: 'Resume' }).click();
+  await expect(card).toContainText(/[\d,]+ pages available offline, copied/, { timeout: 60_000 });
+  await expect(page.getByText(`${DEMO} is available offline`)).toBeVisible();
+  const first = (await card.textContent()) ?? '';
+  expect(first).toMatch(/read anew/);
+
+  // a second copy of the unchanged site costs almost nothing: every page is unchanged
+  await card.getByRole('button', { name: 'Update offline copy' }).click();
+  await expect(card.getByRole('button', { name: 'Cancel' })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Update offline copy' })).toBeVisible({ timeout: 60_000 });
+  await expect(card).toContainText(/pages available offline, copied/);
+  await expect(card).toContainText(/[\d,]+ unchanged · 0 read anew/);
+
+  // the settings: switching auto-sync off sticks
+  await card.getByText('Offline settings').click();
+  const auto = card.getByRole('checkbox', { name: /Sync my changes by themselves/ });
+  await expect(auto).toBeChecked();
+  await auto.uncheck();
+  await expect(auto).not.toBeChecked();
+  await page.reload();
+  await siteButton(page, DEMO).click();
+  await pane.getByRole('group', { name: 'Offline copy' }).getByText('Offline settings').click();
+  await expect(pane.getByRole('checkbox', { name: /Sync my changes by themselves/ })).not.toBeChecked();
+
+  // the site goes away; search still finds a page nobody opened, in German, with its words marked
+  demo.cms.faults.set({ route: '*', drop: true });
+  await page.keyboard.press('Control+Shift+F');
+  const search = page.getByRole('dialog', { name: 'Search pages' });
+  await search.getByRole('combobox', { name: 'Search for' }).fill('Über uns');
+  const results = search.getByRole('listbox', { name: 'Search results' });
+  const hit = results.getByRole('option').filter({ hasText: 'Über uns' }).first();
+  await expect(hit).toBeVisible();
+  await expect(hit.locator('mark').first()).toHaveText(/Über/i);
+  await expect(search.getByRole('status')).toContainText(/result/);
+  // hostile input is searched as words, never an error
+  await search.getByRole('combobox', { name: 'Search for' }).fill('"NEAR( AND *');
+  await expect(search.getByRole('status')).toContainText(/Nothing found|result/);
+  await search.getByRole('combobox', { name: 'Search for' }).fill('Über uns');
+  await expect(hit).toBeVisible();
+  await search.getByRole('combobox', { name: 'Search for' }).press('Enter');
+  await expect(search).toBeHidden();
+
+  const editor = editorOf(pane);
+  await expect(editor.getByLabel('Title', { exact: true })).toHaveValue('Über uns');
+  await expect(editor.getByText(/The site is not reachable\. This is Sitedesk’s copy from/)).toBeVisible();
+  await expect(markdown(editor)).toBeVisible();
+});
