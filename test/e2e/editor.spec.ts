@@ -4,99 +4,14 @@
  * edits are saved with If-Match; a page changed behind the app's back (`sandbox.editPage`) asks
  * what to do and keeps the text. What the UI claims is checked against the site too.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { randomUUID } from 'node:crypto';
-import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
-import { tempDir } from '../support/tmp';
-import { startBrowserMode, type BrowserMode } from './browser-mode';
+import { expect, test } from '@playwright/test';
+import { bridge, markdown, openInEditor, siteButton, treeItem, useDemoSite } from './support/app';
 
-let dir: ReturnType<typeof tempDir>;
-let app: BrowserMode | undefined;
-let cms: CmsSandbox;
-
-test.beforeEach(async () => {
-  dir = tempDir('sitedesk-editor-e2e-');
-  cms = await startCmsSandbox({ seed: 'demo', content: 'demo' });
-});
-test.afterEach(async () => {
-  await app?.stop();
-  app = undefined;
-  await cms.close();
-  dir.remove();
-});
-
-/** One call through the same bridge the UI uses (the token is in the page's URL). */
-async function bridge<T = unknown>(page: Page, channel: string, input: unknown): Promise<T> {
-  const answer = await page.evaluate(
-    async ([channel, input]) => {
-      const token = new URLSearchParams(location.search).get('token');
-      const ws = new WebSocket(`ws://${location.host}/bridge?token=${token}`);
-      await new Promise((r) => (ws.onopen = r));
-      const reply = await new Promise<{ ok: boolean; value?: unknown; error?: { message: string; code: string } }>((resolve) => {
-        ws.addEventListener('message', function h(e) {
-          const msg = JSON.parse(e.data);
-          if (msg.id === 1) {
-            ws.removeEventListener('message', h);
-            resolve(msg);
-          }
-        });
-        ws.send(JSON.stringify({ id: 1, channel, input }));
-      });
-      ws.close();
-      return reply;
-    },
-    [channel, input] as const,
-  );
-  if (!answer.ok) throw Object.assign(new Error(`${channel}: ${answer.error?.message}`), { code: answer.error?.code });
-  return answer.value as T;
-}
-
-let siteId = '';
-
-/** The app with the demo site connected by API key and its Pages area open; answers the pane. */
-async function openPages(page: Page): Promise<Locator> {
-  app = await startBrowserMode({ dataDir: dir.path, keychainService: `SitedeskE2E-${randomUUID()}` });
-  await page.goto(app.url);
-  const rail = page.getByRole('navigation', { name: 'Sites', exact: true });
-  await expect(rail).toBeVisible();
-  const site = await bridge<{ id: string }>(page, 'sites.add', {
-    name: 'Demo',
-    kind: 'cms',
-    baseUrl: cms.url,
-    environment: null,
-    authMode: 'apikey',
-    apiKey: cms.seeded!.adminApiKey!,
-  });
-  siteId = site.id;
-  await bridge(page, 'auth.refreshMe', { siteId: site.id });
-  await rail.getByRole('button', { name: 'Demo', exact: true }).click();
-  const pane = page.getByRole('region', { name: 'Demo', exact: true });
-  await pane.getByRole('button', { name: 'Pages', exact: true }).click();
-  await expect(item(pane, 'Home')).toBeVisible();
-  return pane;
-}
-
-const tree = (pane: Locator) => pane.getByRole('tree', { name: 'Pages of Demo' });
-const item = (pane: Locator, title: string) => tree(pane).getByRole('treeitem', { name: title, exact: true });
-
-/** Opens About → `title` in the editor. */
-async function openAboutPage(pane: Locator, title: string): Promise<Locator> {
-  const about = item(pane, 'About');
-  await about.click({ position: { x: 10, y: 14 } });
-  await expect(about).toHaveAttribute('aria-expanded', 'true');
-  await item(pane, title).click();
-  await expect(pane.getByRole('region', { name: `Edit ${title}`, exact: true })).toBeVisible();
-  // the region's name follows the page's title (a save or a language switch changes it)
-  const editor = pane.getByRole('region', { name: /^Edit / });
-  await expect(editor.getByRole('textbox', { name: 'Markdown content' })).toBeVisible();
-  return editor;
-}
-
-const markdown = (editor: Locator) => editor.getByRole('textbox', { name: 'Markdown content' });
+const demo = useDemoSite('sitedesk-editor-e2e-');
 
 test('edit and save: state, Ctrl+S, the preview of the saved page, field errors at their field', async ({ page }) => {
-  const pane = await openPages(page);
-  const editor = await openAboutPage(pane, 'History');
+  const pane = await demo.openPages(page);
+  const editor = await openInEditor(pane, 'About', 'History');
   await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
   await expect(editor.getByRole('heading', { name: 'Preview of the saved page' })).toBeVisible();
   await expect(editor.getByRole('complementary').getByRole('heading', { name: 'History' })).toBeVisible();
@@ -122,13 +37,13 @@ test('edit and save: state, Ctrl+S, the preview of the saved page, field errors 
   await markdown(editor).press('Control+End');
   await markdown(editor).pressSequentially('\nAnd *typed* live.');
   await expect(preview.locator('em', { hasText: 'typed' })).toBeVisible();
-  await expect(preview.getByRole('img', { name: 'Logo' })).toHaveAttribute('src', `${cms.origin}/user/pages/01.home/logo.png`);
+  await expect(preview.getByRole('img', { name: 'Logo' })).toHaveAttribute('src', `${demo.cms.origin}/user/pages/01.home/logo.png`);
   await preview.getByRole('button', { name: 'Site' }).click();
   await expect(editor.getByRole('heading', { name: 'Preview of the saved page' })).toBeVisible();
   await markdown(editor).press('Control+s');
   await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
   // the site has it, and the preview shows the site's rendering of it (sanitised HTML)
-  const saved = await bridge<{ content: string }>(page, 'pages.get', { siteId, route: '/about/history' });
+  const saved = await bridge<{ content: string }>(page, 'pages.get', { siteId: demo.siteId, route: '/about/history' });
   expect(saved.content).toContain('Founded in a **garage**');
   expect(saved.content).toContain('And *typed* live.');
   await expect(editor.getByRole('complementary').locator('strong', { hasText: 'garage' })).toBeVisible();
@@ -137,7 +52,7 @@ test('edit and save: state, Ctrl+S, the preview of the saved page, field errors 
   const link = editor.getByRole('complementary').getByRole('link', { name: 'workshop' });
   await expect(link).toHaveAttribute('target', '_blank');
   await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
-  await expect(editor.getByRole('complementary').getByRole('img', { name: 'Logo' })).toHaveAttribute('src', `${cms.origin}/user/pages/01.home/logo.png`);
+  await expect(editor.getByRole('complementary').getByRole('img', { name: 'Logo' })).toHaveAttribute('src', `${demo.cms.origin}/user/pages/01.home/logo.png`);
 
   // the title is required: the error shows at the Title field, nothing is saved
   await editor.getByLabel('Title', { exact: true }).fill('   ');
@@ -147,7 +62,7 @@ test('edit and save: state, Ctrl+S, the preview of the saved page, field errors 
   await editor.getByLabel('Title', { exact: true }).fill('Our history');
   await editor.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
-  expect((await bridge<{ title: string }>(page, 'pages.get', { siteId, route: '/about/history' })).title).toBe('Our history');
+  expect((await bridge<{ title: string }>(page, 'pages.get', { siteId: demo.siteId, route: '/about/history' })).title).toBe('Our history');
 
   // the Header tab: the blueprint's fields; the raw YAML shows the same header
   await editor.getByRole('tab', { name: 'Header' }).click();
@@ -160,14 +75,14 @@ test('edit and save: state, Ctrl+S, the preview of the saved page, field errors 
   await editor.getByLabel('Header (YAML)').fill('title: Our history\nmenu: Story\n');
   await editor.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
-  expect((await bridge<{ header: Record<string, unknown> }>(page, 'pages.get', { siteId, route: '/about/history' })).header.menu).toBe('Story');
+  expect((await bridge<{ header: Record<string, unknown> }>(page, 'pages.get', { siteId: demo.siteId, route: '/about/history' })).header.menu).toBe('Story');
 });
 
 test('a page changed on the site: the save asks, and "Keep mine as a copy" keeps my text next to theirs', async ({ page }) => {
-  const pane = await openPages(page);
-  const editor = await openAboutPage(pane, 'History');
+  const pane = await demo.openPages(page);
+  const editor = await openInEditor(pane, 'About', 'History');
   // someone edits the page on the site while it is open here
-  cms.editPage({ route: '/about/history', content: 'Theirs: edited on the site.\n' });
+  demo.cms.editPage({ route: '/about/history', content: 'Theirs: edited on the site.\n' });
 
   await markdown(editor).fill('Mine: written in Sitedesk.\n');
   await editor.getByRole('button', { name: 'Save', exact: true }).click();
@@ -188,16 +103,16 @@ test('a page changed on the site: the save asks, and "Keep mine as a copy" keeps
   await expect(page.getByText('Your version was saved as a copy')).toBeVisible();
 
   // the copy has my text, the original theirs (on the site and in the editor)
-  const copy = await bridge<{ title: string; content: string }>(page, 'pages.get', { siteId, route: '/about/history-copy' });
+  const copy = await bridge<{ title: string; content: string }>(page, 'pages.get', { siteId: demo.siteId, route: '/about/history-copy' });
   expect(copy.content).toBe('Mine: written in Sitedesk.\n');
   expect(copy.title).toBe('History');
-  const original = await bridge<{ content: string }>(page, 'pages.get', { siteId, route: '/about/history' });
+  const original = await bridge<{ content: string }>(page, 'pages.get', { siteId: demo.siteId, route: '/about/history' });
   expect(original.content).toBe('Theirs: edited on the site.\n');
   await expect(markdown(editor)).toContainText('Theirs: edited on the site.');
   await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
 
   // a second conflict: the copy name is taken, so the next one is -copy-2; Reload discards instead
-  cms.editPage({ route: '/about/history', content: 'Theirs again.\n' });
+  demo.cms.editPage({ route: '/about/history', content: 'Theirs again.\n' });
   await markdown(editor).fill('Mine again.\n');
   await markdown(editor).press('Control+s');
   await expect(dialog).toBeVisible();
@@ -207,8 +122,8 @@ test('a page changed on the site: the save asks, and "Keep mine as a copy" keeps
 });
 
 test('closing or leaving with unsaved changes asks; the language switcher; text left behind comes back', async ({ page }) => {
-  const pane = await openPages(page);
-  const editor = await openAboutPage(pane, 'Our team');
+  const pane = await demo.openPages(page);
+  const editor = await openInEditor(pane, 'About', 'Our team');
   await expect(editor.getByLabel('Language')).toHaveValue('en');
 
   await markdown(editor).fill('A draft about the team.\n');
@@ -219,7 +134,7 @@ test('closing or leaving with unsaved changes asks; the language switcher; text 
   await expect(markdown(editor)).toContainText('A draft about the team.');
 
   // choosing another page in the tree asks the same question; Keep editing stays here
-  await item(pane, 'Press').click();
+  await treeItem(pane, 'Press').click();
   await expect(ask).toBeVisible();
   await expect(ask).toContainText('Save them before switching?');
   await ask.getByRole('button', { name: 'Keep editing' }).click();
@@ -235,19 +150,19 @@ test('closing or leaving with unsaved changes asks; the language switcher; text 
 
   // a German edit, then another page: Save saves it (in German) and goes on
   await markdown(editor).fill('Unser Team, neu geschrieben.\n');
-  await item(pane, 'Press').click();
+  await treeItem(pane, 'Press').click();
   await ask.getByRole('button', { name: 'Save' }).click();
   await expect(pane.getByRole('region', { name: 'Edit Press', exact: true })).toBeVisible();
-  const de = await bridge<{ content: string }>(page, 'pages.get', { siteId, route: '/about/our team', lang: 'de' });
+  const de = await bridge<{ content: string }>(page, 'pages.get', { siteId: demo.siteId, route: '/about/our team', lang: 'de' });
   expect(de.content).toBe('Unser Team, neu geschrieben.\n');
-  const en = await bridge<{ content: string }>(page, 'pages.get', { siteId, route: '/about/our team', lang: 'en' });
+  const en = await bridge<{ content: string }>(page, 'pages.get', { siteId: demo.siteId, route: '/about/our team', lang: 'en' });
   expect(en.content).not.toContain('neu geschrieben');
 
   // the site's tab closed with unsaved text (nobody asked): the text waits in memory and comes back
   await markdown(editor).fill('Press text that was never saved.\n');
   await page.getByRole('button', { name: 'Close Demo' }).click();
   await expect(pane).toHaveCount(0);
-  await page.getByRole('navigation', { name: 'Sites', exact: true }).getByRole('button', { name: 'Demo', exact: true }).click();
+  await siteButton(page, 'Demo').click();
   await expect(pane.getByRole('region', { name: 'Edit Press', exact: true })).toBeVisible();
   await expect(editor.getByText(/Your unsaved changes from .* are back/)).toBeVisible();
   await expect(markdown(editor)).toContainText('Press text that was never saved.');
@@ -257,15 +172,15 @@ test('closing or leaving with unsaved changes asks; the language switcher; text 
 });
 
 test('a new slug moves the page; deleting a translation and the page ask first', async ({ page }) => {
-  const pane = await openPages(page);
-  const editor = await openAboutPage(pane, 'Press');
+  const pane = await demo.openPages(page);
+  const editor = await openInEditor(pane, 'About', 'Press');
   await editor.getByRole('tab', { name: 'Header' }).click();
   await editor.getByLabel('Slug').fill('press-room');
   await expect(editor.getByText('Unsaved changes')).toBeVisible();
   await editor.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Page moved')).toBeVisible();
   await expect(editor.getByText('/about/press-room', { exact: true })).toBeVisible();
-  expect((await bridge<{ title: string }>(page, 'pages.get', { siteId, route: '/about/press-room' })).title).toBe('Press');
+  expect((await bridge<{ title: string }>(page, 'pages.get', { siteId: demo.siteId, route: '/about/press-room' })).title).toBe('Press');
 
   // Press has EN and FR: delete the FR translation, then the page
   await editor.getByLabel('Language').selectOption('fr');
@@ -276,7 +191,7 @@ test('a new slug moves the page; deleting a translation and the page ask first',
   await confirmLang.getByRole('button', { name: 'Delete translation' }).click();
   await expect(confirmLang).toBeHidden();
   await expect(editor.getByLabel('Language')).toHaveValue('en');
-  const langs = await bridge<{ translated: Record<string, string> }>(page, 'translations.languages', { siteId, route: '/about/press-room' });
+  const langs = await bridge<{ translated: Record<string, string> }>(page, 'translations.languages', { siteId: demo.siteId, route: '/about/press-room' });
   expect(Object.keys(langs.translated)).toEqual(['en']);
 
   await editor.getByRole('button', { name: 'More page actions' }).click();
@@ -284,16 +199,16 @@ test('a new slug moves the page; deleting a translation and the page ask first',
   const confirmPage = page.getByRole('alertdialog', { name: /^Delete “Press”\?$/ });
   await confirmPage.getByRole('button', { name: 'Delete page' }).click();
   await expect(pane.getByRole('region', { name: /^Edit / })).toHaveCount(0);
-  await expect(bridge(page, 'pages.get', { siteId, route: '/about/press-room' })).rejects.toMatchObject({ code: 'not_found' });
+  await expect(bridge(page, 'pages.get', { siteId: demo.siteId, route: '/about/press-room' })).rejects.toMatchObject({ code: 'not_found' });
 });
 
 test('a conflict that does not merge by itself: Merge… in the editor, choose per part, the site gets the result', async ({ page }) => {
-  const pane = await openPages(page);
-  const editor = await openAboutPage(pane, 'History');
-  const original = await bridge<{ content: string }>(page, 'pages.get', { siteId, route: '/about/history' });
+  const pane = await demo.openPages(page);
+  const editor = await openInEditor(pane, 'About', 'History');
+  const original = await bridge<{ content: string }>(page, 'pages.get', { siteId: demo.siteId, route: '/about/history' });
   const firstLine = original.content.split('\n').find((l) => l.trim() !== '' && !l.startsWith('#'))!;
   // the same line changed on the site and here
-  cms.editPage({ route: '/about/history', content: original.content.replace(firstLine, 'Theirs: the first paragraph, rewritten on the site.') });
+  demo.cms.editPage({ route: '/about/history', content: original.content.replace(firstLine, 'Theirs: the first paragraph, rewritten on the site.') });
   await markdown(editor).fill(original.content.replace(firstLine, 'Mine: the first paragraph, rewritten in Sitedesk.'));
   await editor.getByRole('button', { name: 'Save', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Page changed on the site' });
@@ -312,6 +227,6 @@ test('a conflict that does not merge by itself: Merge… in the editor, choose p
   await expect(markdown(editor)).toContainText('Mine: the first paragraph');
   await expect(markdown(editor)).toContainText('Theirs: the first paragraph');
   await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
-  const onSite = await bridge<{ content: string }>(page, 'pages.get', { siteId, route: '/about/history' });
+  const onSite = await bridge<{ content: string }>(page, 'pages.get', { siteId: demo.siteId, route: '/about/history' });
   expect(onSite.content).toContain('Mine: the first paragraph, rewritten in Sitedesk.\nTheirs: the first paragraph, rewritten on the site.');
 });

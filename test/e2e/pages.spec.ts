@@ -4,174 +4,97 @@
  * site is added through the bridge with the admin's API key (sign-in has its own tests), so the
  * tests start at the Pages area. What the UI claims is checked against the sandbox's disk too.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { randomUUID } from 'node:crypto';
-import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
-import { tempDir } from '../support/tmp';
-import { startBrowserMode, type BrowserMode } from './browser-mode';
+import { expect, test } from '@playwright/test';
+import { bridge, expand, pageFilters, pageTree, treeItem, useDemoSite } from './support/app';
 
-let dir: ReturnType<typeof tempDir>;
-let app: BrowserMode | undefined;
-let cms: CmsSandbox;
-
-test.beforeEach(async () => {
-  dir = tempDir('sitedesk-pages-e2e-');
-  cms = await startCmsSandbox({ seed: 'demo', content: 'demo' });
-});
-test.afterEach(async () => {
-  await app?.stop();
-  app = undefined;
-  await cms.close();
-  dir.remove();
-});
-
-/** One call through the same bridge the UI uses (the token is in the page's URL). */
-async function bridge<T = unknown>(page: Page, channel: string, input: unknown): Promise<T> {
-  const answer = await page.evaluate(
-    async ([channel, input]) => {
-      const token = new URLSearchParams(location.search).get('token');
-      const ws = new WebSocket(`ws://${location.host}/bridge?token=${token}`);
-      await new Promise((r) => (ws.onopen = r));
-      const reply = await new Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>((resolve) => {
-        ws.addEventListener('message', function h(e) {
-          const msg = JSON.parse(e.data);
-          if (msg.id === 1) {
-            ws.removeEventListener('message', h);
-            resolve(msg);
-          }
-        });
-        ws.send(JSON.stringify({ id: 1, channel, input }));
-      });
-      ws.close();
-      return reply;
-    },
-    [channel, input] as const,
-  );
-  if (!answer.ok) throw new Error(`${channel}: ${answer.error?.message}`);
-  return answer.value as T;
-}
-
-/** Starts the app with the demo site (API key) connected and its Pages area open; answers the pane. */
-async function openPages(page: Page, opts: { apiKey?: string; name?: string } = {}): Promise<Locator> {
-  const name = opts.name ?? 'Demo';
-  app = await startBrowserMode({ dataDir: dir.path, keychainService: `SitedeskE2E-${randomUUID()}` });
-  await page.goto(app.url);
-  const rail = page.getByRole('navigation', { name: 'Sites', exact: true });
-  await expect(rail).toBeVisible();
-  const site = await bridge<{ id: string }>(page, 'sites.add', {
-    name,
-    kind: 'cms',
-    baseUrl: cms.url,
-    environment: null,
-    authMode: 'apikey',
-    apiKey: opts.apiKey ?? cms.seeded!.adminApiKey!,
-  });
-  await bridge(page, 'auth.refreshMe', { siteId: site.id });
-  await rail.getByRole('button', { name, exact: true }).click();
-  const pane = page.getByRole('region', { name, exact: true });
-  await pane.getByRole('button', { name: 'Pages', exact: true }).click();
-  await expect(tree(pane, name).getByRole('treeitem', { name: 'Home', exact: true })).toBeVisible();
-  return pane;
-}
-
-const filters = (pane: Locator) => pane.getByRole('search', { name: 'Filter pages' });
-const tree = (pane: Locator, site = 'Demo') => pane.getByRole('tree', { name: `Pages of ${site}` });
-const item = (pane: Locator, title: string) => tree(pane).getByRole('treeitem', { name: title, exact: true });
-
-/** Expands a closed tree node by clicking its chevron area (the row's left edge). */
-async function expand(pane: Locator, title: string) {
-  const row = item(pane, title);
-  await row.click({ position: { x: 10, y: 14 } });
-  await expect(row).toHaveAttribute('aria-expanded', 'true');
-  await expect(row).not.toHaveAttribute('aria-busy', 'true');
-}
+const demo = useDemoSite('sitedesk-pages-e2e-');
 
 test('the tree: lazy levels, keyboard, opening a page in the editor', async ({ page }) => {
-  const pane = await openPages(page);
-  const blog = item(pane, 'Blog');
+  const pane = await demo.openPages(page);
+  const blog = treeItem(pane, 'Blog');
   await expect(blog).toHaveAttribute('aria-expanded', 'false');
   await expect(blog).toHaveAttribute('aria-level', '1');
 
   // Blog opens lazily: its 140 posts arrive, newest first (the blog sorts by date)
   await expand(pane, 'Blog');
-  const newest = item(pane, 'Quiet garden (140)');
+  const newest = treeItem(pane, 'Quiet garden (140)');
   await expect(newest).toBeVisible();
   await expect(newest).toHaveAttribute('aria-level', '2');
   await expect(newest).toHaveAttribute('aria-setsize', '140');
   // only the rows in view are in the DOM
-  expect(await tree(pane).getByRole('treeitem').count()).toBeLessThan(80);
+  expect(await pageTree(pane).getByRole('treeitem').count()).toBeLessThan(80);
 
   // the keyboard: Down into the posts, Left back to Blog, Left closes it, type-ahead finds About
   await newest.click();
   await expect(pane.getByRole('region', { name: 'Edit Quiet garden (140)' })).toBeVisible();
   await expect(newest).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('ArrowDown');
-  await expect(item(pane, 'Wild orchard (139)')).toBeFocused();
+  await expect(treeItem(pane, 'Wild orchard (139)')).toBeFocused();
   await page.keyboard.press('ArrowLeft');
   await expect(blog).toBeFocused();
   await page.keyboard.press('ArrowLeft');
   await expect(blog).toHaveAttribute('aria-expanded', 'false');
   await page.keyboard.type('ab');
-  await expect(item(pane, 'About')).toBeFocused();
+  await expect(treeItem(pane, 'About')).toBeFocused();
   await page.keyboard.press('ArrowRight');
-  await expect(item(pane, 'About')).toHaveAttribute('aria-expanded', 'true');
-  await expect(item(pane, 'About us')).toBeVisible();
+  await expect(treeItem(pane, 'About')).toHaveAttribute('aria-expanded', 'true');
+  await expect(treeItem(pane, 'About us')).toBeVisible();
   await page.keyboard.press('ArrowRight');
-  await expect(item(pane, 'About us')).toBeFocused();
+  await expect(treeItem(pane, 'About us')).toBeFocused();
   await page.keyboard.press('End');
-  await expect(tree(pane).getByRole('treeitem').last()).toBeFocused();
+  await expect(pageTree(pane).getByRole('treeitem').last()).toBeFocused();
   await page.keyboard.press('Home');
-  await expect(item(pane, 'Home')).toBeFocused();
+  await expect(treeItem(pane, 'Home')).toBeFocused();
 
   // flags are described: Press is hidden and not routable
-  await expect(item(pane, 'Press')).toHaveAccessibleDescription(/Hidden from menus, Not routable/);
+  await expect(treeItem(pane, 'Press')).toHaveAccessibleDescription(/Hidden from menus, Not routable/);
 
   // Enter opens the focused page in the editor
-  await item(pane, 'Our team').focus();
+  await treeItem(pane, 'Our team').focus();
   await page.keyboard.press('Enter');
   await expect(pane.getByRole('region', { name: 'Edit Our team' })).toBeVisible();
 });
 
 test('drag a page onto another moves it there; a drop into its own subtree is refused visibly', async ({ page }) => {
-  const pane = await openPages(page);
+  const pane = await demo.openPages(page);
   await expand(pane, 'About');
   await expand(pane, 'Legal');
 
-  await item(pane, 'History').dragTo(item(pane, 'Legal'));
+  await treeItem(pane, 'History').dragTo(treeItem(pane, 'Legal'));
   await expect(pane.getByText('Moved “History” to Legal.')).toBeVisible();
-  const history = item(pane, 'History');
+  const history = treeItem(pane, 'History');
   await expect(history).toHaveAttribute('aria-level', '2');
   // it sits under Legal now: the row above it in Legal's block
-  await expect(tree(pane).locator('[data-route="/legal/history"]')).toHaveCount(1);
-  expect(cms.content.find('/legal/history')).not.toBeNull();
-  expect(cms.content.find('/about/history')).toBeNull();
-  const legal = await bridge<{ route: string }[]>(page, 'pages.children', { siteId: await siteId(page), route: '/legal' });
+  await expect(pageTree(pane).locator('[data-route="/legal/history"]')).toHaveCount(1);
+  expect(demo.cms.content.find('/legal/history')).not.toBeNull();
+  expect(demo.cms.content.find('/about/history')).toBeNull();
+  const legal = await bridge<{ route: string }[]>(page, 'pages.children', { siteId: demo.siteId, route: '/legal' });
   expect(legal.map((p) => p.route)).toContain('/legal/history');
 
   // About into its own child "Our team": refused, red, said; nothing moves
-  await item(pane, 'About').dragTo(item(pane, 'Our team'));
+  await treeItem(pane, 'About').dragTo(treeItem(pane, 'Our team'));
   await expect(pane.getByText('“About” cannot be moved into its own subpage “Our team”.')).toBeVisible();
-  expect(cms.content.find('/about/our team')).not.toBeNull();
+  expect(demo.cms.content.find('/about/our team')).not.toBeNull();
 
   // between two siblings: Press goes before About us (a reorder of /about)
-  const target = item(pane, 'About us');
+  const target = treeItem(pane, 'About us');
   const box = (await target.boundingBox())!;
-  await item(pane, 'Press').dragTo(target, { targetPosition: { x: box.width / 2, y: 2 } });
+  await treeItem(pane, 'Press').dragTo(target, { targetPosition: { x: box.width / 2, y: 2 } });
   await expect(pane.getByText('Moved “Press”.')).toBeVisible();
   expect(childSlugs('/about')).toEqual(['press', 'über-uns', 'our team']);
-  await expect(tree(pane).locator('[data-route^="/about/"]').first()).toHaveAttribute('data-route', '/about/press');
+  await expect(pageTree(pane).locator('[data-route^="/about/"]').first()).toHaveAttribute('data-route', '/about/press');
 });
 
 test('moving with the keyboard: Alt+Down reorders, the Move dialog picks a new parent', async ({ page }) => {
-  const pane = await openPages(page);
+  const pane = await demo.openPages(page);
   await expand(pane, 'About');
-  await item(pane, 'About us').click();
+  await treeItem(pane, 'About us').click();
   await page.keyboard.press('Alt+ArrowDown');
   await expect(pane.getByText('“About us” is now 2 of 4.')).toBeVisible();
   expect(childSlugs('/about')).toEqual(['our team', 'über-uns', 'history', 'press']);
-  await expect(item(pane, 'About us')).toBeFocused();
+  await expect(treeItem(pane, 'About us')).toBeFocused();
 
-  await item(pane, 'Press').click();
+  await treeItem(pane, 'Press').click();
   await pane.getByRole('button', { name: 'Move…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Move page' });
   // its own subtree is refused before anything is sent
@@ -181,18 +104,18 @@ test('moving with the keyboard: Alt+Down reorders, the Move dialog picks a new p
   await dialog.getByLabel('New parent').fill('/legal');
   await dialog.getByRole('button', { name: 'Move', exact: true }).click();
   await expect(dialog).toBeHidden();
-  expect(cms.content.find('/legal/press')).not.toBeNull();
-  await expect(item(pane, 'Legal')).toHaveAttribute('aria-expanded', 'true');
-  await expect(tree(pane).locator('[data-route="/legal/press"]')).toHaveAttribute('aria-selected', 'true');
+  expect(demo.cms.content.find('/legal/press')).not.toBeNull();
+  await expect(treeItem(pane, 'Legal')).toHaveAttribute('aria-expanded', 'true');
+  await expect(pageTree(pane).locator('[data-route="/legal/press"]')).toHaveAttribute('aria-selected', 'true');
 });
 
 test('the list: filter by Published = no, sort by title, batch publish two with the result table', async ({ page }) => {
-  const pane = await openPages(page);
+  const pane = await demo.openPages(page);
   await pane.getByRole('button', { name: 'List', exact: true }).click();
   const grid = pane.getByRole('grid', { name: 'Pages' });
   await expect(grid.getByRole('row')).not.toHaveCount(1);
 
-  await filters(pane).getByLabel('Published').selectOption('no');
+  await pageFilters(pane).getByLabel('Published').selectOption('no');
   await expect(pane.getByText(/1–\d+ of \d+/)).toBeVisible();
   const titles = grid.locator('[role=row][data-index] [aria-colindex="2"]');
   await expect(titles.first()).toBeVisible();
@@ -227,15 +150,15 @@ test('the list: filter by Published = no, sort by title, batch publish two with 
   await expect(results).toBeHidden();
   // the filtered list no longer has them; the site has them published
   await expect(grid.getByRole('row', { name: /Old river \(23\)/ })).toHaveCount(0);
-  const read = await bridge<{ published: boolean }>(page, 'pages.get', { siteId: await siteId(page), route: '/blog/old-river-23' });
+  const read = await bridge<{ published: boolean }>(page, 'pages.get', { siteId: demo.siteId, route: '/blog/old-river-23' });
   expect(read.published).toBe(true);
 });
 
 test('batches: more than 50 go in several requests; a batch refused as a whole says why', async ({ page }) => {
-  const pane = await openPages(page);
+  const pane = await demo.openPages(page);
   await pane.getByRole('button', { name: 'List', exact: true }).click();
   const grid = pane.getByRole('grid', { name: 'Pages' });
-  await filters(pane).getByLabel('Parent').fill('/blog');
+  await pageFilters(pane).getByLabel('Parent').fill('/blog');
   await pane.getByLabel('Per page').selectOption('100');
   await expect(pane.getByText('1–100 of 140')).toBeVisible();
   await grid.getByRole('checkbox', { name: 'Select all on this page' }).check();
@@ -251,18 +174,18 @@ test('batches: more than 50 go in several requests; a batch refused as a whole s
 
   // a route that vanished behind the app's back: the site refuses the whole batch (400)
   await bar.getByRole('button', { name: 'Clear selection' }).click();
-  await filters(pane).getByLabel('Parent').fill('/about');
+  await pageFilters(pane).getByLabel('Parent').fill('/about');
   await expect(pane.getByText('1–4 of 4')).toBeVisible();
   await grid.getByRole('checkbox', { name: 'Select all on this page' }).check();
-  cms.content.removeFolder(cms.content.find('/about/history')!.dir);
+  demo.cms.content.removeFolder(demo.cms.content.find('/about/history')!.dir);
   await bar.getByRole('button', { name: 'Publish', exact: true }).click();
   await expect(results).toContainText('The site refused the whole batch, nothing was changed');
   await expect(results).toContainText('/about/history');
 });
 
 test('create a page from a template, copy it, delete one language of another', async ({ page }) => {
-  const pane = await openPages(page);
-  await item(pane, 'About').click();
+  const pane = await demo.openPages(page);
+  await treeItem(pane, 'About').click();
   await pane.getByRole('button', { name: 'New page…' }).click();
   const dialog = page.getByRole('dialog', { name: 'New page' });
   await expect(dialog.getByLabel('Parent')).toHaveValue('/about');
@@ -280,11 +203,11 @@ test('create a page from a template, copy it, delete one language of another', a
   await dialog.getByLabel('Language').selectOption('en');
   await dialog.getByRole('button', { name: 'Create page' }).click();
   await expect(dialog).toBeHidden();
-  const careers = item(pane, 'Careers at Northwind');
+  const careers = treeItem(pane, 'Careers at Northwind');
   await expect(careers).toHaveAttribute('aria-selected', 'true');
   await expect(careers).toHaveAttribute('aria-level', '2');
   await expect(pane.getByRole('region', { name: 'Edit Careers at Northwind' })).toBeVisible();
-  const node = cms.content.find('/about/careers')!;
+  const node = demo.cms.content.find('/about/careers')!;
   expect(node.files.map((f) => `${f.template}.${f.lang}`)).toEqual(['form.en']);
 
   // copy it next to itself
@@ -293,53 +216,53 @@ test('create a page from a template, copy it, delete one language of another', a
   await expect(copy.getByLabel('Destination route')).toHaveValue('/about/careers-copy');
   await copy.getByRole('button', { name: 'Copy page' }).click();
   await expect(copy).toBeHidden();
-  expect(cms.content.find('/about/careers-copy')).not.toBeNull();
-  await expect(tree(pane).locator('[data-route="/about/careers-copy"]')).toHaveAttribute('aria-selected', 'true');
+  expect(demo.cms.content.find('/about/careers-copy')).not.toBeNull();
+  await expect(pageTree(pane).locator('[data-route="/about/careers-copy"]')).toHaveAttribute('aria-selected', 'true');
 
   // one language of "About us" (en, de, fr): the German file goes, the page stays
-  await item(pane, 'About us').click();
+  await treeItem(pane, 'About us').click();
   await pane.getByRole('button', { name: 'Delete…' }).click();
   const del = page.getByRole('dialog', { name: 'Delete page' });
   await del.getByRole('radio', { name: /One language only/ }).check();
   await del.getByRole('combobox', { name: 'Language' }).selectOption('de');
   await del.getByRole('button', { name: 'Delete German (de)' }).click();
   await expect(del).toBeHidden();
-  const about = cms.content.find('/about/über-uns')!;
-  expect(Object.keys(cms.content.translated(about)).sort()).toEqual(['en', 'fr']);
-  await expect(item(pane, 'About us')).toBeVisible();
+  const about = demo.cms.content.find('/about/über-uns')!;
+  expect(Object.keys(demo.cms.content.translated(about)).sort()).toEqual(['en', 'fr']);
+  await expect(treeItem(pane, 'About us')).toBeVisible();
 
   // the whole page, with its subpages said plainly
-  const original = tree(pane).locator('[data-route="/about/careers"]');
+  const original = pageTree(pane).locator('[data-route="/about/careers"]');
   await original.click();
   await pane.getByRole('button', { name: 'Delete…' }).click();
   await expect(del).toContainText('Every language and its media.');
   await del.getByRole('button', { name: 'Delete page' }).click();
   await expect(del).toBeHidden();
   await expect(original).toHaveCount(0);
-  await expect(item(pane, 'Careers at Northwind')).toHaveCount(1); // the copy stays
-  expect(cms.content.find('/about/careers')).toBeNull();
+  await expect(treeItem(pane, 'Careers at Northwind')).toHaveCount(1); // the copy stays
+  expect(demo.cms.content.find('/about/careers')).toBeNull();
 });
 
 test('full-text search the site refuses: said, and the other filters keep working', async ({ page }) => {
-  const pane = await openPages(page);
+  const pane = await demo.openPages(page);
   await pane.getByRole('button', { name: 'List', exact: true }).click();
   await expect(pane.getByText(/1–50 of \d+/)).toBeVisible();
-  cms.faults.set({ route: 'GET /pages', status: 400, times: 1 });
-  await filters(pane).getByLabel('Search').fill('meadow');
+  demo.cms.faults.set({ route: 'GET /pages', status: 400, times: 1 });
+  await pageFilters(pane).getByLabel('Search').fill('meadow');
   await expect(pane.getByText('Full-text search is not available on this site')).toBeVisible();
-  await expect(filters(pane).getByLabel('Search')).toBeDisabled();
-  await filters(pane).getByLabel('Template').selectOption('form');
+  await expect(pageFilters(pane).getByLabel('Search')).toBeDisabled();
+  await pageFilters(pane).getByLabel('Template').selectOption('form');
   await expect(pane.getByRole('grid', { name: 'Pages' }).getByRole('row', { name: /Contact/ })).toBeVisible();
   await expect(pane.getByText('1–1 of 1')).toBeVisible();
 });
 
 test('an account without api.pages.write reads but sees no write actions', async ({ page }) => {
-  await cms.accounts.create({ username: 'reader', password: 'reader password', email: 'reader@example.test', fullname: 'Rita Reader', title: 'Reader', access: { api: { access: true, pages: { read: true } } } });
-  const key = cms.apiKeys.create({ username: 'reader', name: 'Reader key' }).api_key;
-  const pane = await openPages(page, { apiKey: key, name: 'Docs' });
+  await demo.cms.accounts.create({ username: 'reader', password: 'reader password', email: 'reader@example.test', fullname: 'Rita Reader', title: 'Reader', access: { api: { access: true, pages: { read: true } } } });
+  const key = demo.cms.apiKeys.create({ username: 'reader', name: 'Reader key' }).api_key;
+  const pane = await demo.openPages(page, { apiKey: key, name: 'Docs' });
   await expect(pane.getByText('Read-only: this account lacks api.pages.write')).toBeVisible();
   await expect(pane.getByRole('button', { name: 'New page…' })).toHaveCount(0);
-  const home = tree(pane, 'Docs').getByRole('treeitem', { name: 'Home', exact: true });
+  const home = treeItem(pane, 'Home', 'Docs');
   await expect(home).not.toHaveAttribute('draggable', 'true');
   await home.click();
   await expect(pane.getByRole('button', { name: 'Delete…' })).toHaveCount(0);
@@ -349,10 +272,5 @@ test('an account without api.pages.write reads but sees no write actions', async
 
 /** Slugs of a page's children in the site's own order (folder prefixes). */
 function childSlugs(route: string): string[] {
-  return cms.content.pageChildren(cms.content.find(route, 2)!).map((c) => c.slug);
-}
-
-async function siteId(page: Page): Promise<string> {
-  const sites = await bridge<{ id: string }[]>(page, 'sites.list', {});
-  return sites[0]!.id;
+  return demo.cms.content.pageChildren(demo.cms.content.find(route, 2)!).map((c) => c.slug);
 }

@@ -4,72 +4,14 @@
  * of what is overwritten, adopting a base-only page. Checked against the site too.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { randomUUID } from 'node:crypto';
-import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
-import { tempDir } from '../support/tmp';
-import { startBrowserMode, type BrowserMode } from './browser-mode';
+import { bridge, openArea, useDemoSite } from './support/app';
 
-let dir: ReturnType<typeof tempDir>;
-let app: BrowserMode | undefined;
-let cms: CmsSandbox;
-
-test.beforeEach(async () => {
-  dir = tempDir('sitedesk-translations-e2e-');
-  cms = await startCmsSandbox({ seed: 'demo', content: 'demo' });
-});
-test.afterEach(async () => {
-  await app?.stop();
-  app = undefined;
-  await cms.close();
-  dir.remove();
-});
-
-async function bridge<T = unknown>(page: Page, channel: string, input: unknown): Promise<T> {
-  const answer = await page.evaluate(
-    async ([channel, input]) => {
-      const token = new URLSearchParams(location.search).get('token');
-      const ws = new WebSocket(`ws://${location.host}/bridge?token=${token}`);
-      await new Promise((r) => (ws.onopen = r));
-      const reply = await new Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>((resolve) => {
-        ws.addEventListener('message', function h(e) {
-          const msg = JSON.parse(e.data);
-          if (msg.id === 1) {
-            ws.removeEventListener('message', h);
-            resolve(msg);
-          }
-        });
-        ws.send(JSON.stringify({ id: 1, channel, input }));
-      });
-      ws.close();
-      return reply;
-    },
-    [channel, input] as const,
-  );
-  if (!answer.ok) throw new Error(`${channel}: ${answer.error?.message}`);
-  return answer.value as T;
-}
-
-let siteId = '';
+const demo = useDemoSite('sitedesk-translations-e2e-');
 
 /** The app with the demo site connected by API key and its Translations area open; answers the pane. */
 async function openTranslations(page: Page): Promise<Locator> {
-  app = await startBrowserMode({ dataDir: dir.path, keychainService: `SitedeskE2E-${randomUUID()}` });
-  await page.goto(app.url);
-  const rail = page.getByRole('navigation', { name: 'Sites', exact: true });
-  await expect(rail).toBeVisible();
-  const site = await bridge<{ id: string }>(page, 'sites.add', {
-    name: 'Demo',
-    kind: 'cms',
-    baseUrl: cms.url,
-    environment: null,
-    authMode: 'apikey',
-    apiKey: cms.seeded!.adminApiKey!,
-  });
-  siteId = site.id;
-  await bridge(page, 'auth.refreshMe', { siteId: site.id });
-  await rail.getByRole('button', { name: 'Demo', exact: true }).click();
-  const pane = page.getByRole('region', { name: 'Demo', exact: true });
-  await pane.getByRole('button', { name: 'Translations', exact: true }).click();
+  await demo.connect(page);
+  const pane = await openArea(page, 'Demo', 'Translations');
   await expect(pane.getByRole('grid', { name: 'Translations of Demo' })).toBeVisible();
   return pane;
 }
@@ -101,7 +43,7 @@ test('the matrix; translate a missing language from a prefilled dialog; compare 
   await expect(dialog).toBeHidden();
 
   // the site has it; the cell says so (it stays in view: the filter list is not re-run under the pointer)
-  const fr = await bridge<{ title: string; content: string }>(page, 'pages.get', { siteId, route: '/about/history', lang: 'fr' });
+  const fr = await bridge<{ title: string; content: string }>(page, 'pages.get', { siteId: demo.siteId, route: '/about/history', lang: 'fr' });
   expect(fr.title).toBe('Histoire');
   await pane.getByLabel('Show').selectOption('');
   await expect(grid.getByRole('button', { name: 'History, FR: translated' })).toBeVisible();
@@ -133,7 +75,7 @@ test('sync shows what is overwritten before it writes; adopt turns the base file
   await expect(sync.getByRole('region', { name: 'Title' }).locator('ins')).toHaveText(['added: Our', 'added: team']);
   await sync.getByRole('button', { name: 'Overwrite DE with EN' }).click();
   await expect(sync).toBeHidden();
-  const de = await bridge<{ title: string }>(page, 'pages.get', { siteId, route: '/about/our team', lang: 'de' });
+  const de = await bridge<{ title: string }>(page, 'pages.get', { siteId: demo.siteId, route: '/about/our team', lang: 'de' });
   expect(de.title).toBe('Our team');
   await expect(panel.getByRole('region', { name: 'Title' }).getByText('Identical')).toBeVisible();
 
@@ -148,6 +90,6 @@ test('sync shows what is overwritten before it writes; adopt turns the base file
   await confirm.getByRole('button', { name: 'Adopt as EN' }).click();
   await expect(confirm).toBeHidden();
   await expect(grid.getByRole('button', { name: 'Northern season (17), EN: translated' })).toBeVisible();
-  const node = cms.content.find('/blog/northern-season-17')!;
+  const node = demo.cms.content.find('/blog/northern-season-17')!;
   expect(node.files.map((f) => f.name)).toContain('item.en.md');
 });
