@@ -6,16 +6,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { startStoreSandbox, type StoreSandbox } from '../sandbox/store/server';
-import { tempDir } from '../support/tmp';
-import { startBrowserMode, type BrowserMode } from './browser-mode';
+import { addCmsSite, bridge, pageFilters, rail, saveDraft, siteButton, sitePane, treeItem, useBrowserMode } from './support/app';
 
 const out = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 let cms: CmsSandbox;
 /** A CMS with no account yet (the first-run setup screen). */
 let fresh: CmsSandbox;
 let store: StoreSandbox;
-let dir: ReturnType<typeof tempDir>;
-let app: BrowserMode;
 
 test.beforeAll(async () => {
   [cms, fresh, store] = await Promise.all([startCmsSandbox(), startCmsSandbox({ seed: 'empty' }), startStoreSandbox()]);
@@ -23,14 +20,35 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await Promise.all([cms.close(), fresh.close(), store.close()]);
 });
+const session = useBrowserMode('sitedesk-shots-');
 test.beforeEach(async () => {
-  dir = tempDir('sitedesk-shots-');
-  app = await startBrowserMode({ dataDir: dir.path });
+  await session.start();
 });
-test.afterEach(async () => {
-  await app.stop();
-  dir.remove();
-});
+/** Opens browser mode, started for this test, in `page`. */
+const openApp = (page: Page) => page.goto(session.app!.url);
+
+/**
+ * A function that writes docs/screenshots/<name>-<scheme>.png; with `dismissToasts`, after closing
+ * the toasts of earlier steps (they would cover the screen being shown).
+ */
+function shooter(page: Page, scheme: string, opts: { dismissToasts?: boolean } = {}) {
+  return async (name: string) => {
+    if (opts.dismissToasts) {
+      const dismiss = page.getByRole('region', { name: 'Notifications' }).getByRole('button', { name: 'Dismiss notification' });
+      while ((await dismiss.count()) > 0) await dismiss.first().click();
+    }
+    await page.screenshot({ path: join(out, `${name}-${scheme}.png`) });
+  };
+}
+
+const JOURNAL = 'Northwind Journal';
+
+/** Opens the app (no sites yet) and adds `site` as "Northwind Journal", signed in by API key; answers its id. */
+async function addJournal(page: Page, site: CmsSandbox): Promise<string> {
+  await openApp(page);
+  await expect(page.getByRole('heading', { name: 'Add your first site' })).toBeVisible();
+  return addCmsSite(page, { name: JOURNAL, baseUrl: site.url, apiKey: site.seeded!.adminApiKey! });
+}
 
 const SITES = () => [
   { name: 'Northwind Journal', kind: 'cms', baseUrl: cms.url },
@@ -39,42 +57,23 @@ const SITES = () => [
   { name: 'Field Notes', kind: 'cms', baseUrl: cms.url },
 ];
 
+/** Adds the sites through the bridge the UI uses (adding through the form is covered by sites.spec.ts). */
 async function seedSites(page: Page, sites: Record<string, unknown>[] = SITES()) {
-  await page.evaluate(async (list) => {
-    // the same bridge the UI uses; adding through the form is covered by sites.spec.ts
-    const token = new URLSearchParams(location.search).get('token');
-    const ws = new WebSocket(`ws://${location.host}/bridge?token=${token}`);
-    await new Promise((r) => (ws.onopen = r));
-    let id = 1000;
-    for (const s of list) {
-      await new Promise<void>((resolve) => {
-        const my = id++;
-        ws.addEventListener('message', function h(e) {
-          if (JSON.parse(e.data).id === my) {
-            ws.removeEventListener('message', h);
-            resolve();
-          }
-        });
-        ws.send(JSON.stringify({ id: my, channel: 'sites.add', input: { environment: null, authMode: 'password', ...s } }));
-      });
-    }
-    ws.close();
-  }, sites);
+  for (const s of sites) await bridge(page, 'sites.add', { environment: null, authMode: 'password', ...s });
 }
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`screens in ${scheme}`, async ({ browser }) => {
     const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
-    await page.goto(app.url);
+    await openApp(page);
     await expect(page.getByRole('heading', { name: 'Add your first site' })).toBeVisible();
     await page.screenshot({ path: join(out, `empty-${scheme}.png`) });
 
     await seedSites(page);
-    const rail = page.getByRole('navigation', { name: 'Sites', exact: true });
-    await rail.getByRole('button', { name: 'Northwind Journal', exact: true }).click();
+    await siteButton(page, 'Northwind Journal').click();
     await page.getByRole('region', { name: 'Northwind Journal' }).getByRole('button', { name: 'Test connection' }).click();
-    const shop = rail.getByRole('listitem').filter({ hasText: 'Northwind Shop' });
+    const shop = rail(page).getByRole('listitem').filter({ hasText: 'Northwind Shop' });
     await shop.getByRole('button', { name: 'More actions' }).click();
     await page.getByRole('menuitem', { name: 'Open beside' }).click();
     await page.getByRole('region', { name: 'Northwind Shop' }).getByRole('button', { name: 'Test connection' }).click();
@@ -85,7 +84,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.screenshot({ path: join(out, `sites-narrow-${scheme}.png`) });
     await page.setViewportSize({ width: 1440, height: 900 });
 
-    await rail.getByRole('button', { name: 'Add site' }).click();
+    await rail(page).getByRole('button', { name: 'Add site' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add site' });
     await dialog.getByLabel('Name').fill('northwind journal');
     await dialog.getByLabel('Base URL').fill('ftp://journal.example.com');
@@ -100,16 +99,15 @@ for (const scheme of ['light', 'dark'] as const) {
   test(`sign-in screens in ${scheme}`, async ({ browser }) => {
     const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
-    await page.goto(app.url);
+    await openApp(page);
     await expect(page.getByRole('heading', { name: 'Add your first site' })).toBeVisible();
     await seedSites(page, [...SITES(), { name: 'New Site', kind: 'cms', baseUrl: fresh.url }]);
-    const rail = page.getByRole('navigation', { name: 'Sites', exact: true });
     const journal = page.getByRole('region', { name: 'Northwind Journal' });
     const notes = page.getByRole('region', { name: 'Field Notes' });
-    const shot = (name: string) => page.screenshot({ path: join(out, `${name}-${scheme}.png`) });
+    const shot = shooter(page, scheme);
 
     // the sign-in form, then the code step of an account with two-factor
-    await rail.getByRole('button', { name: 'Northwind Journal', exact: true }).click();
+    await siteButton(page, 'Northwind Journal').click();
     await expect(journal.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
     await journal.getByLabel('Username').fill('editor');
     await journal.getByLabel('Password').fill('demo-editor-pass');
@@ -129,7 +127,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await shot('signin-account');
 
     // two accounts side by side; the viewer's Pages focused shows why it is closed
-    await rail.getByRole('listitem').filter({ hasText: 'Field Notes' }).getByRole('button', { name: 'More actions' }).click();
+    await rail(page).getByRole('listitem').filter({ hasText: 'Field Notes' }).getByRole('button', { name: 'More actions' }).click();
     await page.getByRole('menuitem', { name: 'Open beside' }).click();
     await notes.getByLabel('Username').fill('viewer');
     await notes.getByLabel('Password').fill('demo-viewer-pass');
@@ -141,7 +139,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await notes.getByRole('button', { name: 'Close pane' }).click();
 
     // first-run setup on a site without accounts
-    await rail.getByRole('button', { name: 'New Site', exact: true }).click();
+    await siteButton(page, 'New Site').click();
     const newSite = page.getByRole('region', { name: 'New Site' });
     await expect(newSite.getByRole('heading', { name: 'Create the first account' })).toBeVisible();
     await newSite.getByLabel('Username').fill('owner');
@@ -149,7 +147,7 @@ for (const scheme of ['light', 'dark'] as const) {
 
     // 429 on sign-in: the countdown
     cms.faults.set({ route: 'POST /auth/token', rateLimit: { retryAfter: 42 }, times: 1 });
-    await rail.getByRole('button', { name: 'Docs (staging)', exact: true }).click();
+    await siteButton(page, 'Docs (staging)').click();
     const docs = page.getByRole('region', { name: 'Docs (staging)' });
     await docs.getByLabel('Username').fill('admin');
     await docs.getByLabel('Password').fill('demo-admin-pass');
@@ -160,54 +158,19 @@ for (const scheme of ['light', 'dark'] as const) {
   });
 }
 
-/** One call through the bridge the UI uses; answers the value. */
-async function call<T>(page: Page, channel: string, input: unknown): Promise<T> {
-  const answer = await page.evaluate(
-    async ([channel, input]) => {
-      const token = new URLSearchParams(location.search).get('token');
-      const ws = new WebSocket(`ws://${location.host}/bridge?token=${token}`);
-      await new Promise((r) => (ws.onopen = r));
-      const reply = await new Promise<{ ok: boolean; value?: unknown }>((resolve) => {
-        ws.addEventListener('message', (e) => {
-          const msg = JSON.parse(e.data);
-          if (msg.id === 1) resolve(msg);
-        });
-        ws.send(JSON.stringify({ id: 1, channel, input }));
-      });
-      ws.close();
-      return reply;
-    },
-    [channel, input] as const,
-  );
-  return answer.value as T;
-}
-
 for (const scheme of ['light', 'dark'] as const) {
   test(`pages screens in ${scheme}`, async ({ browser }) => {
     // a sandbox of its own: the batch below changes pages
     const site = await startCmsSandbox();
     const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
-    const shot = (name: string) => page.screenshot({ path: join(out, `${name}-${scheme}.png`) });
+    const shot = shooter(page, scheme);
     try {
-      await page.goto(app.url);
-      await expect(page.getByRole('heading', { name: 'Add your first site' })).toBeVisible();
-      const added = await call<{ id: string }>(page, 'sites.add', {
-        name: 'Northwind Journal',
-        kind: 'cms',
-        baseUrl: site.url,
-        environment: null,
-        authMode: 'apikey',
-        apiKey: site.seeded!.adminApiKey!,
-      });
-      await call(page, 'auth.refreshMe', { siteId: added.id });
-      const rail = page.getByRole('navigation', { name: 'Sites', exact: true });
-      await rail.getByRole('button', { name: 'Northwind Journal', exact: true }).click();
-      const pane = page.getByRole('region', { name: 'Northwind Journal' });
+      await addJournal(page, site);
+      await siteButton(page, JOURNAL).click();
+      const pane = sitePane(page, JOURNAL);
       await pane.getByRole('button', { name: 'Pages', exact: true }).click();
-      const tree = pane.getByRole('tree', { name: 'Pages of Northwind Journal' });
-      const item = (title: string) => tree.getByRole('treeitem', { name: title, exact: true });
-      const filters = (p: typeof pane) => p.getByRole('search', { name: 'Filter pages' });
+      const item = (title: string) => treeItem(pane, title, JOURNAL);
 
       // the tree with Blog and About open, a post in the editor
       for (const title of ['About', 'Blog']) {
@@ -234,8 +197,8 @@ for (const scheme of ['light', 'dark'] as const) {
 
       // the list, filtered to unpublished blog posts, two selected
       await pane.getByRole('button', { name: 'List', exact: true }).click();
-      await filters(pane).getByLabel('Published').selectOption('no');
-      await filters(pane).getByLabel('Parent').fill('/blog');
+      await pageFilters(pane).getByLabel('Published').selectOption('no');
+      await pageFilters(pane).getByLabel('Parent').fill('/blog');
       const grid = pane.getByRole('grid', { name: 'Pages' });
       await expect(pane.getByText('1–6 of 6')).toBeVisible();
       await grid.getByRole('row', { name: /Old river \(23\)/ }).click();
@@ -281,54 +244,18 @@ for (const scheme of ['light', 'dark'] as const) {
     const site = await startCmsSandbox();
     const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
-    const shot = async (name: string) => {
-      // toasts of earlier steps would cover the screen being shown
-      const dismiss = page.getByRole('region', { name: 'Notifications' }).getByRole('button', { name: 'Dismiss notification' });
-      while ((await dismiss.count()) > 0) await dismiss.first().click();
-      await page.screenshot({ path: join(out, `${name}-${scheme}.png`) });
-    };
-    const bridgeCall = async <T,>(channel: string, input: unknown): Promise<T> =>
-      (await page.evaluate(
-        async ([channel, input]) => {
-          const token = new URLSearchParams(location.search).get('token');
-          const ws = new WebSocket(`ws://${location.host}/bridge?token=${token}`);
-          await new Promise((r) => (ws.onopen = r));
-          const reply = await new Promise<{ value?: unknown }>((resolve) => {
-            ws.addEventListener('message', (e) => {
-              const msg = JSON.parse(e.data);
-              if (msg.id === 1) resolve(msg);
-            });
-            ws.send(JSON.stringify({ id: 1, channel, input }));
-          });
-          ws.close();
-          return reply.value;
-        },
-        [channel, input] as const,
-      )) as T;
+    const shot = shooter(page, scheme, { dismissToasts: true });
     try {
-      await page.goto(app.url);
-      await expect(page.getByRole('heading', { name: 'Add your first site' })).toBeVisible();
-      const added = await bridgeCall<{ id: string }>('sites.add', {
-        name: 'Northwind Journal',
-        kind: 'cms',
-        baseUrl: site.url,
-        environment: null,
-        authMode: 'apikey',
-        apiKey: site.seeded!.adminApiKey!,
-      });
-      await bridgeCall('auth.refreshMe', { siteId: added.id });
-      const rail = page.getByRole('navigation', { name: 'Sites', exact: true });
-      await rail.getByRole('button', { name: 'Northwind Journal', exact: true }).click();
-      const pane = page.getByRole('region', { name: 'Northwind Journal' });
+      await addJournal(page, site);
+      await siteButton(page, JOURNAL).click();
+      const pane = sitePane(page, JOURNAL);
       const areas = async (name: string) => {
         const back = pane.getByRole('button', { name: 'Overview', exact: true });
         if (await back.isVisible()) await back.click();
         await pane.getByRole('button', { name, exact: true }).click();
       };
       await areas('Pages');
-      const tree = pane.getByRole('tree', { name: 'Pages of Northwind Journal' });
-      const item = (title: string) => tree.getByRole('treeitem', { name: title, exact: true });
-      const filters = (p: typeof pane) => p.getByRole('search', { name: 'Filter pages' });
+      const item = (title: string) => treeItem(pane, title, JOURNAL);
 
       // the editor: content with the site's preview of the saved page, one unsaved change
       await item('About').click({ position: { x: 10, y: 14 } });
@@ -405,29 +332,10 @@ for (const scheme of ['light', 'dark'] as const) {
     const site = await startCmsSandbox();
     const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
-    const shot = async (name: string) => {
-      const dismiss = page.getByRole('region', { name: 'Notifications' }).getByRole('button', { name: 'Dismiss notification' });
-      while ((await dismiss.count()) > 0) await dismiss.first().click();
-      await page.screenshot({ path: join(out, `${name}-${scheme}.png`) });
-    };
+    const shot = shooter(page, scheme, { dismissToasts: true });
     try {
-      await page.goto(app.url);
-      await expect(page.getByRole('heading', { name: 'Add your first site' })).toBeVisible();
-      const added = await call<{ id: string }>(page, 'sites.add', {
-        name: 'Northwind Journal',
-        kind: 'cms',
-        baseUrl: site.url,
-        environment: null,
-        authMode: 'apikey',
-        apiKey: site.seeded!.adminApiKey!,
-      });
-      const siteId = added.id;
-      await call(page, 'auth.refreshMe', { siteId });
-      type P = { title: string; content: string; header: Record<string, unknown> };
-      const draft = async (route: string, edit: (p: P) => Partial<P> & { template?: string }) => {
-        const p = await call<P>(page, 'pages.get', { siteId, route });
-        await call(page, 'drafts.save', { siteId, route, title: p.title, header: p.header, content: p.content, ...edit(p) });
-      };
+      const siteId = await addJournal(page, site);
+      const draft = (route: string, edit: Parameters<typeof saveDraft>[3]) => saveDraft(page, siteId, route, edit);
       const base = ['# History', '', 'Northwind started in 1998 as a two-person newsletter.', 'The first issue went to forty readers.', '', 'We moved to the web in 2004.', 'Today the journal has 12 writers.', '', 'Thanks for reading.'].join('\n');
       site.editPage({ route: '/about/history', content: base, header: { menu: 'History' } });
       await draft('/about/history', (p) => ({
@@ -441,14 +349,13 @@ for (const scheme of ['light', 'dark'] as const) {
         content: base.replace('as a two-person newsletter.', 'as a newsletter for neighbours.').replace('has 12 writers.', 'has 13 writers.'),
         header: { menu: 'Story' },
       });
-      await call(page, 'sync.push', { siteId });
+      await bridge(page, 'sync.push', { siteId });
       // one more edit, then the site stops answering
       await draft('/about', (p) => ({ content: `${p.content}\n\nWe are hiring a photo editor.\n` }));
       site.faults.set({ route: '*', drop: true });
 
-      const rail = page.getByRole('navigation', { name: 'Sites', exact: true });
-      await rail.getByRole('button', { name: 'Northwind Journal', exact: true }).click();
-      const pane = page.getByRole('region', { name: 'Northwind Journal' });
+      await siteButton(page, JOURNAL).click();
+      const pane = sitePane(page, JOURNAL);
       await pane.getByRole('button', { name: 'Changes', exact: true }).click();
       await pane.getByRole('button', { name: 'Push now' }).click();
       await expect(pane.getByRole('alert', { name: 'Push result' })).toContainText('could not be reached');
@@ -470,6 +377,46 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.setViewportSize({ width: 800, height: 700 });
       await page.waitForTimeout(300);
       await shot('sync-merge-narrow');
+    } finally {
+      await context.close();
+      await site.close();
+    }
+  });
+}
+
+/** "Make available offline" and offline search (issue 5). */
+for (const scheme of ['light', 'dark'] as const) {
+  test(`offline copy and search in ${scheme}`, async ({ browser }) => {
+    const site = await startCmsSandbox();
+    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    const shot = shooter(page, scheme);
+    try {
+      await addJournal(page, site);
+      await siteButton(page, JOURNAL).click();
+      const pane = sitePane(page, JOURNAL);
+      const card = pane.getByRole('group', { name: 'Offline copy' });
+      site.faults.set({ route: '*', latencyMs: 60 });
+      await card.getByRole('button', { name: 'Make available offline' }).click();
+      await expect.poll(async () => Number(await card.getByRole('progressbar').getAttribute('aria-valuenow')), { timeout: 30_000 }).toBeGreaterThan(120);
+      await card.scrollIntoViewIfNeeded();
+      await shot('offline-copying');
+      site.faults.clear();
+      await expect(card).toContainText(/pages available offline, copied/, { timeout: 60_000 });
+      await card.getByText('Offline settings').click();
+      await card.scrollIntoViewIfNeeded();
+      await page.waitForTimeout(300);
+      await shot('offline-done');
+
+      await page.keyboard.press('Control+Shift+F');
+      const search = page.getByRole('dialog', { name: 'Search pages' });
+      await search.getByRole('combobox', { name: 'Search for' }).fill('garden');
+      await expect(search.getByRole('listbox', { name: 'Search results' }).getByRole('option').first()).toBeVisible();
+      await page.waitForTimeout(300);
+      await shot('search');
+      await page.setViewportSize({ width: 720, height: 760 });
+      await page.waitForTimeout(300);
+      await shot('search-narrow');
     } finally {
       await context.close();
       await site.close();
