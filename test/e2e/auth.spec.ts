@@ -5,28 +5,17 @@
  * forgot/reset, a web page instead of JSON, a session that ended.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { randomUUID } from 'node:crypto';
 import { startCmsSandbox, type CmsSandbox, type CmsSandboxOptions } from '../sandbox/cms/server';
 import { DEMO_ACCOUNTS, DEMO_TOTP_SECRET } from '../sandbox/cms/seed';
 import { totp } from '../sandbox/cms/totp';
-import { tempDir } from '../support/tmp';
-import { startBrowserMode, type BrowserMode } from './browser-mode';
+import { rail, siteButton, sitePane, useBrowserMode } from './support/app';
 
-let dir: ReturnType<typeof tempDir>;
-let app: BrowserMode | undefined;
 /** One keychain service per test, kept across a restart (a restart must find the same tokens). */
-let keychainService: string;
+const session = useBrowserMode('sitedesk-auth-e2e-');
 const cleanups: (() => Promise<void> | void)[] = [];
 
-test.beforeEach(() => {
-  dir = tempDir('sitedesk-auth-e2e-');
-  keychainService = `SitedeskE2E-${randomUUID()}`;
-});
 test.afterEach(async () => {
-  await app?.stop();
-  app = undefined;
   for (const c of cleanups.splice(0).reverse()) await c();
-  dir.remove();
 });
 
 async function sandbox(opts: CmsSandboxOptions = {}): Promise<CmsSandbox> {
@@ -36,23 +25,25 @@ async function sandbox(opts: CmsSandboxOptions = {}): Promise<CmsSandbox> {
 }
 
 async function start(page: Page): Promise<void> {
-  app = await startBrowserMode({ dataDir: dir.path, keychainService });
-  await page.goto(app.url);
+  await session.open(page);
   await expect(rail(page)).toBeVisible();
 }
 
 /** Stops browser mode and starts it again on the same data folder and keychain (a restart of the app). */
 async function restart(page: Page): Promise<void> {
   await page.waitForTimeout(800); // the layout is saved 400 ms after its last change
-  await app!.stop();
-  app = await startBrowserMode({ dataDir: dir.path, keychainService });
-  await page.goto(app.url);
+  await session.restart(page);
   await expect(rail(page)).toBeVisible();
 }
 
-const rail = (page: Page) => page.getByRole('navigation', { name: 'Sites', exact: true });
-const pane = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 const accountCard = (p: Locator) => p.getByRole('region', { name: 'Account', exact: true });
+
+/** Starts the app and adds a CMS site through the dialog; answers the site's pane. */
+async function startWithSite(page: Page, name: string, url: string): Promise<Locator> {
+  await start(page);
+  await addSite(page, name, url);
+  return sitePane(page, name);
+}
 
 /** Adds a CMS site through the dialog, as a person does (and as sites.spec.ts checks in detail). */
 async function addSite(page: Page, name: string, url: string): Promise<void> {
@@ -63,7 +54,7 @@ async function addSite(page: Page, name: string, url: string): Promise<void> {
   await dialog.getByLabel('Base URL').fill(url);
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
-  await expect(pane(page, name)).toBeVisible();
+  await expect(sitePane(page, name)).toBeVisible();
 }
 
 /** The sign-in form of a pane, filled in and sent. */
@@ -88,9 +79,7 @@ function wrongCode(now: number): string {
 
 test('first-run setup on an empty site: the rules are checked, the new account is signed in', async ({ page }) => {
   const cms = await sandbox({ seed: 'empty' });
-  await start(page);
-  await addSite(page, 'Fresh', cms.url);
-  const p = pane(page, 'Fresh');
+  const p = await startWithSite(page, 'Fresh', cms.url);
   await expect(p.getByRole('heading', { name: 'Create the first account' })).toBeVisible();
 
   // the spec's rules answer at once, next to their fields; what was typed stays
@@ -121,15 +110,13 @@ test('first-run setup on an empty site: the rules are checked, the new account i
   await expect(card.getByRole('definition').filter({ hasText: '1.8.0' })).toBeVisible();
   await expect(card.getByRole('definition').filter({ hasText: '1.0.12' })).toBeVisible();
   await expect(card.getByText('just now')).toBeVisible();
-  await expect(rail(page).getByRole('button', { name: 'Fresh', exact: true })).toHaveAccessibleDescription(/owner · signed in/);
+  await expect(siteButton(page, 'Fresh')).toHaveAccessibleDescription(/owner · signed in/);
   await expect(page.getByRole('contentinfo', { name: 'Status bar' })).toContainText('owner · signed in');
 });
 
 test('setup a second time (the site got its account meanwhile): said plainly, then the sign-in form', async ({ page }) => {
   const cms = await sandbox({ seed: 'empty' });
-  await start(page);
-  await addSite(page, 'Fresh', cms.url);
-  const p = pane(page, 'Fresh');
+  const p = await startWithSite(page, 'Fresh', cms.url);
   await expect(p.getByRole('heading', { name: 'Create the first account' })).toBeVisible();
   await cms.accounts.create({ username: 'first', password: 'first password', email: 'first@example.test', fullname: 'First', title: 'Admin', access: { api: { super: true } } });
   await p.getByLabel('Username').fill('second');
@@ -143,9 +130,7 @@ test('setup a second time (the site got its account meanwhile): said plainly, th
 
 test('sign-in with two-factor: a wrong code is refused at the code field, the right one signs in', async ({ page }) => {
   const cms = await sandbox();
-  await start(page);
-  await addSite(page, 'Blog', cms.url);
-  const p = pane(page, 'Blog');
+  const p = await startWithSite(page, 'Blog', cms.url);
   await signIn(p, 'editor', DEMO_ACCOUNTS.editor.password);
 
   const code = p.getByLabel('Authentication code');
@@ -181,9 +166,7 @@ test('sign-in with two-factor: a wrong code is refused at the code field, the ri
 
 test('the code step: "Use a different account" goes back to the password form', async ({ page }) => {
   const cms = await sandbox();
-  await start(page);
-  await addSite(page, 'Blog', cms.url);
-  const p = pane(page, 'Blog');
+  const p = await startWithSite(page, 'Blog', cms.url);
   await signIn(p, 'editor', DEMO_ACCOUNTS.editor.password);
   await p.getByRole('button', { name: 'Use a different account' }).click();
   await expect(p.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
@@ -197,25 +180,23 @@ test('restart and resume: still signed in after a restart, without the password'
   const cms = await sandbox();
   await start(page);
   await addSite(page, 'Blog', cms.url);
-  await signIn(pane(page, 'Blog'), 'admin', DEMO_ACCOUNTS.admin.password);
-  await expectSignedIn(pane(page, 'Blog'), 'admin');
+  await signIn(sitePane(page, 'Blog'), 'admin', DEMO_ACCOUNTS.admin.password);
+  await expectSignedIn(sitePane(page, 'Blog'), 'admin');
 
   await restart(page);
-  const p = pane(page, 'Blog');
+  const p = sitePane(page, 'Blog');
   await expectSignedIn(p, 'admin');
   await expect(p.getByLabel('Password')).toHaveCount(0);
   // the tokens came from the keychain: reading /me again works without asking
   await accountCard(p).getByRole('button', { name: 'Refresh' }).click();
   await expect(accountCard(p).getByText('just now')).toBeVisible();
   await expect(accountCard(p).getByRole('alert')).toHaveCount(0);
-  await expect(rail(page).getByRole('button', { name: 'Blog', exact: true })).toHaveAccessibleDescription(/admin · signed in/);
+  await expect(siteButton(page, 'Blog')).toHaveAccessibleDescription(/admin · signed in/);
 });
 
 test('sign out: the sign-in form again, and after a restart still signed out', async ({ page }) => {
   const cms = await sandbox();
-  await start(page);
-  await addSite(page, 'Blog', cms.url);
-  const p = pane(page, 'Blog');
+  const p = await startWithSite(page, 'Blog', cms.url);
   await signIn(p, 'admin', DEMO_ACCOUNTS.admin.password);
   await expectSignedIn(p, 'admin');
   expect(cms.tokens.liveRefreshCount('admin')).toBe(1);
@@ -225,13 +206,13 @@ test('sign out: the sign-in form again, and after a restart still signed out', a
   await expect(p.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
   await expect(accountCard(p)).toHaveCount(0);
   await expect(p.getByRole('navigation', { name: 'Blog Areas' }).getByRole('button', { name: 'Pages' })).toBeDisabled();
-  await expect(rail(page).getByRole('button', { name: 'Blog', exact: true })).toHaveAccessibleDescription(/Signed out/);
+  await expect(siteButton(page, 'Blog')).toHaveAccessibleDescription(/Signed out/);
   // the refresh token was revoked on the server: no live one is left for the account
   expect(cms.tokens.liveRefreshCount('admin')).toBe(0);
 
   await restart(page);
-  await expect(pane(page, 'Blog').getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
-  await expect(accountCard(pane(page, 'Blog'))).toHaveCount(0);
+  await expect(sitePane(page, 'Blog').getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
+  await expect(accountCard(sitePane(page, 'Blog'))).toHaveCount(0);
 });
 
 test('two sites, two accounts, side by side', async ({ page }) => {
@@ -239,11 +220,11 @@ test('two sites, two accounts, side by side', async ({ page }) => {
   await start(page);
   await addSite(page, 'One', one.url);
   await addSite(page, 'Two', two.url);
-  await rail(page).getByRole('button', { name: 'One', exact: true }).click();
+  await siteButton(page, 'One').click();
   await rail(page).getByRole('listitem').filter({ hasText: 'Two' }).getByRole('button', { name: 'More actions' }).click();
   await page.getByRole('menuitem', { name: 'Open beside' }).click();
-  const a = pane(page, 'One');
-  const b = pane(page, 'Two');
+  const a = sitePane(page, 'One');
+  const b = sitePane(page, 'Two');
   await expect(a).toBeVisible();
   await expect(b).toBeVisible();
 
@@ -275,15 +256,13 @@ test('two sites, two accounts, side by side', async ({ page }) => {
   await expect(accountCard(a)).toBeVisible();
   await expect(a.getByRole('navigation', { name: 'One Areas' }).getByRole('button', { name: 'Pages' })).toBeFocused();
 
-  await expect(rail(page).getByRole('button', { name: 'One', exact: true })).toHaveAccessibleDescription(/admin · signed in/);
-  await expect(rail(page).getByRole('button', { name: 'Two', exact: true })).toHaveAccessibleDescription(/viewer · signed in/);
+  await expect(siteButton(page, 'One')).toHaveAccessibleDescription(/admin · signed in/);
+  await expect(siteButton(page, 'Two')).toHaveAccessibleDescription(/viewer · signed in/);
 });
 
 test('wrong password: a clear message in the form, nothing typed is lost', async ({ page }) => {
   const cms = await sandbox();
-  await start(page);
-  await addSite(page, 'Blog', cms.url);
-  const p = pane(page, 'Blog');
+  const p = await startWithSite(page, 'Blog', cms.url);
   await signIn(p, 'admin', 'not the password');
   const alert = p.getByRole('alert').filter({ hasText: 'Invalid username or password.' });
   await expect(alert).toBeVisible();
@@ -299,9 +278,7 @@ test('wrong password: a clear message in the form, nothing typed is lost', async
 
 test('429 on sign-in: a countdown, the button disabled until it ends, then allowed again', async ({ page }) => {
   const cms = await sandbox();
-  await start(page);
-  await addSite(page, 'Blog', cms.url);
-  const p = pane(page, 'Blog');
+  const p = await startWithSite(page, 'Blog', cms.url);
   cms.faults.set({ route: 'POST /auth/token', rateLimit: { retryAfter: 3 }, times: 1 });
   await signIn(p, 'admin', DEMO_ACCOUNTS.admin.password);
   const alert = p.getByRole('alert').filter({ hasText: 'Too many attempts.' });
@@ -320,9 +297,7 @@ test('429 on sign-in: a countdown, the button disabled until it ends, then allow
 
 test('forgot password, then reset with the pasted link, then sign in with the new password', async ({ page }) => {
   const cms = await sandbox();
-  await start(page);
-  await addSite(page, 'Blog', cms.url);
-  const p = pane(page, 'Blog');
+  const p = await startWithSite(page, 'Blog', cms.url);
   await expect(p.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
   await p.getByLabel('Username').fill('admin');
 
@@ -359,9 +334,7 @@ test('forgot password, then reset with the pasted link, then sign in with the ne
 
 test('Esc closes the forgot-password dialog and focus returns to its link', async ({ page }) => {
   const cms = await sandbox();
-  await start(page);
-  await addSite(page, 'Blog', cms.url);
-  const p = pane(page, 'Blog');
+  const p = await startWithSite(page, 'Blog', cms.url);
   await p.getByRole('button', { name: 'Forgot password?' }).click();
   const forgot = page.getByRole('dialog', { name: 'Forgot password' });
   await expect(forgot).toBeVisible();
@@ -373,9 +346,7 @@ test('Esc closes the forgot-password dialog and focus returns to its link', asyn
 test('a site answering a web page instead of JSON: said plainly, Retry, and the sign-in form all the same', async ({ page }) => {
   const cms = await sandbox();
   cms.faults.set({ route: 'GET /auth/setup', html: true, times: 1 });
-  await start(page);
-  await addSite(page, 'Blog', cms.url);
-  const p = pane(page, 'Blog');
+  const p = await startWithSite(page, 'Blog', cms.url);
   const problem = p.getByRole('alert').filter({ hasText: 'web page instead of' });
   await expect(problem).toBeVisible();
   await expect(p.getByLabel('Username')).toBeVisible();
@@ -390,9 +361,7 @@ test('a site answering a web page instead of JSON: said plainly, Retry, and the 
 
 test('a session that ended: the reason above the sign-in form, the username filled in', async ({ page }) => {
   const cms = await sandbox();
-  await start(page);
-  await addSite(page, 'Blog', cms.url);
-  const p = pane(page, 'Blog');
+  const p = await startWithSite(page, 'Blog', cms.url);
   await signIn(p, 'admin', DEMO_ACCOUNTS.admin.password);
   await expectSignedIn(p, 'admin');
 
@@ -402,7 +371,7 @@ test('a session that ended: the reason above the sign-in form, the username fill
   await expect(p.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
   await expect(p.getByLabel('Username')).toHaveValue('admin');
   await expect(p.getByLabel('Password')).toBeFocused();
-  await expect(rail(page).getByRole('button', { name: 'Blog', exact: true })).toHaveAccessibleDescription(/Session ended/);
+  await expect(siteButton(page, 'Blog')).toHaveAccessibleDescription(/Session ended/);
   await expect(page.getByRole('contentinfo', { name: 'Status bar' })).toContainText('Session ended');
 
   await p.getByLabel('Password').fill(DEMO_ACCOUNTS.admin.password);
@@ -426,17 +395,17 @@ test('API-key site: Connect reads the account with the stored key; a refused key
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog).toBeHidden();
   }
-  await rail(page).getByRole('button', { name: 'Keyed', exact: true }).click();
-  const p = pane(page, 'Keyed');
+  await siteButton(page, 'Keyed').click();
+  const p = sitePane(page, 'Keyed');
   await expect(p.getByRole('heading', { name: 'Connect with the API key' })).toBeVisible();
   await p.getByRole('button', { name: 'Connect', exact: true }).click();
   await expectSignedIn(p, 'admin');
   await expect(accountCard(p).getByText('Signed in with API key')).toBeVisible();
 
-  await rail(page).getByRole('button', { name: 'Bad key', exact: true }).click();
-  const bad = pane(page, 'Bad key');
+  await siteButton(page, 'Bad key').click();
+  const bad = sitePane(page, 'Bad key');
   await bad.getByRole('button', { name: 'Connect', exact: true }).click();
   await expect(bad.getByText(/The site refused the API key/)).toBeVisible();
   await expect(bad.getByRole('button', { name: 'Change the key…' })).toBeVisible();
-  await expect(rail(page).getByRole('button', { name: 'Bad key', exact: true })).toHaveAccessibleDescription(/Session ended/);
+  await expect(siteButton(page, 'Bad key')).toHaveAccessibleDescription(/Session ended/);
 });

@@ -5,71 +5,16 @@
  * Replace or Keep both; delete asks first. Checked against the sandbox's disk too.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
-import { tempDir } from '../support/tmp';
-import { startBrowserMode, type BrowserMode } from './browser-mode';
+import { openArea, useDemoSite } from './support/app';
 
-let dir: ReturnType<typeof tempDir>;
-let app: BrowserMode | undefined;
-let cms: CmsSandbox;
-
-test.beforeEach(async () => {
-  dir = tempDir('sitedesk-media-e2e-');
-  cms = await startCmsSandbox({ seed: 'demo', content: 'demo' });
-});
-test.afterEach(async () => {
-  await app?.stop();
-  app = undefined;
-  await cms.close();
-  dir.remove();
-});
-
-async function bridge<T = unknown>(page: Page, channel: string, input: unknown): Promise<T> {
-  const answer = await page.evaluate(
-    async ([channel, input]) => {
-      const token = new URLSearchParams(location.search).get('token');
-      const ws = new WebSocket(`ws://${location.host}/bridge?token=${token}`);
-      await new Promise((r) => (ws.onopen = r));
-      const reply = await new Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>((resolve) => {
-        ws.addEventListener('message', function h(e) {
-          const msg = JSON.parse(e.data);
-          if (msg.id === 1) {
-            ws.removeEventListener('message', h);
-            resolve(msg);
-          }
-        });
-        ws.send(JSON.stringify({ id: 1, channel, input }));
-      });
-      ws.close();
-      return reply;
-    },
-    [channel, input] as const,
-  );
-  if (!answer.ok) throw new Error(`${channel}: ${answer.error?.message}`);
-  return answer.value as T;
-}
+const demo = useDemoSite('sitedesk-media-e2e-');
 
 /** The app with the demo site connected by API key and the Media area showing /home's media. */
 async function openHomeMedia(page: Page): Promise<Locator> {
-  app = await startBrowserMode({ dataDir: dir.path, keychainService: `SitedeskE2E-${randomUUID()}` });
-  await page.goto(app.url);
-  const rail = page.getByRole('navigation', { name: 'Sites', exact: true });
-  await expect(rail).toBeVisible();
-  const site = await bridge<{ id: string }>(page, 'sites.add', {
-    name: 'Demo',
-    kind: 'cms',
-    baseUrl: cms.url,
-    environment: null,
-    authMode: 'apikey',
-    apiKey: cms.seeded!.adminApiKey!,
-  });
-  await bridge(page, 'auth.refreshMe', { siteId: site.id });
-  await rail.getByRole('button', { name: 'Demo', exact: true }).click();
-  const pane = page.getByRole('region', { name: 'Demo', exact: true });
-  await pane.getByRole('button', { name: 'Media', exact: true }).click();
+  await demo.connect(page);
+  const pane = await openArea(page, 'Demo', 'Media');
   await pane.getByLabel('Page', { exact: true }).fill('/home');
   await pane.getByRole('button', { name: 'Show media' }).click();
   const media = pane.getByRole('region', { name: 'Media of /home' });
@@ -77,7 +22,7 @@ async function openHomeMedia(page: Page): Promise<Locator> {
   return media;
 }
 
-const homeDir = () => join(cms.content.root, '01.home');
+const homeDir = () => join(demo.cms.content.root, '01.home');
 const files = (media: Locator) => media.getByRole('list', { name: 'Media files' }).getByRole('listitem');
 
 test('list with thumbnails from the site, filter and sort, preview, delete with confirm', async ({ page }) => {
@@ -85,7 +30,7 @@ test('list with thumbnails from the site, filter and sort, preview, delete with 
   await expect(files(media)).toHaveCount(5);
   // the thumbnail is the site's file, loaded (not the fallback icon)
   const hero = media.getByRole('listitem', { name: 'hero.png' }).locator('img');
-  await expect(hero).toHaveAttribute('src', `${cms.origin}/user/pages/01.home/hero.png`);
+  await expect(hero).toHaveAttribute('src', `${demo.cms.origin}/user/pages/01.home/hero.png`);
   await expect.poll(() => hero.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
   await expect(media.getByRole('listitem', { name: 'notes.txt' }).locator('img')).toHaveCount(0);
 

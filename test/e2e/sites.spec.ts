@@ -8,9 +8,8 @@ import { writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { startStoreSandbox, type StoreSandbox } from '../sandbox/store/server';
-import { tempDir } from '../support/tmp';
 import { closedPort } from '../support/servers';
-import { startBrowserMode, type BrowserMode } from './browser-mode';
+import { rail, siteButton, sitePane, useBrowserMode } from './support/app';
 
 let cms: CmsSandbox;
 let store: StoreSandbox;
@@ -21,18 +20,7 @@ test.afterAll(async () => {
   await Promise.all([cms?.close(), store?.close()]);
 });
 
-let dir: ReturnType<typeof tempDir>;
-let app: BrowserMode | undefined;
-test.beforeEach(() => {
-  dir = tempDir('sitedesk-e2e-');
-});
-test.afterEach(async () => {
-  await app?.stop();
-  app = undefined;
-  dir.remove();
-});
-
-const rail = (page: Page) => page.getByRole('navigation', { name: 'Sites', exact: true });
+const session = useBrowserMode('sitedesk-e2e-');
 
 async function addSite(page: Page, s: { name: string; kind: 'CMS site' | 'Store'; url: string }) {
   await rail(page).getByRole('button', { name: 'Add site' }).click();
@@ -45,25 +33,24 @@ async function addSite(page: Page, s: { name: string; kind: 'CMS site' | 'Store'
   await expect(dialog.getByText(/^Reachable: the (CMS|store) API answered/)).toBeVisible();
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
-  await expect(rail(page).getByRole('button', { name: s.name, exact: true })).toBeVisible();
+  await expect(siteButton(page, s.name)).toBeVisible();
 }
 
 test('add two sites, see them side by side, restart the Host, find them again', async ({ page }) => {
-  app = await startBrowserMode({ dataDir: dir.path });
-  await page.goto(app.url);
+  await session.open(page);
   await expect(page.getByRole('heading', { name: 'Add your first site' })).toBeVisible();
 
   await addSite(page, { name: 'Blog', kind: 'CMS site', url: cms.url });
   await addSite(page, { name: 'Shop', kind: 'Store', url: store.url });
 
   // open Blog, then Shop beside it
-  await rail(page).getByRole('button', { name: 'Blog', exact: true }).click();
+  await siteButton(page, 'Blog').click();
   await expect(page.getByRole('tab', { name: 'Blog' })).toHaveAttribute('aria-selected', 'true');
   const shopRow = rail(page).getByRole('listitem').filter({ hasText: 'Shop' });
   await shopRow.getByRole('button', { name: 'More actions' }).click();
   await page.getByRole('menuitem', { name: 'Open beside' }).click();
-  const blogPane = page.getByRole('region', { name: 'Blog' });
-  const shopPane = page.getByRole('region', { name: 'Shop' });
+  const blogPane = sitePane(page, 'Blog');
+  const shopPane = sitePane(page, 'Shop');
   await expect(blogPane).toBeVisible();
   await expect(shopPane).toBeVisible();
   const [a, b] = [await blogPane.boundingBox(), await shopPane.boundingBox()];
@@ -75,18 +62,15 @@ test('add two sites, see them side by side, restart the Host, find them again', 
 
   // the layout is saved 400 ms after its last change; then restart the Host: same data folder, new process, new token
   await page.waitForTimeout(800);
-  await app.stop();
-  app = await startBrowserMode({ dataDir: dir.path });
-  await page.goto(app.url);
-  await expect(rail(page).getByRole('button', { name: 'Blog', exact: true })).toBeVisible();
-  await expect(rail(page).getByRole('button', { name: 'Shop', exact: true })).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Blog' })).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Shop' })).toBeVisible();
+  await session.restart(page);
+  await expect(siteButton(page, 'Blog')).toBeVisible();
+  await expect(siteButton(page, 'Shop')).toBeVisible();
+  await expect(sitePane(page, 'Blog')).toBeVisible();
+  await expect(sitePane(page, 'Shop')).toBeVisible();
 });
 
 test('bad inputs: each shows its message and changes nothing else', async ({ page }) => {
-  app = await startBrowserMode({ dataDir: dir.path });
-  await page.goto(app.url);
+  await session.open(page);
   await addSite(page, { name: 'Blog', kind: 'CMS site', url: cms.url });
 
   await rail(page).getByRole('button', { name: 'Add site' }).click();
@@ -129,60 +113,52 @@ test('bad inputs: each shows its message and changes nothing else', async ({ pag
 });
 
 test('removing a site asks first, then it is gone (and stays gone after a restart)', async ({ page }) => {
-  app = await startBrowserMode({ dataDir: dir.path });
-  await page.goto(app.url);
+  await session.open(page);
   await addSite(page, { name: 'Blog', kind: 'CMS site', url: cms.url });
   await addSite(page, { name: 'Shop', kind: 'Store', url: store.url });
-  await rail(page).getByRole('button', { name: 'Blog', exact: true }).click();
-  await page.getByRole('region', { name: 'Blog' }).getByRole('button', { name: 'Remove…' }).click();
+  await siteButton(page, 'Blog').click();
+  await sitePane(page, 'Blog').getByRole('button', { name: 'Remove…' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Remove Blog?' });
   await expect(confirm).toBeVisible();
   await confirm.getByRole('button', { name: 'Cancel' }).click();
-  await expect(rail(page).getByRole('button', { name: 'Blog', exact: true })).toBeVisible();
-  await page.getByRole('region', { name: 'Blog' }).getByRole('button', { name: 'Remove…' }).click();
+  await expect(siteButton(page, 'Blog')).toBeVisible();
+  await sitePane(page, 'Blog').getByRole('button', { name: 'Remove…' }).click();
   await page.getByRole('alertdialog', { name: 'Remove Blog?' }).getByRole('button', { name: 'Remove site' }).click();
-  await expect(rail(page).getByRole('button', { name: 'Blog', exact: true })).toHaveCount(0);
+  await expect(siteButton(page, 'Blog')).toHaveCount(0);
   await expect(page.getByRole('tab', { name: 'Blog' })).toHaveCount(0);
-  await app.stop();
-  app = await startBrowserMode({ dataDir: dir.path });
-  await page.goto(app.url);
-  await expect(rail(page).getByRole('button', { name: 'Shop', exact: true })).toBeVisible();
-  await expect(rail(page).getByRole('button', { name: 'Blog', exact: true })).toHaveCount(0);
+  await session.restart(page);
+  await expect(siteButton(page, 'Shop')).toBeVisible();
+  await expect(siteButton(page, 'Blog')).toHaveCount(0);
 });
 
 test('reorder with the keyboard; the order survives a restart', async ({ page }) => {
-  app = await startBrowserMode({ dataDir: dir.path });
-  await page.goto(app.url);
+  await session.open(page);
   await addSite(page, { name: 'Blog', kind: 'CMS site', url: cms.url });
   await addSite(page, { name: 'Shop', kind: 'Store', url: store.url });
-  await rail(page).getByRole('button', { name: 'Shop', exact: true }).focus();
+  await siteButton(page, 'Shop').focus();
   await page.keyboard.press('Alt+ArrowUp');
   await expect(rail(page).getByRole('listitem').first()).toContainText('Shop');
   // the list moves at once; the announcement comes once the Host has saved the order
   await expect(rail(page).getByText('Shop moved to position 1 of 2.')).toBeAttached();
-  await app.stop();
-  app = await startBrowserMode({ dataDir: dir.path });
-  await page.goto(app.url);
+  await session.restart(page);
   await expect(rail(page).getByRole('listitem').first()).toContainText('Shop');
 });
 
 test('a data file that is not SQLite: a clear message, the file untouched', async ({ page }) => {
-  const file = join(dir.path, 'sitedesk.db');
+  const file = join(session.dataDir, 'sitedesk.db');
   writeFileSync(file, 'my notes, not a database');
-  app = await startBrowserMode({ dataDir: dir.path });
-  await page.goto(app.url);
+  await session.open(page);
   await expect(page.getByText(/is not a Sitedesk database/)).toBeVisible();
   expect(readFileSync(file, 'utf8')).toBe('my notes, not a database');
 });
 
 test('no keychain: a banner says secrets are kept for this session only', async ({ page }) => {
-  app = await startBrowserMode({ dataDir: dir.path, secrets: 'memory' });
-  await page.goto(app.url);
+  await session.open(page, { secrets: 'memory' });
   await expect(page.getByText(/this session only/i).first()).toBeVisible();
 });
 
 test('the bridge refuses a page without the token', async ({ page }) => {
-  app = await startBrowserMode({ dataDir: dir.path });
+  const app = await session.start();
   await page.goto(app.url.replace(/\?token=.*/, ''));
   await expect(page.getByText(/token/i).first()).toBeVisible();
   await expect(rail(page)).toHaveCount(0);

@@ -5,99 +5,26 @@
  * sandbox dropping every connection (fault injection). What the UI claims is checked on the site.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { randomUUID } from 'node:crypto';
-import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
-import { tempDir } from '../support/tmp';
-import { startBrowserMode, type BrowserMode } from './browser-mode';
+import { bridge, openArea, saveDraft, siteButton, useDemoSite, type SitePage } from './support/app';
 
-let dir: ReturnType<typeof tempDir>;
-let app: BrowserMode | undefined;
-let cms: CmsSandbox;
-let siteId = '';
-
-test.beforeEach(async () => {
-  dir = tempDir('sitedesk-sync-e2e-');
-  cms = await startCmsSandbox({ seed: 'demo', content: 'demo' });
-});
-test.afterEach(async () => {
-  await app?.stop();
-  app = undefined;
-  await cms.close();
-  dir.remove();
-});
-
-/** One call through the same bridge the UI uses (the token is in the page's URL). */
-async function bridge<T = unknown>(page: Page, channel: string, input: unknown): Promise<T> {
-  const answer = await page.evaluate(
-    async ([channel, input]) => {
-      const token = new URLSearchParams(location.search).get('token');
-      const ws = new WebSocket(`ws://${location.host}/bridge?token=${token}`);
-      await new Promise((r) => (ws.onopen = r));
-      const reply = await new Promise<{ ok: boolean; value?: unknown; error?: { message: string; code: string } }>((resolve) => {
-        ws.addEventListener('message', function h(e) {
-          const msg = JSON.parse(e.data);
-          if (msg.id === 1) {
-            ws.removeEventListener('message', h);
-            resolve(msg);
-          }
-        });
-        ws.send(JSON.stringify({ id: 1, channel, input }));
-      });
-      ws.close();
-      return reply;
-    },
-    [channel, input] as const,
-  );
-  if (!answer.ok) throw Object.assign(new Error(`${channel}: ${answer.error?.message}`), { code: answer.error?.code });
-  return answer.value as T;
-}
-
-interface SitePage {
-  title: string;
-  content: string;
-  header: Record<string, unknown>;
-}
+const demo = useDemoSite('sitedesk-sync-e2e-');
 
 /** The sandbox's own API, as another editor (or another app) uses it. */
 async function onSite(method: 'GET' | 'PATCH', route: string, body?: unknown): Promise<SitePage> {
-  const res = await fetch(`${cms.url}/pages${route}`, {
+  const res = await fetch(`${demo.cms.url}/pages${route}`, {
     method,
-    headers: { 'X-API-Key': cms.seeded!.adminApiKey!, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    headers: { 'X-API-Key': demo.cms.seeded!.adminApiKey!, ...(body ? { 'Content-Type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   expect(res.status, `${method} ${route}`).toBe(200);
   return ((await res.json()) as { data: SitePage }).data;
 }
 
-/** The app with the demo site connected by API key; answers the rail. */
-async function start(page: Page): Promise<Locator> {
-  app = await startBrowserMode({ dataDir: dir.path, keychainService: `SitedeskE2E-${randomUUID()}` });
-  await page.goto(app.url);
-  const rail = page.getByRole('navigation', { name: 'Sites', exact: true });
-  await expect(rail).toBeVisible();
-  const site = await bridge<{ id: string }>(page, 'sites.add', {
-    name: 'Demo',
-    kind: 'cms',
-    baseUrl: cms.url,
-    environment: null,
-    authMode: 'apikey',
-    apiKey: cms.seeded!.adminApiKey!,
-  });
-  siteId = site.id;
-  await bridge(page, 'auth.refreshMe', { siteId });
-  return rail;
-}
+/** An edit of the demo site saved locally (see saveDraft). */
+const draft = (page: Page, route: string, edit: (p: SitePage) => Partial<SitePage>) => saveDraft(page, demo.siteId, route, edit);
 
-/** An edit saved locally, as the editor saves it: the page is read once (cached), then drafted. */
-async function draft(page: Page, route: string, edit: (p: SitePage) => Partial<SitePage>): Promise<{ id: number }> {
-  const p = await bridge<SitePage>(page, 'pages.get', { siteId, route });
-  return bridge(page, 'drafts.save', { siteId, route, title: p.title, header: p.header, content: p.content, ...edit(p) });
-}
-
-async function openChanges(page: Page, rail: Locator): Promise<Locator> {
-  await rail.getByRole('button', { name: 'Demo', exact: true }).click();
-  const pane = page.getByRole('region', { name: 'Demo', exact: true });
-  await pane.getByRole('navigation', { name: 'Demo Areas' }).getByRole('button', { name: 'Changes', exact: true }).click();
+async function openChanges(page: Page): Promise<Locator> {
+  const pane = await openArea(page, 'Demo', 'Changes');
   await expect(pane.getByRole('heading', { name: 'Changes', level: 2 })).toBeVisible();
   return pane;
 }
@@ -106,13 +33,13 @@ const L = (...xs: string[]) => xs.join('\n');
 const BASE = L('# History', '', 'We started in 1998.', 'The first shop was small.', '', 'Then we grew.', 'Now we are many.', '', 'Thanks for reading.');
 
 test('a conflict: pushed, shown in Changes, resolved per hunk and by hand, then on the site', async ({ page }) => {
-  const rail = await start(page);
+  await demo.connect(page);
   await onSite('PATCH', '/about/history', { content: BASE, header: { menu: 'History' } });
   await draft(page, '/about/history', (p) => ({
     content: p.content.replace('We started in 1998.', 'We started in 1998, in a garage.').replace('Now we are many.', 'Now we are forty.'),
     header: { ...p.header, menu: 'Our story' },
   }));
-  const row = rail.getByRole('button', { name: 'Demo', exact: true });
+  const row = siteButton(page, 'Demo');
   await expect(row).toHaveAccessibleDescription(/1 unsynced change$/);
 
   // meanwhile someone changes the same lines (and the same header field) on the site
@@ -121,7 +48,7 @@ test('a conflict: pushed, shown in Changes, resolved per hunk and by hand, then 
     header: { menu: 'Story' },
   });
 
-  const pane = await openChanges(page, rail);
+  const pane = await openChanges(page);
   const item = pane.getByRole('listitem', { name: 'History' });
   await expect(item).toContainText('Waiting to be pushed');
   await expect(item).toContainText('/about/history');
@@ -215,19 +142,19 @@ test('a conflict: pushed, shown in Changes, resolved per hunk and by hand, then 
 });
 
 test('offline: the push says so, the rail and status bar show it, a change is discarded, back online it syncs', async ({ page }) => {
-  const rail = await start(page);
+  await demo.connect(page);
   await draft(page, '/about/history', () => ({ content: 'Written on a train.\n' }));
   await draft(page, '/about/press', (p) => ({ title: 'Press corner', content: `${p.content}\nMore press.\n` }));
-  const row = rail.getByRole('button', { name: 'Demo', exact: true });
+  const row = siteButton(page, 'Demo');
   await expect(row).toHaveAccessibleDescription(/2 unsynced changes$/);
   const status = page.getByRole('contentinfo', { name: 'Status bar' });
 
-  const pane = await openChanges(page, rail);
+  const pane = await openChanges(page);
   await expect(pane.getByRole('status').filter({ hasText: '2 unsynced changes' })).toBeVisible();
   await expect(pane.getByRole('listitem')).toHaveCount(2);
 
   // the site stops answering (every connection dropped)
-  cms.faults.set({ route: '*', drop: true });
+  demo.cms.faults.set({ route: '*', drop: true });
   await pane.getByRole('button', { name: 'Push now' }).click();
   const result = pane.getByRole('alert', { name: 'Push result' });
   await expect(result).toContainText('the site could not be reached');
@@ -251,7 +178,7 @@ test('offline: the push says so, the rail and status bar show it, a change is di
   await expect(press).toHaveCount(0);
   await expect(pane.getByRole('heading', { name: /^Not on the site yet/ })).toBeFocused();
   await expect(row).toHaveAccessibleDescription(/offline, 1 unsynced change$/);
-  expect(await bridge<unknown[]>(page, 'drafts.list', { siteId })).toHaveLength(1);
+  expect(await bridge<unknown[]>(page, 'drafts.list', { siteId: demo.siteId })).toHaveLength(1);
 
   // "Sync now" in the status bar, once the backoff has passed, while the site is still away
   await expect(history).toContainText('with the next push', { timeout: 15_000 });
@@ -261,7 +188,7 @@ test('offline: the push says so, the rail and status bar show it, a change is di
   await expect(history.getByRole('definition').filter({ hasText: /^2$/ })).toBeVisible(); // a second attempt
 
   // back online: it goes out (by itself when the Host's auto-sync sees the site again, else with Push now)
-  cms.faults.clear();
+  demo.cms.faults.clear();
   await expect(async () => {
     if ((await history.count()) > 0) await pane.getByRole('button', { name: 'Push now' }).click({ timeout: 1000 });
     await expect(pane.getByRole('heading', { name: 'Everything is on the site' })).toBeVisible({ timeout: 1000 });
