@@ -38,7 +38,7 @@ type Answer =
   | { kind: 'failed'; item: Item; error: string; transient: boolean };
 
 /** Answers written per transaction; a few ms of work, then the event loop is free again. */
-const BATCH = 64;
+const BATCH = 128;
 /** Longest an answer waits to be written when answers come slowly. */
 const FLUSH_MS = 200;
 /** Progress events at most this often (and at every phase or state change). */
@@ -240,8 +240,7 @@ export class MirrorRun {
   private takeRows(rows: MirrorRow[], next: ListCursor): Item[] {
     const { repo, pages } = this.deps;
     const now = new Date().toISOString();
-    pages.putSummaries(this.siteId, '', rows, now);
-    pages.putTranslations(this.siteId, rows);
+    pages.putSummaries(this.siteId, '', rows, now); // with the translation metadata (the offline matrix)
     const items: { route: string; lang: string; state: ItemState }[] = [];
     const vouched: string[] = [];
     for (const row of rows) {

@@ -39,6 +39,19 @@ export function listSignature(s: PageSummary): string {
   return JSON.stringify([s.modified, s.title, s.slug, s.template, s.published, s.visible, s.routable, s.order, s.hasChildren, s.date]);
 }
 
+/** The header's values (strings and numbers, nested too) as words for the search index. */
+export function headerText(header: unknown): string | null {
+  const words: string[] = [];
+  const walk = (v: unknown) => {
+    if (typeof v === 'string') words.push(v);
+    else if (typeof v === 'number') words.push(String(v));
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(header);
+  return words.length ? words.join(' ') : null;
+}
+
 export interface CacheCheck {
   /** header and content are known (not only the list row) */
   full: boolean;
@@ -141,19 +154,32 @@ function summaryOf(r: Row): PageSummary {
 export function pagesRepo(db: Db) {
   const q = {
     upsertSummary: db.prepare(
-      `INSERT INTO pages (site_id, route, lang, title, slug, template, published, visible, routable, sort_order, has_children, parent, modified, date, translated, untranslated, fetched_at)
-       VALUES (@site_id, @route, @lang, @title, @slug, @template, @published, @visible, @routable, @sort_order, @has_children, @parent, @modified, @date, @translated, @untranslated, @now)
+      `INSERT INTO pages (site_id, route, lang, title, slug, template, published, visible, routable, sort_order, has_children, parent, modified, date, translated, untranslated, explicit, has_default_file, fetched_at)
+       VALUES (@site_id, @route, @lang, @title, @slug, @template, @published, @visible, @routable, @sort_order, @has_children, @parent, @modified, @date, @translated, @untranslated, @explicit, @has_default_file, @now)
        ON CONFLICT (site_id, route, lang) DO UPDATE SET title = excluded.title, slug = excluded.slug, template = excluded.template,
          published = excluded.published, visible = excluded.visible, routable = excluded.routable, sort_order = excluded.sort_order,
          has_children = excluded.has_children, parent = excluded.parent, modified = excluded.modified, date = excluded.date,
          translated = coalesce(excluded.translated, pages.translated), untranslated = coalesce(excluded.untranslated, pages.untranslated),
+         explicit = coalesce(excluded.explicit, pages.explicit), has_default_file = coalesce(excluded.has_default_file, pages.has_default_file),
          fetched_at = excluded.fetched_at`,
     ),
-    // header_text: the header's values as words, for the search index (pages_fts)
-    setFull: db.prepare(
-      `UPDATE pages SET header = @header, header_text = (SELECT group_concat(value, ' ') FROM json_tree(@header) WHERE type IN ('text', 'integer', 'real')),
-         content = @content, media = @media, language = @language, etag = @etag, full_at = @now, full_sig = @full_sig, verified_at = @verified_at
-       WHERE site_id = @site_id AND route = @route AND lang = @lang`,
+    // a full read in one statement (one B-tree write, one pass of the search index's trigger)
+    upsertFull: db.prepare(
+      `INSERT INTO pages (site_id, route, lang, title, slug, template, published, visible, routable, sort_order, has_children, parent, modified, date, translated, untranslated, explicit, has_default_file, fetched_at,
+         header, header_text, content, media, language, etag, full_at, full_sig, verified_at)
+       VALUES (@site_id, @route, @lang, @title, @slug, @template, @published, @visible, @routable, @sort_order, @has_children, @parent, @modified, @date, @translated, @untranslated, @explicit, @has_default_file, @now,
+         @header, @header_text, @content, @media, @language, @etag, @now, @full_sig, @verified_at)
+       ON CONFLICT (site_id, route, lang) DO UPDATE SET title = excluded.title, slug = excluded.slug, template = excluded.template,
+         published = excluded.published, visible = excluded.visible, routable = excluded.routable, sort_order = excluded.sort_order,
+         has_children = excluded.has_children, parent = excluded.parent, modified = excluded.modified, date = excluded.date,
+         translated = coalesce(excluded.translated, pages.translated), untranslated = coalesce(excluded.untranslated, pages.untranslated),
+         fetched_at = excluded.fetched_at, header = excluded.header, header_text = excluded.header_text, content = excluded.content,
+         media = excluded.media, language = excluded.language, etag = excluded.etag, full_at = excluded.full_at,
+         full_sig = excluded.full_sig, verified_at = excluded.verified_at`,
+    ),
+    check: db.prepare<[string, string, string], { full: 0 | 1; etag: string | null; full_sig: string | null; verified_at: string | null; has_media: 0 | 1 }>(
+      `SELECT full_at IS NOT NULL AS full, etag, full_sig, verified_at, (media IS NOT NULL AND media <> '[]') AS has_media
+       FROM pages WHERE site_id = ? AND route = ? AND lang = ?`,
     ),
     verified: db.prepare<{ site_id: string; route: string; lang: string; now: string; verified_at: string | null }>(
       `UPDATE pages SET fetched_at = @now, full_at = @now, verified_at = coalesce(@verified_at, verified_at)
@@ -200,13 +226,21 @@ export function pagesRepo(db: Db) {
     date: s.date,
     translated: s.translatedLanguages ? JSON.stringify(s.translatedLanguages) : null,
     untranslated: s.untranslatedLanguages ? JSON.stringify(s.untranslatedLanguages) : null,
+    explicit: null as string | null,
+    has_default_file: null as number | null,
     now,
   });
 
   return {
-    putSummaries(siteId: string, lang: string, rows: PageSummary[], now = new Date().toISOString()): void {
+    /** List rows; with `explicit` and `hasDefaultFile` (read with translations=true) the matrix's data too. */
+    putSummaries(siteId: string, lang: string, rows: (PageSummary & { explicit?: string[]; hasDefaultFile?: boolean })[], now = new Date().toISOString()): void {
       db.transaction(() => {
-        for (const s of rows) q.upsertSummary.run(summaryParams(siteId, lang, s, now));
+        for (const s of rows) {
+          const params = summaryParams(siteId, lang, s, now);
+          if (s.explicit) params.explicit = JSON.stringify(s.explicit);
+          if (s.hasDefaultFile !== undefined) params.has_default_file = s.hasDefaultFile ? 1 : 0;
+          q.upsertSummary.run(params);
+        }
       })();
     },
     /**
@@ -214,22 +248,17 @@ export function pagesRepo(db: Db) {
      * knows it: the mirror's quick check trusts a copy only after the second of its last change.
      */
     putPage(siteId: string, lang: string, p: Page, now = new Date().toISOString(), verifiedAt: string | null = null): void {
-      db.transaction(() => {
-        q.upsertSummary.run(summaryParams(siteId, lang, p, now));
-        q.setFull.run({
-          site_id: siteId,
-          route: p.route,
-          lang,
-          header: JSON.stringify(p.header),
-          content: p.content,
-          media: JSON.stringify(p.media),
-          language: p.language,
-          etag: p.etag,
-          now,
-          full_sig: listSignature(p),
-          verified_at: verifiedAt,
-        });
-      })();
+      q.upsertFull.run({
+        ...summaryParams(siteId, lang, p, now),
+        header: JSON.stringify(p.header),
+        header_text: headerText(p.header),
+        content: p.content,
+        media: JSON.stringify(p.media),
+        language: p.language,
+        etag: p.etag,
+        full_sig: listSignature(p),
+        verified_at: verifiedAt,
+      });
     },
     /** A 304 (or the list vouching for it): the cached copy is current, as of the server's `verifiedAt`. */
     putVerified(siteId: string, lang: string, route: string, verifiedAt: string | null, now = new Date().toISOString()): void {
@@ -252,9 +281,9 @@ export function pagesRepo(db: Db) {
     },
     /** What the mirror's quick check compares, without parsing the whole row into a page. */
     checkOf(siteId: string, route: string, lang: string): CacheCheck | undefined {
-      const r = q.get.get(siteId, route, lang);
+      const r = q.check.get(siteId, route, lang);
       if (!r) return undefined;
-      return { full: r.full_at !== null, etag: r.etag, sig: r.full_sig, verifiedAt: r.verified_at, hasMedia: r.media !== null && r.media !== '[]' };
+      return { full: r.full === 1, etag: r.etag, sig: r.full_sig, verifiedAt: r.verified_at, hasMedia: r.has_media === 1 };
     },
     removeIds(ids: number[]): void {
       db.transaction(() => {
