@@ -1,0 +1,55 @@
+/** A Host on a temporary data folder with one CMS site, and a way to run a mirror to its end. */
+import { createHost, type Host } from '../../../electron/core/host';
+import { MemorySecretStore } from '../../../electron/secrets/memory';
+import type { ChannelInput, ChannelName, ChannelOutput, MirrorProgress, Site } from '../../../electron/contract';
+import { tempDir } from '../../support/tmp';
+
+export interface BenchHost {
+  host: Host;
+  site: Site;
+  call<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ChannelOutput<K>>;
+  /** Starts a mirror and resolves with its last progress when it ends; `ms` is the wall time. */
+  mirror(input?: Partial<ChannelInput<'mirror.start'>>): Promise<{ progress: MirrorProgress; ms: number }>;
+  close(): Promise<void>;
+}
+
+export async function benchHost(sandbox: { url: string; apiKey: string }): Promise<BenchHost> {
+  const dir = tempDir('sitedesk-bench-host-');
+  const host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'bench', secrets: new MemorySecretStore(), log: () => {} });
+  const ended = new Map<number, (p: MirrorProgress) => void>();
+  host.onEvent((name, payload) => {
+    if (name !== 'mirror.progress') return;
+    const p = payload as MirrorProgress;
+    if (p.state !== 'running') ended.get(p.runId)?.(p);
+  });
+  async function call<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ChannelOutput<K>> {
+    const r = await host.invoke(channel, input);
+    if (!r.ok) throw new Error(`${channel}: ${r.error.message}`);
+    return r.value as ChannelOutput<K>;
+  }
+  const site = await call('sites.add', { name: 'Bench', kind: 'cms', baseUrl: sandbox.url, environment: null, authMode: 'apikey', apiKey: sandbox.apiKey });
+  return {
+    host,
+    site,
+    call,
+    async mirror(input = {}) {
+      const t = performance.now();
+      let resolve!: (p: MirrorProgress) => void;
+      const done = new Promise<MirrorProgress>((r) => (resolve = r));
+      const started = await call('mirror.start', { siteId: site.id, ...input });
+      ended.set(started.runId, resolve);
+      // it may have ended before the listener was set
+      const [now] = await call('mirror.status', { siteId: site.id });
+      if (now && now.runId === started.runId && now.state !== 'running') resolve(now);
+      const progress = await done;
+      return { progress, ms: performance.now() - t };
+    },
+    async close() {
+      await host.close();
+      dir.remove();
+    },
+  };
+}
+
+/** The p-th percentile (0–100) of a list of numbers. */
+export const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
