@@ -5,13 +5,9 @@
  * Measured in the real Chromium with the Long Tasks API, against an in-process sandbox.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { randomUUID } from 'node:crypto';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
-import { tempDir } from '../support/tmp';
-import { startBrowserMode, type BrowserMode } from './browser-mode';
+import { addCmsSite, openArea, pageTree, useBrowserMode } from './support/app';
 
-let dir: ReturnType<typeof tempDir>;
-let app: BrowserMode | undefined;
 let cms: CmsSandbox;
 
 test.beforeAll(async () => {
@@ -23,45 +19,12 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await cms.close();
 });
-test.beforeEach(() => {
-  dir = tempDir('sitedesk-perf-e2e-');
-});
-test.afterEach(async () => {
-  await app?.stop();
-  app = undefined;
-  dir.remove();
-});
-
-async function bridge(page: Page, channel: string, input: unknown): Promise<{ id: string }> {
-  return page.evaluate(
-    async ([channel, input]) => {
-      const token = new URLSearchParams(location.search).get('token');
-      const ws = new WebSocket(`ws://${location.host}/bridge?token=${token}`);
-      await new Promise((r) => (ws.onopen = r));
-      const reply = await new Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>((resolve) => {
-        ws.addEventListener('message', (e) => {
-          const msg = JSON.parse(e.data);
-          if (msg.id === 1) resolve(msg); // events share the socket
-        });
-        ws.send(JSON.stringify({ id: 1, channel, input }));
-      });
-      ws.close();
-      if (!reply.ok) throw new Error(reply.error?.message);
-      return reply.value as { id: string };
-    },
-    [channel, input] as const,
-  );
-}
+const session = useBrowserMode('sitedesk-perf-e2e-');
 
 async function openPages(page: Page) {
-  app = await startBrowserMode({ dataDir: dir.path, keychainService: `SitedeskE2E-${randomUUID()}` });
-  await page.goto(app.url);
-  const site = await bridge(page, 'sites.add', { name: 'Big', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
-  await bridge(page, 'auth.refreshMe', { siteId: site.id });
-  await page.getByRole('navigation', { name: 'Sites', exact: true }).getByRole('button', { name: 'Big', exact: true }).click();
-  const pane = page.getByRole('region', { name: 'Big', exact: true });
-  await pane.getByRole('button', { name: 'Pages', exact: true }).click();
-  return pane;
+  await session.open(page);
+  await addCmsSite(page, { name: 'Big', baseUrl: cms.url, apiKey: cms.seeded!.adminApiKey! });
+  return openArea(page, 'Big', 'Pages');
 }
 
 /** Starts recording long tasks (main-thread work over 50 ms) in the page. */
@@ -79,7 +42,7 @@ const longTasks = (page: Page) => page.evaluate(() => (window as unknown as { __
 test('the tree with 10,000 rows: a bounded DOM and no long stalls while scrolling end to end', async ({ page }) => {
   test.setTimeout(240_000);
   const pane = await openPages(page);
-  const tree = pane.getByRole('tree', { name: 'Pages of Big' });
+  const tree = pageTree(pane, 'Big');
   const first = tree.getByRole('treeitem', { name: 'Section 1', exact: true });
   await expect(first).toBeVisible();
   // "*" opens every section at the top level: 100 folders of 99 pages each
