@@ -63,6 +63,8 @@ export class MirrorRun {
   private listing = false;
   private waiters: (() => void)[] = [];
   private stopping: 'cancel' | 'quit' | 'drop' | null = null;
+  /** After a quit or a drop nothing more is written: the database may be closed already. */
+  private abandoned = false;
   private fatal: string | null = null;
   private networkStreak = 0;
 
@@ -77,13 +79,21 @@ export class MirrorRun {
   }
 
   /**
-   * Stops taking new reads, writes what arrived, and ends: 'cancel' leaves it cancelled, 'quit'
-   * resumable at the next start; 'drop' (the site is being removed) writes nothing more.
+   * Stops taking new reads. 'cancel' waits for the reads in flight, writes them and leaves the run
+   * cancelled. 'quit' (the Host closes) writes what has arrived and returns at once: the run stays
+   * 'running' and goes on at the next start, where reads still in flight now are simply made again.
+   * 'drop' (the site is being removed) writes nothing more.
    */
   stop(how: 'cancel' | 'quit' | 'drop'): Promise<void> {
     this.stopping ??= how;
     this.wakeAll();
-    return this.finished;
+    if (this.stopping === 'cancel') return this.finished;
+    if (!this.abandoned && this.stopping === 'quit') {
+      this.flush();
+      this.save();
+    }
+    this.abandoned = true;
+    return Promise.resolve();
   }
 
   progress(): MirrorProgress {
@@ -119,6 +129,7 @@ export class MirrorRun {
   }
 
   private save(): void {
+    if (this.abandoned) return;
     this.deps.repo.save(this.run, this.counts);
   }
 
@@ -179,7 +190,7 @@ export class MirrorRun {
 
   /** A stopped run: cancelled, failed (the site stopped answering or refused), or left running for the next start. */
   private end(): void {
-    if (this.stopping === 'drop') return;
+    if (this.abandoned) return;
     this.flush();
     if (this.fatal !== null) {
       this.run.state = 'failed';
@@ -341,7 +352,7 @@ export class MirrorRun {
   /** Writes the answers that arrived, with the run's counts, in one transaction. */
   private flush(): void {
     this.lastFlush = Date.now();
-    if (!this.answers.length || this.stopping === 'drop') return;
+    if (!this.answers.length || this.abandoned) return;
     const batch = this.answers;
     this.answers = [];
     const { repo, pages } = this.deps;
