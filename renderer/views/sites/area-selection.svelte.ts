@@ -1,17 +1,16 @@
 /**
  * Which area each site's pane shows (memory only; a restart opens the overview), and whether an
- * area may be opened: CMS areas go by the signed-in account's permissions (`/me`), store areas
- * wait for the store's sign-in (a later issue).
+ * area may be opened: CMS areas go by the signed-in account's permissions (`/me`), store areas by
+ * the store's sign-in (views/store).
  */
 import type { CmsArea, Site } from '../../../electron/contract/index';
 import { AREAS, type AreaDef } from './areas';
 import { sessions } from '../auth/sessions.svelte';
-
-export const STORE_AREAS_REASON = 'Store sign-in comes with a later version of Sitedesk.';
+import { storeAreaBlocked } from '../store/store.svelte';
 
 /** Why `area` cannot be opened on `site` now, or null when it can. */
 export function areaBlocked(site: Site, area: AreaDef): string | null {
-  if (site.kind === 'store') return STORE_AREAS_REASON;
+  if (site.kind === 'store') return storeAreaBlocked(site, area.id);
   // local changes can be reviewed and discarded signed out too (pushing says when sign-in is needed)
   if (area.id === 'changes') return null;
   return sessions.blockedReason(site.id, area.id as CmsArea);
