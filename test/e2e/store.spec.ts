@@ -1,0 +1,362 @@
+/**
+ * Issue 6 end to end, the store: the renderer in Chromium through browser mode, against the
+ * store sandbox in this process (its data, plans, faults and clock at hand). A pet created with
+ * tags and an image (with the upload's progress bar), found by tag, deleted after a confirm; an
+ * order placed, looked up, refused by the id rules at the field and deleted, with the inventory
+ * chart following; the rate limit hit on the Free plan, its countdown, and the one retry that
+ * succeeds; users from pasted CSV (a row refused by the store shown on that row) and one edited;
+ * a user login with its expiry, and logging out.
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import { ORDER_ID_RULES } from '../../electron/contract/store';
+import { startStoreSandbox, type StoreSandbox } from '../sandbox/store/server';
+import { tempDir } from '../support/tmp';
+import { startBrowserMode, type BrowserMode } from './browser-mode';
+
+let dir: ReturnType<typeof tempDir>;
+let app: BrowserMode | undefined;
+let sb: StoreSandbox;
+
+test.beforeEach(async () => {
+  dir = tempDir('sitedesk-store-e2e-');
+  sb = await startStoreSandbox();
+});
+test.afterEach(async () => {
+  await app?.stop();
+  app = undefined;
+  await sb.close();
+  dir.remove();
+});
+
+/** One call through the bridge the UI uses (adding the site through the form is sites.spec.ts's). */
+async function bridge<T = unknown>(page: Page, channel: string, input: unknown): Promise<T> {
+  const answer = await page.evaluate(
+    async ([channel, input]) => {
+      const token = new URLSearchParams(location.search).get('token');
+      const ws = new WebSocket(`ws://${location.host}/bridge?token=${token}`);
+      await new Promise((r) => (ws.onopen = r));
+      const reply = await new Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>((resolve) => {
+        ws.addEventListener('message', function h(e) {
+          const msg = JSON.parse(e.data);
+          if (msg.id === 1) {
+            ws.removeEventListener('message', h);
+            resolve(msg);
+          }
+        });
+        ws.send(JSON.stringify({ id: 1, channel, input }));
+      });
+      ws.close();
+      return reply;
+    },
+    [channel, input] as const,
+  );
+  if (!answer.ok) throw new Error(`${channel}: ${answer.error?.message}`);
+  return answer.value as T;
+}
+
+/** The app with the sandbox added as "Shop" (the Free plan's key, or user login) and its pane open. */
+async function openShop(page: Page, via: 'apikey' | 'password' = 'apikey'): Promise<Locator> {
+  app = await startBrowserMode({ dataDir: dir.path, keychainService: `SitedeskE2E-${randomUUID()}` });
+  await page.goto(app.url);
+  const rail = page.getByRole('navigation', { name: 'Sites', exact: true });
+  await expect(rail).toBeVisible();
+  await bridge(page, 'sites.add', {
+    name: 'Shop',
+    kind: 'store',
+    baseUrl: sb.url,
+    environment: null,
+    authMode: via,
+    ...(via === 'apikey' ? { apiKey: sb.seeded!.keys.free } : {}),
+  });
+  await rail.getByRole('button', { name: 'Shop', exact: true }).click();
+  const pane = page.getByRole('region', { name: 'Shop', exact: true });
+  await expect(pane.getByRole('heading', { name: 'Store access' })).toBeVisible();
+  return pane;
+}
+
+async function openArea(pane: Locator, name: string): Promise<void> {
+  const back = pane.getByRole('button', { name: 'Overview', exact: true });
+  if (await back.isVisible()) await back.click();
+  await pane.getByRole('navigation', { name: 'Shop Areas' }).getByRole('button', { name, exact: true }).click();
+  await expect(pane.getByRole('heading', { name, exact: true, level: 2 })).toBeVisible();
+}
+
+/** A PNG the sandbox recognises (its signature), padded so the upload takes a few progress events. */
+function png(bytes: number): Buffer {
+  const b = Buffer.alloc(bytes, 0);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b);
+  return b;
+}
+
+const chart = (pane: Locator) => pane.getByRole('img', { name: /^Pets per status/ });
+
+test('a pet with tags and an image: checked at the fields, uploaded with progress, found by tag, deleted after a confirm', async ({ page }) => {
+  const pane = await openShop(page);
+  await openArea(pane, 'Pets');
+  const pets = pane.getByRole('list', { name: 'Pets of Shop' });
+  await expect(pets.getByRole('listitem', { name: 'Rex' })).toBeVisible();
+  await expect(pane.getByText('20 pets', { exact: true })).toBeVisible();
+
+  // the contract's rules at the fields, before anything is sent
+  await pane.getByRole('button', { name: 'New pet…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New pet' });
+  await expect(dialog.getByLabel('Name', { exact: true })).toBeFocused();
+  await dialog.getByLabel('Photo URL 1', { exact: true }).fill('not a url');
+  await dialog.getByRole('button', { name: 'Create pet' }).click();
+  await expect(dialog.getByLabel('Name', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByText('Give the pet a name.')).toBeVisible();
+  await expect(dialog.getByLabel('Photo URL 1', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByText('Enter a full address, such as https://example.com/rex.jpg.')).toBeVisible();
+  await expect(dialog.getByLabel('Name', { exact: true })).toBeFocused();
+
+  await dialog.getByLabel('Name', { exact: true }).fill('Pepper');
+  await dialog.getByLabel('Category').fill('Dogs');
+  await dialog.getByLabel('Photo URL 1', { exact: true }).fill('https://example.com/pepper.jpg');
+  await dialog.getByLabel('Tags').fill('e2e-rescue');
+  await dialog.getByLabel('Tags').press('Enter');
+  await dialog.getByLabel('Tags').fill('playful');
+  await dialog.getByLabel('Tags').press('Enter');
+  await expect(dialog.getByRole('button', { name: 'Remove e2e-rescue' })).toBeVisible();
+  await dialog.getByLabel('Status').selectOption('available');
+  await dialog.getByLabel('Image to upload').setInputFiles({ name: 'pepper.png', mimeType: 'image/png', buffer: png(600_000) });
+  // the store answers the upload slowly, so the bar is seen full before the dialog closes
+  sb.faults.set({ route: 'POST /pet/21/uploadImage', latencyMs: 1500, times: 1 });
+  await dialog.getByRole('button', { name: 'Create and upload' }).click();
+  const bar = dialog.getByRole('progressbar', { name: 'Uploading pepper.png' });
+  await expect(bar).toBeVisible();
+  await expect(bar).toHaveAttribute('aria-valuenow', String(600_000));
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Created Pepper (pet 21) with the image pepper.png')).toBeVisible();
+
+  const pepper = pets.getByRole('listitem', { name: 'Pepper' });
+  await expect(pepper).toContainText('Dogs · 2 photos');
+  await expect(pepper.getByRole('list', { name: 'Tags' })).toHaveText(/e2e-rescue\s*playful/);
+  const stored = sb.data.pet(21)!;
+  expect(stored.tags.map((t) => t.name)).toEqual(['e2e-rescue', 'playful']);
+  expect(stored.photoUrls[0]).toBe('https://example.com/pepper.jpg');
+  expect(stored.photoUrls[1]).toMatch(/\/images\/21\//);
+
+  // found by its tag; a status it does not have hides it
+  const filter = pane.getByRole('search', { name: 'Filter pets' });
+  await filter.getByLabel('Tags').fill('e2e-rescue');
+  await filter.getByLabel('Tags').press('Enter');
+  await expect(pane.getByText('1 pet match')).toBeVisible();
+  await expect(pepper).toBeVisible();
+  await expect(pets.getByRole('listitem', { name: 'Rex' })).toHaveCount(0);
+  await filter.getByRole('checkbox', { name: 'Available' }).uncheck();
+  await expect(pane.getByRole('heading', { name: 'No pets match' })).toBeVisible();
+  await pane.getByRole('button', { name: 'Show all pets' }).click();
+  await expect(pane.getByText('21 pets', { exact: true })).toBeVisible();
+  await expect(pets.getByRole('listitem', { name: 'Rex' })).toBeVisible();
+
+  // edit: another tag, the rest as it was
+  await pepper.getByRole('button', { name: 'Edit Pepper…' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Pepper' });
+  await expect(edit.getByLabel('Photo URL 2', { exact: true })).toHaveValue(/\/images\/21\//);
+  await edit.getByLabel('Tags').fill('house-trained');
+  await edit.getByLabel('Tags').press('Enter');
+  await edit.getByRole('button', { name: 'Save pet' }).click();
+  await expect(edit).toBeHidden();
+  await expect(pepper.getByRole('list', { name: 'Tags' })).toContainText('house-trained');
+  expect(sb.data.pet(21)!.photoUrls).toHaveLength(2);
+
+  // delete asks first
+  await pepper.getByRole('button', { name: 'Delete Pepper…' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Delete Pepper?' });
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  expect(sb.data.pet(21)).toBeDefined();
+  await pepper.getByRole('button', { name: 'Delete Pepper…' }).click();
+  await confirm.getByRole('button', { name: 'Delete pet' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(pepper).toHaveCount(0);
+  expect(sb.data.pet(21)).toBeUndefined();
+});
+
+test('an order placed, looked up and deleted; the id rules at the field; the inventory chart follows', async ({ page }) => {
+  const pane = await openShop(page);
+  await openArea(pane, 'Inventory');
+  await expect(chart(pane)).toHaveAccessibleName('Pets per status: available 12, pending 4, sold 4 (20 in all)');
+  const table = pane.getByRole('table', { name: 'Inventory of Shop' });
+  await expect(table.getByRole('row', { name: /^available/ })).toContainText('12');
+
+  await openArea(pane, 'Orders');
+  await pane.getByLabel('Pet', { exact: true }).fill('1');
+  await expect(pane.getByText('Rex · Dogs')).toBeVisible();
+  await pane.getByLabel('Quantity').fill('2');
+  await pane.getByRole('button', { name: 'Place order' }).click();
+  const seen = pane.getByRole('list', { name: 'Orders in this session' });
+  const placed = seen.getByRole('listitem', { name: 'Order 11' });
+  await expect(placed).toContainText('Rex (#1)');
+  await expect(placed).toContainText('placed');
+  expect(sb.data.order(11)).toMatchObject({ petId: 1, quantity: 2 });
+
+  // Rex is pending now (the order placed him): the chart has moved
+  await openArea(pane, 'Inventory');
+  await expect(chart(pane)).toHaveAccessibleName('Pets per status: available 11, pending 5, sold 4 (20 in all)');
+  await expect(table.getByRole('row', { name: /^pending/ })).toContainText('5');
+
+  // the orders of this session are still there; a placed order's id is past 10: the look-up
+  // refuses it, the rules said at the field
+  await openArea(pane, 'Orders');
+  await expect(placed).toBeVisible();
+  const lookup = pane.getByLabel('Order id', { exact: true });
+  await lookup.fill('11');
+  await pane.getByRole('button', { name: 'Look up' }).click();
+  await expect(lookup).toHaveAttribute('aria-invalid', 'true');
+  await expect(lookup).toBeFocused();
+  await expect(pane.getByText(ORDER_ID_RULES.get)).toBeVisible();
+  await lookup.fill('3');
+  await expect(lookup).not.toHaveAttribute('aria-invalid');
+  await pane.getByRole('button', { name: 'Look up' }).click();
+  await expect(seen.getByRole('listitem', { name: 'Order 3' })).toContainText('looked up');
+
+  // delete by id: a refused id is explained at its field, nothing asked
+  const byId = pane.getByLabel('Order id to delete');
+  await byId.fill('-4');
+  await pane.getByRole('button', { name: 'Delete order…' }).click();
+  await expect(byId).toHaveAttribute('aria-invalid', 'true');
+  await expect(pane.getByText(ORDER_ID_RULES.delete)).toBeVisible();
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+
+  // the placed order deleted from its card, after a confirm
+  await placed.getByRole('button', { name: 'Delete order 11…' }).click();
+  const sure = page.getByRole('alertdialog', { name: 'Delete order 11?' });
+  await sure.getByRole('button', { name: 'Delete order' }).click();
+  await expect(sure).toBeHidden();
+  await expect(placed).toContainText('deleted');
+  await expect(placed.getByRole('button', { name: /Delete/ })).toHaveCount(0);
+  expect(sb.data.order(11)).toBeUndefined();
+
+  // Rex is free again; a pet sold behind the app's back shows after Refresh
+  await openArea(pane, 'Inventory');
+  await expect(chart(pane)).toHaveAccessibleName('Pets per status: available 12, pending 4, sold 4 (20 in all)');
+  sb.data.putPet({ ...sb.data.pet(2)!, status: 'sold' });
+  await pane.getByRole('button', { name: 'Refresh' }).click();
+  await expect(chart(pane)).toHaveAccessibleName('Pets per status: available 11, pending 4, sold 5 (20 in all)');
+  await expect(table.getByRole('row', { name: /^sold/ })).toContainText('5');
+});
+
+test('the rate limit: the budget runs down, a 429 counts down, and the one retry succeeds', async ({ page }) => {
+  test.setTimeout(90_000);
+  sb.plans.free.perMinute = 3;
+  const pane = await openShop(page);
+  const access = pane.getByRole('region', { name: 'Store access' });
+  await expect(access.getByText('Not reported yet.', { exact: false })).toBeVisible();
+
+  // every answer reports what is left; the meter follows
+  const check = access.getByRole('button', { name: 'Check now' });
+  const minute = access.getByRole('meter', { name: 'This minute' });
+  for (const left of [2, 1, 0]) {
+    await check.click();
+    await expect(minute).toHaveAttribute('aria-valuetext', `${left} of 3 calls left`);
+  }
+  await expect(access.getByText('Free plan')).toBeVisible();
+
+  // near the end of the store's minute: the next call is refused with a short Retry-After
+  sb.clock.advance(50_000);
+  await check.click();
+  const waiting = access.getByRole('status').filter({ hasText: 'Trying again in' });
+  await expect(waiting).toBeVisible();
+  await expect(waiting).toContainText('(Free plan)');
+  await expect(access.getByText('asked Sitedesk to slow down')).toBeVisible();
+  const first = Number(/Trying again in (\d+) s/.exec((await waiting.textContent()) ?? '')?.[1]);
+  expect(first).toBeGreaterThan(1);
+  await expect.poll(async () => Number(/Trying again in (\d+) s/.exec((await waiting.textContent()) ?? '')?.[1]), { timeout: 5_000 }).toBeLessThan(first);
+
+  // another area meanwhile: the Host sends nothing and says how long is left; it waits too
+  await openArea(pane, 'Inventory');
+  await expect(pane.getByRole('status').filter({ hasText: 'Trying again in' })).toContainText('nothing was sent');
+  // the countdown ends, the retry goes out once and the counts arrive
+  await expect(chart(pane)).toBeVisible({ timeout: 20_000 });
+  await expect(pane.getByText('Trying again in')).toHaveCount(0);
+  await pane.getByRole('button', { name: 'Overview', exact: true }).click();
+  await expect(minute).toHaveAttribute('aria-valuetext', /^[0-2] of 3 calls left$/);
+  await expect(access.getByText('asked Sitedesk to slow down')).toHaveCount(0);
+});
+
+test('users from pasted CSV (the store’s refusal on its row), one looked up and edited, another deleted', async ({ page }) => {
+  const pane = await openShop(page);
+  await openArea(pane, 'Users');
+  await expect(pane.getByText('signs in with its API key')).toBeVisible();
+
+  await pane.getByRole('button', { name: 'Import list…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import users' });
+  const csv = dialog.getByLabel('Users as CSV');
+  await csv.fill(['username,email,password,First name,last_name,Notes', 'e2e-ann,ann@example.test,pass-ann-1,Ann,Old,vip', 'e2e-bob,not-an-email,pass-bob-1,Bob,Builder,'].join('\n'));
+  const preview = dialog.getByRole('table', { name: /^Preview/ });
+  await expect(preview).toHaveAccessibleName('Preview: 2 users, 1 with problems');
+  await expect(preview.getByRole('row', { name: 'Row 3: e2e-bob' })).toContainText('Email: Enter a valid email address.');
+  await expect(dialog.getByText('Left out (not user fields): Notes.')).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Create 2 users' })).toBeDisabled();
+
+  // fixed here, but one name is taken on the store: the store's refusal lands on that row, nothing is created
+  await csv.fill(['username,email,password,First name,last_name', 'e2e-ann,ann@example.test,pass-ann-1,Ann,Old', 'user1,bob@example.test,pass-bob-1,Bob,Builder'].join('\n'));
+  await expect(preview).toHaveAccessibleName('Preview: 2 users');
+  await dialog.getByRole('button', { name: 'Create 2 users' }).click();
+  await expect(preview.getByRole('row', { name: 'Row 3: user1' })).toContainText('Username: The username “user1” is taken.');
+  await expect(dialog.getByRole('alert').filter({ hasText: 'no user was created' })).toBeVisible();
+  expect(sb.data.user('e2e-ann')).toBeUndefined();
+
+  await csv.fill(['username,email,password,First name,last_name', 'e2e-ann,ann@example.test,pass-ann-1,Ann,Old', 'e2e-bob,bob@example.test,pass-bob-1,Bob,Builder'].join('\n'));
+  await dialog.getByRole('button', { name: 'Create 2 users' }).click();
+  await expect(dialog).toBeHidden();
+  expect(sb.data.user('e2e-ann')).toMatchObject({ email: 'ann@example.test', firstName: 'Ann', lastName: 'Old' });
+
+  // look one up from the list of users created here; edit only the last name
+  await pane.getByRole('list', { name: 'Users created here' }).getByRole('button', { name: 'e2e-ann' }).click();
+  const card = pane.getByRole('region', { name: 'e2e-ann' });
+  await expect(card).toContainText('ann@example.test');
+  await card.getByRole('button', { name: 'Edit…' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit e2e-ann' });
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(edit.getByRole('alert')).toHaveText('Nothing was changed.');
+  await edit.getByLabel('Last name').fill('New');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(edit).toBeHidden();
+  await expect(card.getByRole('definition').filter({ hasText: 'New' })).toBeVisible();
+  expect(sb.data.user('e2e-ann')).toMatchObject({ email: 'ann@example.test', firstName: 'Ann', lastName: 'New' });
+
+  // another one deleted after a confirm; looking it up again says it is gone
+  const name = pane.getByLabel('Username', { exact: true });
+  await name.fill('e2e-bob');
+  await pane.getByRole('button', { name: 'Look up' }).click();
+  const bob = pane.getByRole('region', { name: 'e2e-bob' });
+  await bob.getByRole('button', { name: 'Delete…' }).click();
+  const sure = page.getByRole('alertdialog', { name: 'Delete e2e-bob?' });
+  await sure.getByRole('button', { name: 'Delete user' }).click();
+  await expect(sure).toBeHidden();
+  await expect(bob).toHaveCount(0);
+  expect(sb.data.user('e2e-bob')).toBeUndefined();
+  await name.fill('e2e-bob');
+  await pane.getByRole('button', { name: 'Look up' }).click();
+  await expect(pane.getByRole('alert')).toHaveText('There is no user e2e-bob in Shop.');
+});
+
+test('user login: areas wait for it, the session’s end is shown, logging out closes them again', async ({ page }) => {
+  const pane = await openShop(page, 'password');
+  const areas = pane.getByRole('navigation', { name: 'Shop Areas' });
+  await expect(areas.getByRole('button', { name: 'Pets' })).toHaveAttribute('aria-disabled', 'true');
+  await expect(areas.getByRole('button', { name: 'Inventory' })).not.toHaveAttribute('aria-disabled');
+
+  const login = pane.getByRole('group', { name: 'User login' });
+  await login.getByLabel('Username').fill('user1');
+  await login.getByLabel('Password').fill('wrong-pass');
+  await login.getByRole('button', { name: 'Log in' }).click();
+  await expect(login.getByLabel('Password')).toHaveAttribute('aria-invalid', 'true');
+  await login.getByLabel('Password').fill('demo-user-pass');
+  await login.getByRole('button', { name: 'Log in' }).click();
+  await expect(login).toContainText('Logged in as user1');
+  await expect(login).toContainText(/Session ends at \d{1,2}:\d{2}/);
+  await expect(login).toContainText('Allows 1,000 calls per hour.');
+  await expect(areas.getByRole('button', { name: 'Pets' })).not.toHaveAttribute('aria-disabled');
+
+  await openArea(pane, 'Pets');
+  await expect(pane.getByRole('list', { name: 'Pets of Shop' }).getByRole('listitem', { name: 'Rex' })).toBeVisible();
+  await openArea(pane, 'Users');
+  await pane.getByRole('button', { name: 'Log out' }).click();
+  await expect(pane.getByRole('group', { name: 'User login' }).getByLabel('Username')).toBeVisible();
+  await pane.getByRole('button', { name: 'Overview', exact: true }).click();
+  await expect(areas.getByRole('button', { name: 'Pets' })).toHaveAttribute('aria-disabled', 'true');
+});
