@@ -41,6 +41,8 @@ type Answer =
 const BATCH = 128;
 /** Longest an answer waits to be written when answers come slowly. */
 const FLUSH_MS = 200;
+/** List requests in flight at once: the site's work on one overlaps ours on the last. */
+const LIST_CONCURRENCY = 3;
 /** Progress events at most this often (and at every phase or state change). */
 const EMIT_MS = 150;
 const CLEANUP_CHUNK = 500;
@@ -212,17 +214,41 @@ export class MirrorRun {
     const cursor = (this.run.cursor as ListCursor | null) ?? { query: 0, page: 1, totals: [] };
     try {
       while (cursor.query < this.plan.queries.length && !this.stopped) {
-        const query = this.plan.queries[cursor.query]!;
-        const { rows, total } = await cmsPages.mirrorRows(transport, { ...query, page: cursor.page, perPage });
+        const qi = cursor.query;
+        const query = this.plan.queries[qi]!;
+        // pages of the list are asked a few at a time (the first tells how many there are); the
+        // cursor is the first page not yet taken, so a restart never skips one
+        const taken = new Set<number>();
+        let lastPage = cursor.page;
+        const take = async (page: number) => {
+          const { rows, total } = await cmsPages.mirrorRows(transport, { ...query, page, perPage });
+          if (this.stopped) return;
+          this.networkStreak = 0;
+          cursor.totals[qi] = total;
+          lastPage = Math.max(lastPage, Math.ceil(total / perPage));
+          taken.add(page);
+          let next = cursor.page;
+          while (taken.has(next)) next++;
+          const fresh = repo.transaction(() => this.takeRows(rows, { query: qi, page: next, totals: cursor.totals }));
+          cursor.page = next;
+          this.enqueue(fresh);
+          this.emit();
+        };
+        await take(cursor.page);
+        // a list that grew while it was paged is followed to its new end
+        for (let from = cursor.page; from <= lastPage && !this.stopped; from = Math.max(from, ...taken) + 1) {
+          const pages = Array.from({ length: lastPage - from + 1 }, (_, i) => from + i).filter((p) => !taken.has(p));
+          let next = 0;
+          await Promise.all(Array.from({ length: Math.min(LIST_CONCURRENCY, pages.length) }, async () => {
+            while (next < pages.length && !this.stopped) await take(pages[next++]!);
+          }));
+        }
         if (this.stopped) break;
-        this.networkStreak = 0;
-        cursor.totals[cursor.query] = total;
-        const last = rows.length === 0 || cursor.page * perPage >= total;
-        const next: ListCursor = last ? { query: cursor.query + 1, page: 1, totals: cursor.totals } : { ...cursor, page: cursor.page + 1 };
-        const fresh = repo.transaction(() => this.takeRows(rows, next));
-        Object.assign(cursor, next);
-        this.enqueue(fresh);
-        this.emit();
+        Object.assign(cursor, { query: qi + 1, page: 1 });
+        repo.transaction(() => {
+          this.run.cursor = { ...cursor };
+          this.save();
+        });
       }
       if (this.stopped) return;
       if (this.plan.extra.length) {

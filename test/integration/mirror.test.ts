@@ -287,6 +287,34 @@ describe('make available offline', () => {
   });
 });
 
+describe('a long page list', () => {
+  test('cancelled while the list is read, resumed after a restart: every page listed and read once', async () => {
+    const big = await startCmsSandbox({ seed: 'demo', content: { pages: 650 }, languages: [], recordRequests: true });
+    try {
+      const bigSite = await call('sites.add', { name: 'Big', kind: 'cms', baseUrl: big.url, environment: null, authMode: 'apikey', apiKey: big.seeded!.adminApiKey! });
+      // list pages answer slowly; page reads are quick
+      big.faults.set({ route: 'GET /pages', latencyMs: 150 });
+      await call('mirror.start', { siteId: bigSite.id });
+      await until(() => statusOf(bigSite.id), (s) => s.total >= 100);
+      const { run } = await call('mirror.cancel', { siteId: bigSite.id });
+      expect(run).toMatchObject({ state: 'cancelled', phase: 'listing', listed: false });
+      await host.close();
+      await openHost();
+      big.faults.clear();
+      const r = await mirrored({}, bigSite.id);
+      expect(r).toMatchObject({ state: 'done', total: 650, done: 650, fetched: 650, failed: 0 });
+      // each page read exactly once over both Hosts
+      const reads = big.requests.list((q) => q.method === 'GET' && /^\/api\/v1\/pages\/[^?]/.test(q.url) && q.status === 200);
+      expect(new Set(reads.map((q) => q.url)).size).toBe(650);
+      expect(reads).toHaveLength(650);
+      expect(cacheRows('SELECT count(*) AS n FROM pages WHERE site_id = ? AND full_at IS NOT NULL', bigSite.id)).toEqual([{ n: 650 }]);
+      await call('sites.remove', { id: bigSite.id });
+    } finally {
+      await big.close();
+    }
+  });
+});
+
 describe('offline, after mirroring (the sandbox stopped)', () => {
   test('tree, list, editor, translations and the matrix answer from the cache, marked with the time of the copy', async () => {
     const onlineTop = await call('pages.children', { siteId: site.id, route: '/' });

@@ -40,7 +40,7 @@ import {
   taxonomyOf,
   type LoadedPage,
 } from './serialize';
-import { folderName, inSubtree, nativeOrder, normalizeRoute, parentRoute, routeBasename, slugProblem } from './store';
+import { folderName, inSubtree, nativeOrder, normalizeRoute, parentRoute, routeBasename, slugProblem, type ContentTree } from './store';
 
 const READ = 'api.pages.read';
 const WRITE = 'api.pages.write';
@@ -81,6 +81,7 @@ function sendPage(res: ServerResponse, status: number, data: Record<string, unkn
 export function registerPageRoutes(router: Router, ctx: CmsContext): void {
   const store = ctx.content;
   const events = ctx.events;
+  let listMemo: { tree: ContentTree; key: string; rows: LoadedPage[] } | null = null;
 
   // ------------------------------------------------------------------------------------------
   // GET /pages
@@ -99,10 +100,16 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
     const translations = flagParam(url, 'translations');
 
     const tree = store.tree();
+    // under pages.check_method 'none' the scan is trusted until a write, and so is a query's
+    // filtered, sorted list: paging through 10,000 pages does not sort them again for each page
+    const memoKey = `${lang}|${[...q].filter(([k]) => k !== 'page' && k !== 'per_page' && k !== 'locate').map(([k, v]) => `${k}=${v}`).join('&')}`;
+    const memo = store.checkMethod === 'none' && listMemo?.tree === tree && listMemo.key === memoKey ? listMemo.rows : null;
     let rows: LoadedPage[] = [];
-    for (const node of tree.pages) {
-      const p = tryLoad(store, node, lang);
-      if (p) rows.push(p);
+    if (!memo) {
+      for (const node of tree.pages) {
+        const p = tryLoad(store, node, lang);
+        if (p) rows.push(p);
+      }
     }
 
     // filters (the real service's published, visible, routable, template, parent, children_of, root)
@@ -162,6 +169,8 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
       dir = 'asc';
     }
     if (field !== 'default') sortRows(rows, field, dir);
+    if (memo) rows = memo;
+    else if (store.checkMethod === 'none') listMemo = { tree, key: memoKey, rows };
 
     let pageNo = page;
     const extra: Record<string, unknown> = {};
