@@ -192,6 +192,21 @@ describe('make available offline', () => {
     }
   });
 
+  test('only the tree levels read, in the default language and German', async () => {
+    const levels = await call('sites.add', { name: 'Levels', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+    await call('pages.children', { siteId: levels.id, route: '/' });
+    await call('pages.children', { siteId: levels.id, route: '/about' });
+    await call('mirror.setSettings', { siteId: levels.id, scope: { kind: 'levels' }, languages: ['de'] });
+    const content = cms.content;
+    const wanted = content.tree().pages.filter((n) => n.parent?.route === '/' || n.parent?.route === '/about');
+    const reads = wanted.reduce((n, node) => n + 1 + (Object.keys(content.translated(node)).includes('de') ? 1 : 0), 0);
+    const r = await mirrored({}, levels.id);
+    expect(r).toMatchObject({ state: 'done', total: reads, done: reads, failed: 0 });
+    expect(cacheRows("SELECT DISTINCT lang FROM pages WHERE site_id = ? AND full_at IS NOT NULL ORDER BY lang", levels.id)).toEqual([{ lang: '' }, { lang: 'de' }]);
+    expect(cacheRows("SELECT count(*) AS n FROM pages WHERE site_id = ? AND route LIKE '/blog/%'", levels.id)).toEqual([{ n: 0 }]);
+    await call('sites.remove', { id: levels.id });
+  });
+
   test('settings: defaults, a change, and bad values refused at the boundary', async () => {
     const other = await call('sites.add', { name: 'Settings only', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: 'k' });
     expect(await call('mirror.settings', { siteId: other.id })).toEqual({ scope: { kind: 'site' }, languages: 'all', autoSync: true });
