@@ -236,6 +236,12 @@ test('an order placed, looked up and deleted; the id rules at the field; the inv
   await pane.getByRole('button', { name: 'Refresh' }).click();
   await expect(chart(pane)).toHaveAccessibleName('Pets per status: available 11, pending 4, sold 5 (20 in all)');
   await expect(table.getByRole('row', { name: /^sold/ })).toContainText('5');
+
+  // the store out of reach: the last counts stay, marked as Sitedesk's copy
+  sb.faults.set({ route: '*', drop: true });
+  await pane.getByRole('button', { name: 'Refresh' }).click();
+  await expect(pane.getByRole('status').filter({ hasText: 'Shop could not be reached. These are Sitedesk’s counts from' })).toBeVisible();
+  await expect(chart(pane)).toHaveAccessibleName('Pets per status: available 11, pending 4, sold 5 (20 in all)');
 });
 
 test('the rate limit: the budget runs down, a 429 counts down, and the one retry succeeds', async ({ page }) => {
