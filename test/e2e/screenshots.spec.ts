@@ -423,3 +423,130 @@ for (const scheme of ['light', 'dark'] as const) {
     }
   });
 }
+
+/** The store (issue 6): access and budget, pets with the new-pet dialog, inventory, orders, users from CSV, a 429. */
+for (const scheme of ['light', 'dark'] as const) {
+  test(`store screens in ${scheme}`, async ({ browser }) => {
+    const shop = await startStoreSandbox();
+    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const shot = shooter(page, scheme, { dismissToasts: true });
+    const SHOP = 'Northwind Shop';
+    try {
+      await openApp(page);
+      await expect(page.getByRole('heading', { name: 'Add your first site' })).toBeVisible();
+      await bridge(page, 'sites.add', { name: SHOP, kind: 'store', baseUrl: shop.url, environment: null, authMode: 'apikey', apiKey: shop.seeded!.keys.free });
+      await siteButton(page, SHOP).click();
+      const pane = sitePane(page, SHOP);
+      const area = async (name: string) => {
+        const back = pane.getByRole('button', { name: 'Overview', exact: true });
+        if (await back.isVisible()) await back.click();
+        await pane.getByRole('navigation', { name: `${SHOP} Areas` }).getByRole('button', { name, exact: true }).click();
+      };
+
+      // the overview: signed in by key, the Free plan's budget after a few calls
+      const access = pane.getByRole('region', { name: 'Store access' });
+      for (let i = 0; i < 4; i++) await access.getByRole('button', { name: 'Check now' }).click();
+      await expect(access.getByRole('meter', { name: 'This minute' })).toHaveAttribute('aria-valuetext', '56 of 60 calls left');
+      await pane.getByRole('button', { name: 'Test connection' }).click();
+      await expect(pane.getByText(/^Reachable: the store API/)).toBeVisible();
+      await shot('store-overview');
+
+      // pets, then a new pet with the field errors, then its image going up
+      await area('Pets');
+      const pets = pane.getByRole('list', { name: `Pets of ${SHOP}` });
+      await expect(pets.getByRole('listitem', { name: 'Rex' }).locator('img')).toHaveJSProperty('complete', true);
+      await shot('store-pets');
+      await pane.getByRole('button', { name: 'New pet…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New pet' });
+      await dialog.getByLabel('Category').fill('Dogs');
+      await dialog.getByLabel('Photo URL 1', { exact: true }).fill('rex.jpg');
+      await dialog.getByLabel('Tags').fill('rescue');
+      await dialog.getByLabel('Tags').press('Enter');
+      await dialog.getByRole('button', { name: 'Create pet' }).click();
+      await expect(dialog.getByText('Give the pet a name.')).toBeVisible();
+      await page.waitForTimeout(300);
+      await shot('store-pet-errors');
+      await dialog.getByLabel('Name', { exact: true }).fill('Pepper');
+      await dialog.getByLabel('Photo URL 1', { exact: true }).fill('https://example.com/pepper.jpg');
+      const image = Buffer.alloc(2_000_000, 0);
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(image);
+      await dialog.getByLabel('Image to upload').setInputFiles({ name: 'pepper.png', mimeType: 'image/png', buffer: image });
+      shop.faults.set({ route: 'POST /pet/21/uploadImage', latencyMs: 4000, times: 1 });
+      await dialog.getByRole('button', { name: 'Create and upload' }).click();
+      await expect(dialog.getByRole('progressbar', { name: 'Uploading pepper.png' })).toBeVisible();
+      await page.waitForTimeout(300);
+      await shot('store-pet-upload');
+      await expect(dialog).toBeHidden({ timeout: 15_000 });
+
+      // an order placed for Rex, then a look-up refused by the id rules
+      await area('Orders');
+      await pane.getByLabel('Pet', { exact: true }).fill('1');
+      await pane.getByRole('button', { name: 'Place order' }).click();
+      await expect(pane.getByRole('listitem', { name: 'Order 11' })).toBeVisible();
+      await pane.getByLabel('Order id', { exact: true }).fill('11');
+      await pane.getByRole('button', { name: 'Look up' }).click();
+      await expect(pane.getByLabel('Order id', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+      await shot('store-orders');
+
+      // the inventory, which the order and the new pet have changed
+      await area('Inventory');
+      await expect(pane.getByRole('img', { name: /^Pets per status: available 12, pending 5/ })).toBeVisible();
+      await page.waitForTimeout(400);
+      await shot('store-inventory');
+
+      // users: a CSV with a row to fix, in the import preview
+      await area('Users');
+      await pane.getByLabel('Username', { exact: true }).fill('admin');
+      await pane.getByRole('button', { name: 'Look up' }).click();
+      await expect(pane.getByRole('region', { name: 'admin' })).toBeVisible();
+      await shot('store-users');
+      await pane.getByRole('button', { name: 'Import list…' }).click();
+      const list = page.getByRole('dialog', { name: 'Import users' });
+      await list.getByLabel('Users as CSV').fill(
+        [
+          'username,email,password,firstName,lastName,phone',
+          'ann.lee,ann@example.com,s3cret-ann,Ann,Lee,+1 555 0101',
+          'bob,bob-at-example.com,s3cret-bob,Bob,Builder,',
+          'cara,cara@example.com,s3cret-cara,Cara,Diaz,+1 555 0103',
+        ].join('\n'),
+      );
+      await expect(list.getByRole('table', { name: /^Preview/ })).toBeVisible();
+      await page.waitForTimeout(300);
+      await shot('store-users-import');
+      await list.getByRole('button', { name: 'Cancel' }).click();
+
+      // narrow: the pets become cards
+      await area('Pets');
+      await page.setViewportSize({ width: 800, height: 760 });
+      await expect(pets.getByRole('listitem', { name: 'Rex' })).toBeVisible();
+      await page.waitForTimeout(400);
+      await shot('store-pets-narrow');
+
+      // last (the Host then holds back every call for 42 s): a 429 and the countdown before the one retry
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await area('Inventory');
+      await expect(pane.getByRole('img', { name: /^Pets per status/ })).toBeVisible();
+      shop.faults.set({ route: 'GET /store/inventory', rateLimit: { retryAfter: 42 }, times: 1 });
+      await pane.getByRole('button', { name: 'Refresh' }).click();
+      await expect(pane.getByText('Trying again in')).toBeVisible();
+      await shot('store-rate-limited');
+
+      // a store set to user login: logged in, with the session's end (a site of its own, not held back)
+      await bridge(page, 'sites.add', { name: 'Shop (staff login)', kind: 'store', baseUrl: shop.url, environment: null, authMode: 'password' });
+      await siteButton(page, 'Shop (staff login)').click();
+      const staff = sitePane(page, 'Shop (staff login)');
+      const login = staff.getByRole('group', { name: 'User login' });
+      await login.getByLabel('Username').fill('user1');
+      await login.getByLabel('Password').fill('demo-user-pass');
+      await login.getByRole('button', { name: 'Log in' }).click();
+      await expect(login).toContainText('Logged in as user1');
+      await staff.getByRole('region', { name: 'Store access' }).getByRole('button', { name: 'Check now' }).click();
+      await expect(staff.getByRole('meter', { name: 'Today' })).toBeVisible();
+      await shot('store-login');
+    } finally {
+      await context.close();
+      await shop.close();
+    }
+  });
+}
