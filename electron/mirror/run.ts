@@ -29,7 +29,8 @@ export interface RunDeps {
   retryDelaysMs?: number[];
 }
 
-type Item = { route: string; lang: string };
+/** A read to make; `etag` is the cached copy's, when the listing looked it up already (null: no copy). */
+type Item = { route: string; lang: string; etag?: string | null };
 type Answer =
   | { kind: 'fetched'; item: Item; page: import('../contract').Page; serverDate: string | null }
   | { kind: 'unchanged'; item: Item; serverDate: string | null }
@@ -278,12 +279,13 @@ export class MirrorRun {
     const { repo, pages } = this.deps;
     const now = new Date().toISOString();
     pages.putSummaries(this.siteId, '', rows, now); // with the translation metadata (the offline matrix)
-    const items: { route: string; lang: string; state: ItemState }[] = [];
+    const items: { route: string; lang: string; state: ItemState; etag?: string | null }[] = [];
     const vouched: string[] = [];
     for (const row of rows) {
+      const check = pages.checkOf(this.siteId, row.route, '');
       for (const lang of langKeys(row, this.plan)) {
-        const skip = lang === '' && !this.plan.revalidateAll && unchangedByList(row, pages.checkOf(this.siteId, row.route, ''));
-        items.push({ route: row.route, lang, state: skip ? 'unchanged' : 'todo' });
+        const skip = lang === '' && !this.plan.revalidateAll && unchangedByList(row, check);
+        items.push({ route: row.route, lang, state: skip ? 'unchanged' : 'todo', ...(lang === '' ? { etag: check?.full ? check.etag : null } : {}) });
         if (skip) vouched.push(row.route);
       }
     }
@@ -296,7 +298,7 @@ export class MirrorRun {
     this.run.listed += rows.length;
     this.run.cursor = next;
     this.save();
-    return items.filter((i) => i.state === 'todo').map(({ route, lang }) => ({ route, lang }));
+    return items.filter((i) => i.state === 'todo').map(({ route, lang, etag }) => ({ route, lang, ...(etag !== undefined ? { etag } : {}) }));
   }
 
   private enqueue(items: Item[]): void {
@@ -338,12 +340,16 @@ export class MirrorRun {
 
   private async read(item: Item): Promise<Answer> {
     const { pages, transport } = this.deps;
-    const cached = pages.checkOf(this.siteId, item.route, item.lang);
+    let etag = item.etag;
+    if (etag === undefined) {
+      const cached = pages.checkOf(this.siteId, item.route, item.lang);
+      etag = cached?.full ? cached.etag : null;
+    }
     try {
-      const r = await cmsPages.read(transport, item.route, { ...(item.lang ? { lang: item.lang } : {}), ifNoneMatch: cached?.full ? cached.etag : null });
+      const r = await cmsPages.read(transport, item.route, { ...(item.lang ? { lang: item.lang } : {}), ifNoneMatch: etag });
       this.networkStreak = 0;
       if (r.page) return { kind: 'fetched', item, page: r.page, serverDate: r.serverDate };
-      if (!cached?.full) return { kind: 'failed', item, error: 'The site answered “not modified” for a page Sitedesk has no copy of.', transient: false };
+      if (!etag) return { kind: 'failed', item, error: 'The site answered “not modified” for a page Sitedesk has no copy of.', transient: false };
       return { kind: 'unchanged', item, serverDate: r.serverDate };
     } catch (err) {
       if (!isAppError(err)) return { kind: 'failed', item, error: message(err), transient: false };
