@@ -102,7 +102,7 @@ export const MirrorStart = v.strictObject({
   revalidateAll: v.optional(v.boolean()),
   /** Apply removals that would empty most of the cached site (see MirrorProgress.held). */
   confirmRemoval: v.optional(v.boolean()),
-  /** Start over instead of going on with an unfinished run. */
+  /** Start over instead of going on with an unfinished run (a run whose scope or languages the settings have changed since starts over anyway). */
   fresh: v.optional(v.boolean()),
 });
 

@@ -111,7 +111,10 @@ export function mirrorService(deps: MirrorDeps) {
       const running = live.get(q.siteId);
       if (running) return running.progress();
       const last = repo.latest(q.siteId);
-      if (last && last.state !== 'done' && !q.fresh) {
+      const wanted = settings(q.siteId);
+      // an unfinished run goes on, unless the settings changed what it should copy
+      const samePlan = (p: MirrorPlan) => JSON.stringify([p.scope, p.languages]) === JSON.stringify([wanted.scope, wanted.languages]);
+      if (last && last.state !== 'done' && !q.fresh && samePlan(last.plan as MirrorPlan)) {
         const plan = last.plan as MirrorPlan;
         if (q.confirmRemoval) plan.confirmRemoval = true;
         if (q.revalidateAll) plan.revalidateAll = true;
@@ -122,7 +125,7 @@ export function mirrorService(deps: MirrorDeps) {
         return launch(last).progress();
       }
       const langs = await languagesOf(q.siteId);
-      const plan = planFor(settings(q.siteId), langs.enabled ? langs.default : null, repo.cachedLevels(q.siteId), {
+      const plan = planFor(wanted, langs.enabled ? langs.default : null, repo.cachedLevels(q.siteId), {
         ...(q.revalidateAll ? { revalidateAll: true } : {}),
         ...(q.confirmRemoval ? { confirmRemoval: true } : {}),
       });
