@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHost, type Host } from '../../electron/core/host';
 import { MemorySecretStore } from '../../electron/secrets/memory';
-import { Transport } from '../../electron/api/transport';
 import { cmsPages } from '../../electron/api/cms/pages';
-import type { ChannelInput, ChannelName, ChannelOutput, Site, SyncSiteStatus } from '../../electron/contract';
+import type { Site, SyncSiteStatus } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import { adminApi, hostCalls } from '../support/host-calls';
 import { tempDir } from '../support/tmp';
 
 let cms: CmsSandbox;
@@ -19,18 +19,14 @@ let site: Site;
 const secrets = new MemorySecretStore();
 const statuses: SyncSiteStatus[] = [];
 
-async function call<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ChannelOutput<K>> {
-  const r = await host.invoke(channel, input);
-  if (!r.ok) throw Object.assign(new Error(`${channel}: ${r.error.message}`), r.error);
-  return r.value as ChannelOutput<K>;
-}
+const { call } = hostCalls(() => host);
 async function openHost() {
   host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets, log: () => {} });
   host.onEvent((name, payload) => {
     if (name === 'sync.status') statuses.push(...(payload as SyncSiteStatus[]).filter((s) => s.siteId === site?.id));
   });
 }
-const server = () => new Transport({ baseUrl: cms.url, fetch, credentials: { headers: async () => ({ 'X-API-Key': cms.seeded!.adminApiKey! }), unauthorized: async () => false } });
+const server = () => adminApi(cms);
 const serverContent = async (route: string) => ((await cmsPages.get(server(), route)) as { content: string }).content;
 const mine = async () => (await call('sync.status', {})).find((s) => s.siteId === site.id)!;
 

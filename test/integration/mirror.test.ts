@@ -10,11 +10,11 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { createHost, DB_FILE, type Host } from '../../electron/core/host';
 import { MemorySecretStore } from '../../electron/secrets/memory';
-import { Transport } from '../../electron/api/transport';
 import { cmsPages } from '../../electron/api/cms/pages';
-import type { ChannelInput, ChannelName, ChannelOutput, ErrorInfo, MirrorProgress, Site } from '../../electron/contract';
+import type { ChannelInput, MirrorProgress, Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import type { RequestRecord } from '../sandbox/cms/request-log';
+import { adminApi, hostCalls } from '../support/host-calls';
 import { tempDir } from '../support/tmp';
 
 let cms: CmsSandbox;
@@ -25,16 +25,7 @@ let site: Site;
 const secrets = new MemorySecretStore();
 const events: MirrorProgress[] = [];
 
-async function call<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ChannelOutput<K>> {
-  const r = await host.invoke(channel, input);
-  if (!r.ok) throw Object.assign(new Error(`${channel}: ${r.error.message}`), r.error);
-  return r.value as ChannelOutput<K>;
-}
-async function fails<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ErrorInfo> {
-  const r = await host.invoke(channel, input);
-  if (r.ok) throw new Error(`${channel} should have failed`);
-  return r.error;
-}
+const { call, fails } = hostCalls(() => host);
 
 async function openHost() {
   host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets, log: () => {} });
@@ -61,7 +52,7 @@ async function mirrored(input: Partial<ChannelInput<'mirror.start'>> = {}, siteI
   return until(() => statusOf(siteId), (s) => s.runId === started.runId && s.state !== 'running');
 }
 
-const server = () => new Transport({ baseUrl: cms.url, fetch, credentials: { headers: async () => ({ 'X-API-Key': cms.seeded!.adminApiKey! }), unauthorized: async () => false } });
+const server = () => adminApi(cms);
 
 /**
  * /docs/media cannot be read through the API: GET /pages/docs/media is the media list of /docs

@@ -5,8 +5,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHost, type Host } from '../../electron/core/host';
 import { MemorySecretStore } from '../../electron/secrets/memory';
-import type { ChannelInput, ChannelName, ChannelOutput, ErrorInfo, Site } from '../../electron/contract';
+import type { ErrorInfo, Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import { hostCalls } from '../support/host-calls';
 import { tempDir } from '../support/tmp';
 
 let cms: CmsSandbox;
@@ -16,16 +17,7 @@ let site: Site;
 const requests: string[] = [];
 const events: { name: string; payload: unknown }[] = [];
 
-async function call<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ChannelOutput<K>> {
-  const r = await host.invoke(channel, input);
-  if (!r.ok) throw Object.assign(new Error(`${channel}: ${r.error.message}`), r.error);
-  return r.value as ChannelOutput<K>;
-}
-async function fails<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ErrorInfo> {
-  const r = await host.invoke(channel, input);
-  if (r.ok) throw new Error(`${channel} should have failed`);
-  return r.error;
-}
+const { call, fails } = hostCalls(() => host);
 
 beforeAll(async () => {
   cms = await startCmsSandbox({ seed: 'demo', content: 'demo' });

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHost, type Host } from '../../electron/core/host';
 import { MemorySecretStore } from '../../electron/secrets/memory';
-import { Transport } from '../../electron/api/transport';
 import { cmsPages } from '../../electron/api/cms/pages';
-import type { ChannelInput, ChannelName, ChannelOutput, ErrorInfo, SearchHit, Site } from '../../electron/contract';
+import type { ChannelInput, ChannelName, SearchHit, Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import { adminApi, hostCalls } from '../support/host-calls';
 import { tempDir } from '../support/tmp';
 
 let demo: CmsSandbox;
@@ -19,11 +19,7 @@ let dir: ReturnType<typeof tempDir>;
 let demoSite: Site;
 let smallSite: Site;
 
-async function call<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ChannelOutput<K>> {
-  const r = await host.invoke(channel, input);
-  if (!r.ok) throw Object.assign(new Error(`${channel}: ${r.error.message}`), r.error);
-  return r.value as ChannelOutput<K>;
-}
+const { call } = hostCalls(() => host);
 async function answer<K extends ChannelName>(channel: K, input: ChannelInput<K>) {
   return host.invoke(channel, input);
 }
@@ -31,8 +27,7 @@ const search = (text: string, more: Partial<ChannelInput<'search.query'>> = {}) 
 const hitText = (h: SearchHit) => h.snippet.map((p) => p.text).join('');
 const marked = (h: SearchHit) => h.snippet.filter((p) => p.match).map((p) => p.text.toLowerCase());
 
-const serverOf = (sb: CmsSandbox) =>
-  new Transport({ baseUrl: sb.url, fetch, credentials: { headers: async () => ({ 'X-API-Key': sb.seeded!.adminApiKey! }), unauthorized: async () => false } });
+const serverOf = (sb: CmsSandbox) => adminApi(sb);
 
 async function mirror(site: Site) {
   const started = await call('mirror.start', { siteId: site.id });

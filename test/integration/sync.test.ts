@@ -7,11 +7,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createHost, type Host } from '../../electron/core/host';
 import { MemorySecretStore } from '../../electron/secrets/memory';
 import { openDatabase, closeDatabase, repositories } from '../../electron/db';
-import { Transport } from '../../electron/api/transport';
 import { cmsPages } from '../../electron/api/cms/pages';
 import { pushSite } from '../../electron/sync/push';
-import type { ChannelInput, ChannelName, ChannelOutput, ErrorInfo, Site } from '../../electron/contract';
+import type { ChannelInput, Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import { adminApi, hostCalls } from '../support/host-calls';
 import { tempDir } from '../support/tmp';
 
 let cms: CmsSandbox;
@@ -20,17 +20,8 @@ let dir: ReturnType<typeof tempDir>;
 let site: Site;
 const requests: string[] = [];
 
-async function call<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ChannelOutput<K>> {
-  const r = await host.invoke(channel, input);
-  if (!r.ok) throw Object.assign(new Error(`${channel}: ${r.error.message}`), r.error);
-  return r.value as ChannelOutput<K>;
-}
-async function fails<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ErrorInfo> {
-  const r = await host.invoke(channel, input);
-  if (r.ok) throw new Error(`${channel} should have failed`);
-  return r.error;
-}
-const server = () => new Transport({ baseUrl: cms.url, fetch, credentials: { headers: async () => ({ 'X-API-Key': cms.seeded!.adminApiKey! }), unauthorized: async () => false } });
+const { call, fails } = hostCalls(() => host);
+const server = () => adminApi(cms);
 const serverPage = async (route: string) => (await cmsPages.get(server(), route)) as Exclude<Awaited<ReturnType<typeof cmsPages.get>>, 'not_modified'>;
 
 async function openHost() {
