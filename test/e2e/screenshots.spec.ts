@@ -2,7 +2,7 @@
  * `npm run screenshots`: the screens in light and dark, empty and full, wide and narrow, written to
  * docs/screenshots/ for the README and for looking at what we build. Not part of `npm test`.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { startStoreSandbox, type StoreSandbox } from '../sandbox/store/server';
@@ -48,6 +48,29 @@ async function addJournal(page: Page, site: CmsSandbox): Promise<string> {
   await openApp(page);
   await expect(page.getByRole('heading', { name: 'Add your first site' })).toBeVisible();
   return addCmsSite(page, { name: JOURNAL, baseUrl: site.url, apiKey: site.seeded!.adminApiKey! });
+}
+
+/**
+ * Runs `body` in a page of its own in `scheme`, with a CMS sandbox of its own (the screens change
+ * its pages) added as "Northwind Journal"; closes both afterwards.
+ */
+async function withJournal(
+  browser: Browser,
+  scheme: 'light' | 'dark',
+  opts: { viewport?: { width: number; height: number }; dismissToasts?: boolean },
+  body: (s: { page: Page; site: CmsSandbox; siteId: string; shot: (name: string) => Promise<void> }) => Promise<void>,
+): Promise<void> {
+  const site = await startCmsSandbox();
+  const context = await browser.newContext({ colorScheme: scheme, viewport: opts.viewport ?? { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const shot = shooter(page, scheme, opts);
+  try {
+    const siteId = await addJournal(page, site);
+    await body({ page, site, siteId, shot });
+  } finally {
+    await context.close();
+    await site.close();
+  }
 }
 
 const SITES = () => [
@@ -161,12 +184,7 @@ for (const scheme of ['light', 'dark'] as const) {
 for (const scheme of ['light', 'dark'] as const) {
   test(`pages screens in ${scheme}`, async ({ browser }) => {
     // a sandbox of its own: the batch below changes pages
-    const site = await startCmsSandbox();
-    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    const shot = shooter(page, scheme);
-    try {
-      await addJournal(page, site);
+    await withJournal(browser, scheme, {}, async ({ page, shot }) => {
       await siteButton(page, JOURNAL).click();
       const pane = sitePane(page, JOURNAL);
       await pane.getByRole('button', { name: 'Pages', exact: true }).click();
@@ -231,22 +249,14 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(pane.getByRole('region', { name: 'Edit Our team' })).toBeVisible();
       await page.waitForTimeout(400);
       await shot('pages-narrow');
-    } finally {
-      await context.close();
-      await site.close();
-    }
+    });
   });
 }
 
 /** The editor, the conflict dialog, the translations and media (issue 4, editor side). */
 for (const scheme of ['light', 'dark'] as const) {
   test(`editor, translations and media in ${scheme}`, async ({ browser }) => {
-    const site = await startCmsSandbox();
-    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    const shot = shooter(page, scheme, { dismissToasts: true });
-    try {
-      await addJournal(page, site);
+    await withJournal(browser, scheme, { dismissToasts: true }, async ({ page, site, shot }) => {
       await siteButton(page, JOURNAL).click();
       const pane = sitePane(page, JOURNAL);
       const areas = async (name: string) => {
@@ -319,22 +329,14 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.waitForTimeout(500);
       await shot('media-upload');
       site.faults.clear();
-    } finally {
-      await context.close();
-      await site.close();
-    }
+    });
   });
 }
 
 /** The Changes area and the merge view (issue 5, sync): a conflict, a refusal and an offline push. */
 for (const scheme of ['light', 'dark'] as const) {
   test(`changes and merge view in ${scheme}`, async ({ browser }) => {
-    const site = await startCmsSandbox();
-    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    const shot = shooter(page, scheme, { dismissToasts: true });
-    try {
-      const siteId = await addJournal(page, site);
+    await withJournal(browser, scheme, { dismissToasts: true }, async ({ page, site, siteId, shot }) => {
       const draft = (route: string, edit: Parameters<typeof saveDraft>[3]) => saveDraft(page, siteId, route, edit);
       const base = ['# History', '', 'Northwind started in 1998 as a two-person newsletter.', 'The first issue went to forty readers.', '', 'We moved to the web in 2004.', 'Today the journal has 12 writers.', '', 'Thanks for reading.'].join('\n');
       site.editPage({ route: '/about/history', content: base, header: { menu: 'History' } });
@@ -377,22 +379,14 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.setViewportSize({ width: 800, height: 700 });
       await page.waitForTimeout(300);
       await shot('sync-merge-narrow');
-    } finally {
-      await context.close();
-      await site.close();
-    }
+    });
   });
 }
 
 /** "Make available offline" and offline search (issue 5). */
 for (const scheme of ['light', 'dark'] as const) {
   test(`offline copy and search in ${scheme}`, async ({ browser }) => {
-    const site = await startCmsSandbox();
-    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 860 } });
-    const page = await context.newPage();
-    const shot = shooter(page, scheme);
-    try {
-      await addJournal(page, site);
+    await withJournal(browser, scheme, { viewport: { width: 1280, height: 860 } }, async ({ page, site, shot }) => {
       await siteButton(page, JOURNAL).click();
       const pane = sitePane(page, JOURNAL);
       const card = pane.getByRole('group', { name: 'Offline copy' });
@@ -417,10 +411,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.setViewportSize({ width: 720, height: 760 });
       await page.waitForTimeout(300);
       await shot('search-narrow');
-    } finally {
-      await context.close();
-      await site.close();
-    }
+    });
   });
 }
 
