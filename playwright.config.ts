@@ -12,10 +12,11 @@ export const chromiumArgs = [
   '--disable-sync',
 ];
 
+// screenshots.spec.ts writes docs/screenshots/ (npm run screenshots); it is not a test
+const screenshots = process.env.SITEDESK_SCREENSHOTS ? [] : ['**/screenshots.spec.ts'];
+
 export default defineConfig({
   testDir: 'test/e2e',
-  // screenshots.spec.ts writes docs/screenshots/ (npm run screenshots); it is not a test
-  testIgnore: process.env.SITEDESK_SCREENSHOTS ? [] : ['**/screenshots.spec.ts'],
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
@@ -28,4 +29,9 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
+  projects: [
+    { name: 'e2e', testIgnore: [...screenshots, '**/pages-perf.spec.ts'] },
+    // measurements of smoothness run once everything else is done, so no other test shares the CPU
+    { name: 'perf', testMatch: ['**/pages-perf.spec.ts'], dependencies: ['e2e'] },
+  ],
 });
