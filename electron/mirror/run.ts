@@ -68,6 +68,7 @@ export class MirrorRun {
   private stopping: 'cancel' | 'quit' | 'drop' | null = null;
   /** After a quit or a drop nothing more is written: the database may be closed already. */
   private abandoned = false;
+  private flushing = false;
   private fatal: string | null = null;
   private networkStreak = 0;
 
@@ -223,6 +224,9 @@ export class MirrorRun {
         let lastPage = cursor.page;
         const take = async (page: number) => {
           const { rows, total } = await cmsPages.mirrorRows(transport, { ...query, page, perPage });
+          // answers resolve as a chain of microtasks: a turn of the event loop between two writes
+          // keeps timers and other calls to the Host going during a mirror
+          await yieldToLoop();
           if (this.stopped) return;
           this.networkStreak = 0;
           cursor.totals[qi] = total;
@@ -331,10 +335,7 @@ export class MirrorRun {
       // read first, then push: `this.answers` may be a new array by the time the answer arrives
       const answer = await this.read(item);
       this.answers.push(answer);
-      if (this.answers.length >= BATCH || Date.now() - this.lastFlush >= FLUSH_MS) {
-        this.flush();
-        this.emit();
-      }
+      if (this.answers.length >= BATCH || Date.now() - this.lastFlush >= FLUSH_MS) this.flushSoon();
     }
   }
 
@@ -379,6 +380,17 @@ export class MirrorRun {
       return `The site's API cannot read ${item.route}: its address is also that of the “${slug}” of ${item.route.slice(0, item.route.lastIndexOf('/')) || '/'}.`;
     }
     return msg;
+  }
+
+  /** A write in a turn of the event loop of its own (see `take`); answers arriving meanwhile join it. */
+  private flushSoon(): void {
+    if (this.flushing) return;
+    this.flushing = true;
+    setImmediate(() => {
+      this.flushing = false;
+      this.flush();
+      this.emit();
+    });
   }
 
   /** Writes the answers that arrived, with the run's counts, in one transaction. */

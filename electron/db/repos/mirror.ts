@@ -223,7 +223,22 @@ export function mirrorRepo(db: Db) {
     /** Queued creates, moves, deletes or translations: the cache shows a tree the site has not seen yet. */
     hasStructuralChanges: (siteId: string): boolean =>
       db.prepare("SELECT 1 FROM outbox WHERE site_id = ? AND op <> 'save' LIMIT 1").get(siteId) !== undefined,
-    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    /**
+     * A transaction of cache data (the site has it all; a mirror reads it again): committed without
+     * waiting for the disk — synchronous=NORMAL under WAL, so a power cut may undo the last batches
+     * (page rows and their run items together) but never corrupts, and the next FULL commit (any
+     * draft) makes them durable too. An fsync per batch held the event loop up to 400 ms on a busy
+     * disk. Drafts and the outbox keep synchronous=FULL.
+     */
+    transaction<T>(fn: () => T): T {
+      if (db.inTransaction) return fn();
+      db.pragma('synchronous = NORMAL');
+      try {
+        return db.transaction(fn)();
+      } finally {
+        db.pragma('synchronous = FULL');
+      }
+    },
   };
 }
 
