@@ -73,4 +73,10 @@ test('make a site available offline: progress, cancel, resume, update; then sear
   await expect(editor.getByLabel('Title', { exact: true })).toHaveValue('Über uns');
   await expect(editor.getByText(/The site is not reachable\. This is Sitedesk’s copy from/)).toBeVisible();
   await expect(markdown(editor)).toBeVisible();
+  // the tree and the translations matrix say they are the copy too
+  await expect(pane.getByRole('status').filter({ hasText: /The site is not answering: the tree is from Sitedesk’s copy of/ })).toBeVisible();
+  await pane.getByRole('button', { name: 'Overview' }).click();
+  await pane.getByRole('button', { name: 'Translations', exact: true }).click();
+  await expect(pane.getByRole('status').filter({ hasText: /The site is not answering: the matrix is from Sitedesk’s copy of/ })).toBeVisible({ timeout: 30_000 });
+  await expect(pane.getByRole('grid', { name: 'Translations of Demo' })).toContainText('/about/über-uns');
 });

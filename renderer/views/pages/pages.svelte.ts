@@ -165,6 +165,16 @@ export class SitePagesState {
   // ---- the list view
   filters = $state<ListFilters>({ ...DEFAULT_FILTERS });
   list = $state.raw<PageList | null>(null);
+  /** The oldest cached copy the current view shows (the site did not answer), or null. */
+  copyFrom = $derived.by(() => {
+    let oldest: string | null = null;
+    const see = (t: string | undefined) => {
+      if (t && (oldest === null || t < oldest)) oldest = t;
+    };
+    if (this.view === 'list') see(this.list?.cachedAt);
+    else for (const level of Object.values(this.levels)) for (const p of level.items) see(p.cachedAt);
+    return oldest;
+  });
   listStatus = $state<'idle' | 'loading' | 'ready' | 'error'>('idle');
   listError = $state<string | null>(null);
   /** The site answered an error for `search` while the same query without it worked. */
