@@ -5,10 +5,11 @@
  *
  * Crash safety: the run, its items and the cache are written together in transactions of a batch
  * of answers, so a restart goes on from the last batch (an answer not yet written is simply asked
- * again). The event loop is never held long: a batch is at most BATCH answers, and the cleanup
- * removes rows in chunks with a yield between them.
+ * again). The event loop is never held long: each list page and each batch of answers is written
+ * in a turn of the loop of its own, without waiting for an fsync (see MirrorRepo.transaction), and
+ * the cleanup removes rows in chunks with a yield between them.
  */
-import type { MirrorProgress } from '../contract';
+import type { MirrorProgress, Page } from '../contract';
 import { isAppError } from '../core/app-error';
 import { cmsPages, type MirrorRow } from '../api/cms/pages';
 import type { Transport } from '../api/transport';
@@ -32,7 +33,7 @@ export interface RunDeps {
 /** A read to make; `etag` is the cached copy's, when the listing looked it up already (null: no copy). */
 type Item = { route: string; lang: string; etag?: string | null };
 type Answer =
-  | { kind: 'fetched'; item: Item; page: import('../contract').Page; serverDate: string | null }
+  | { kind: 'fetched'; item: Item; page: Page; serverDate: string | null }
   | { kind: 'unchanged'; item: Item; serverDate: string | null }
   | { kind: 'gone'; item: Item }
   /** `transient`: worth another try in this run (no answer, 5xx, 429); others wait for the next run. */
