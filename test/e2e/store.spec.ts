@@ -8,79 +8,33 @@
  * a user login with its expiry, and logging out.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { randomUUID } from 'node:crypto';
 import { ORDER_ID_RULES } from '../../electron/contract/store';
 import { startStoreSandbox, type StoreSandbox } from '../sandbox/store/server';
-import { tempDir } from '../support/tmp';
-import { startBrowserMode, type BrowserMode } from './browser-mode';
+import { addStoreSite, rail, sitePane, siteButton, switchArea, useBrowserMode } from './support/app';
 
-let dir: ReturnType<typeof tempDir>;
-let app: BrowserMode | undefined;
+const SHOP = 'Shop';
+const session = useBrowserMode('sitedesk-store-e2e-');
 let sb: StoreSandbox;
 
 test.beforeEach(async () => {
-  dir = tempDir('sitedesk-store-e2e-');
   sb = await startStoreSandbox();
 });
 test.afterEach(async () => {
-  await app?.stop();
-  app = undefined;
   await sb.close();
-  dir.remove();
 });
-
-/** One call through the bridge the UI uses (adding the site through the form is sites.spec.ts's). */
-async function bridge<T = unknown>(page: Page, channel: string, input: unknown): Promise<T> {
-  const answer = await page.evaluate(
-    async ([channel, input]) => {
-      const token = new URLSearchParams(location.search).get('token');
-      const ws = new WebSocket(`ws://${location.host}/bridge?token=${token}`);
-      await new Promise((r) => (ws.onopen = r));
-      const reply = await new Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>((resolve) => {
-        ws.addEventListener('message', function h(e) {
-          const msg = JSON.parse(e.data);
-          if (msg.id === 1) {
-            ws.removeEventListener('message', h);
-            resolve(msg);
-          }
-        });
-        ws.send(JSON.stringify({ id: 1, channel, input }));
-      });
-      ws.close();
-      return reply;
-    },
-    [channel, input] as const,
-  );
-  if (!answer.ok) throw new Error(`${channel}: ${answer.error?.message}`);
-  return answer.value as T;
-}
 
 /** The app with the sandbox added as "Shop" (the Free plan's key, or user login) and its pane open. */
 async function openShop(page: Page, via: 'apikey' | 'password' = 'apikey'): Promise<Locator> {
-  app = await startBrowserMode({ dataDir: dir.path, keychainService: `SitedeskE2E-${randomUUID()}` });
-  await page.goto(app.url);
-  const rail = page.getByRole('navigation', { name: 'Sites', exact: true });
-  await expect(rail).toBeVisible();
-  await bridge(page, 'sites.add', {
-    name: 'Shop',
-    kind: 'store',
-    baseUrl: sb.url,
-    environment: null,
-    authMode: via,
-    ...(via === 'apikey' ? { apiKey: sb.seeded!.keys.free } : {}),
-  });
-  await rail.getByRole('button', { name: 'Shop', exact: true }).click();
-  const pane = page.getByRole('region', { name: 'Shop', exact: true });
+  await session.open(page);
+  await expect(rail(page)).toBeVisible();
+  await addStoreSite(page, via === 'apikey' ? { name: SHOP, baseUrl: sb.url, authMode: via, apiKey: sb.seeded!.keys.free } : { name: SHOP, baseUrl: sb.url, authMode: via });
+  await siteButton(page, SHOP).click();
+  const pane = sitePane(page, SHOP);
   await expect(pane.getByRole('heading', { name: 'Store access' })).toBeVisible();
   return pane;
 }
 
-async function openArea(pane: Locator, name: string): Promise<void> {
-  const back = pane.getByRole('button', { name: 'Overview', exact: true });
-  if (await back.isVisible()) await back.click();
-  await pane.getByRole('navigation', { name: 'Shop Areas' }).getByRole('button', { name, exact: true }).click();
-  await expect(pane.getByRole('heading', { name, exact: true, level: 2 })).toBeVisible();
-}
+const openArea = (pane: Locator, name: string) => switchArea(pane, SHOP, name);
 
 /** A PNG the sandbox recognises (its signature), padded so the upload takes a few progress events. */
 function png(bytes: number): Buffer {

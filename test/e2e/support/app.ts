@@ -68,6 +68,18 @@ export async function addCmsSite(page: Page, site: { name: string; baseUrl: stri
   return id;
 }
 
+/**
+ * Adds a store site through the bridge, signed in by the API key given or set to user login
+ * (`authMode: 'password'`, nobody logged in yet); answers the site's id.
+ */
+export async function addStoreSite(
+  page: Page,
+  site: { name: string; baseUrl: string } & ({ authMode: 'apikey'; apiKey: string } | { authMode: 'password' }),
+): Promise<string> {
+  const { id } = await bridge<{ id: string }>(page, 'sites.add', { kind: 'store', environment: null, ...site });
+  return id;
+}
+
 /** A page as `pages.get` answers it (the fields a draft is made of). */
 export interface SitePage {
   title: string;
@@ -220,6 +232,17 @@ export async function openArea(page: Page, site: string, area: string): Promise<
   const pane = sitePane(page, site);
   await pane.getByRole('button', { name: area, exact: true }).click();
   return pane;
+}
+
+/**
+ * In a site's open pane: back to its overview if an area is open, then the area `name` from the
+ * overview's list; waits for the area's heading.
+ */
+export async function switchArea(pane: Locator, site: string, name: string): Promise<void> {
+  const back = pane.getByRole('button', { name: 'Overview', exact: true });
+  if (await back.isVisible()) await back.click();
+  await pane.getByRole('navigation', { name: `${site} Areas` }).getByRole('button', { name, exact: true }).click();
+  await expect(pane.getByRole('heading', { name, exact: true, level: 2 })).toBeVisible();
 }
 
 /** Opens a site's Pages area and waits for its tree's first row; answers the pane. */
