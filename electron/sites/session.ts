@@ -31,6 +31,12 @@ export interface SessionDeps {
 
 export class CmsSession implements CredentialSource {
   private tokens: Tokens | null | undefined; // undefined: not read from the keychain yet
+  /**
+   * The API key, read from the keychain once (like the tokens): every request carries it, and a
+   * mirror of 10,000 pages would otherwise ask the keychain 10,000 times. Forgotten when the site
+   * is edited (a new key) or the site refuses it.
+   */
+  private apiKey: string | undefined;
   private challenge: { token: string; username: string; expiresAt: number } | null = null;
   private refreshing: Promise<boolean> | null = null;
   private stored: StoredSession | undefined;
@@ -43,6 +49,10 @@ export class CmsSession implements CredentialSource {
 
   private get siteId() {
     return this.deps.site().id;
+  }
+
+  forgetApiKey(): void {
+    this.apiKey = undefined;
   }
 
   /** This site's fetch (it reports whether the site answers; see sessions.ts). */
@@ -122,8 +132,9 @@ export class CmsSession implements CredentialSource {
   async headers(): Promise<Record<string, string>> {
     const site = this.deps.site();
     if (site.authMode === 'apikey') {
-      const key = await this.deps.secrets.get(siteAccount.apiKey(site.id));
+      const key = this.apiKey ?? (await this.deps.secrets.get(siteAccount.apiKey(site.id)));
       if (!key) throw new AppError({ code: 'unauthorized', message: `No API key is stored for ${site.name}. Add one in the site's settings.` });
+      this.apiKey = key;
       return { 'X-API-Key': key };
     }
     if (this.stored?.state !== 'signed_in') throw this.notSignedIn();
@@ -143,6 +154,7 @@ export class CmsSession implements CredentialSource {
   async unauthorized(sent: Record<string, string>): Promise<boolean> {
     const site = this.deps.site();
     if (site.authMode === 'apikey') {
+      this.apiKey = undefined;
       this.expire('The site refused the API key.', 'apikey');
       return false;
     }

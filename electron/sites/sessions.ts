@@ -68,6 +68,7 @@ export function sessionManager(deps: SessionsDeps) {
     all: (): SessionInfo[] => deps.sites.list().filter((s) => s.kind === 'cms').map((s) => get(s.id).info()),
     /** After an edit: a new address, kind or sign-in mode means the old tokens belong to something else. */
     async siteChanged(before: Site, after: Site): Promise<void> {
+      live.get(after.id)?.forgetApiKey(); // an edit may have replaced the key
       if (before.baseUrl === after.baseUrl && before.kind === after.kind && before.authMode === after.authMode && before.hasApiKey === after.hasApiKey) return;
       const s = live.get(after.id) ?? (before.kind === 'cms' ? get(after.id) : undefined);
       if (before.baseUrl !== after.baseUrl || before.kind !== after.kind || before.authMode !== after.authMode) await s?.reset();
