@@ -45,14 +45,25 @@ export function sessionManager(deps: SessionsDeps) {
     return site;
   };
 
+  /**
+   * A session's site row, read once and dropped at every edit (siteChanged) and removal: every
+   * request reads it, and a query per request showed in a mirror's profile.
+   */
+  const rows = new Map<string, Site>();
+  const rowOf = (id: string): Site => {
+    let site = rows.get(id);
+    if (!site) rows.set(id, (site = siteOf(id)));
+    return site;
+  };
+
   function get(siteId: string): CmsSession {
     const site = siteOf(siteId);
     if (site.kind !== 'cms') throw new AppError({ code: 'invalid_input', message: `${site.name} is a store; CMS sign-in does not apply to it.` });
     let s = live.get(siteId);
     if (!s) {
-      // the getter reads the row each time, so an edited address or key is used at once
+      // the getter goes through rowOf, which an edit empties, so an edited address or key is used at once
       const fetchImpl = deps.reach ? reporting(siteId, deps.fetch, deps.reach) : deps.fetch;
-      s = new CmsSession({ ...deps, fetch: fetchImpl, site: () => siteOf(siteId), ...(deps.now ? { now: deps.now } : {}) });
+      s = new CmsSession({ ...deps, fetch: fetchImpl, site: () => rowOf(siteId), ...(deps.now ? { now: deps.now } : {}) });
       live.set(siteId, s);
     }
     return s;
@@ -68,6 +79,7 @@ export function sessionManager(deps: SessionsDeps) {
     all: (): SessionInfo[] => deps.sites.list().filter((s) => s.kind === 'cms').map((s) => get(s.id).info()),
     /** After an edit: a new address, kind or sign-in mode means the old tokens belong to something else. */
     async siteChanged(before: Site, after: Site): Promise<void> {
+      rows.delete(after.id);
       live.get(after.id)?.forgetApiKey(); // an edit may have replaced the key
       if (before.baseUrl === after.baseUrl && before.kind === after.kind && before.authMode === after.authMode && before.hasApiKey === after.hasApiKey) return;
       const s = live.get(after.id) ?? (before.kind === 'cms' ? get(after.id) : undefined);
@@ -78,6 +90,7 @@ export function sessionManager(deps: SessionsDeps) {
     /** The site is being removed: its secrets go with it (by prefix), its row cascades. */
     dropped(siteId: string): void {
       live.delete(siteId);
+      rows.delete(siteId);
     },
   };
 }
