@@ -46,6 +46,8 @@ type Answer =
 const BATCH = 32;
 /** Longest an answer waits to be written when answers come slowly. */
 const FLUSH_MS = 200;
+/** List rows written per transaction (a list page is 100). */
+const ROWS_PER_WRITE = 25;
 /** List requests in flight at once: the site's work on one overlaps ours on the last. */
 const LIST_CONCURRENCY = 3;
 /** Progress events at most this often (and at every phase or state change). */
@@ -228,19 +230,27 @@ export class MirrorRun {
         let lastPage = cursor.page;
         const take = async (page: number) => {
           const { rows, total } = await cmsPages.mirrorRows(transport, { ...query, page, perPage });
-          // answers resolve as a chain of microtasks: a turn of the event loop between two writes
-          // keeps timers and other calls to the Host going during a mirror
-          await yieldToLoop();
-          if (this.stopped) return;
           this.networkStreak = 0;
-          cursor.totals[qi] = total;
-          lastPage = Math.max(lastPage, Math.ceil(total / perPage));
-          taken.add(page);
-          let next = cursor.page;
-          while (taken.has(next)) next++;
-          const fresh = repo.transaction(() => this.takeRows(rows, { query: qi, page: next, totals: cursor.totals }));
-          cursor.page = next;
-          this.enqueue(fresh);
+          // written a few rows at a time, each in a turn of the event loop of its own (answers
+          // resolve as chains of microtasks): timers and other calls to the Host go on meanwhile
+          for (let i = 0; i < rows.length || i === 0; i += ROWS_PER_WRITE) {
+            await yieldToLoop();
+            if (this.stopped) return;
+            const last = i + ROWS_PER_WRITE >= rows.length;
+            let next: ListCursor | null = null;
+            if (last) {
+              // the cursor moves on with the page's last rows: a page cut short is listed again
+              cursor.totals[qi] = total;
+              lastPage = Math.max(lastPage, Math.ceil(total / perPage));
+              taken.add(page);
+              let first = cursor.page;
+              while (taken.has(first)) first++;
+              next = { query: qi, page: first, totals: cursor.totals };
+            }
+            const fresh = repo.transaction(() => this.takeRows(rows.slice(i, i + ROWS_PER_WRITE), next));
+            if (next) cursor.page = next.page;
+            this.enqueue(fresh);
+          }
           this.emit();
         };
         await take(cursor.page);
@@ -282,8 +292,11 @@ export class MirrorRun {
     }
   }
 
-  /** One page of list rows into the cache and the run (one transaction); answers the reads to make. */
-  private takeRows(rows: MirrorRow[], next: ListCursor): Item[] {
+  /**
+   * List rows into the cache and the run (one transaction; `next` moves the cursor when they are a
+   * list page's last); answers the reads to make.
+   */
+  private takeRows(rows: MirrorRow[], next: ListCursor | null): Item[] {
     const { repo, pages } = this.deps;
     const now = new Date().toISOString();
     pages.putSummaries(this.siteId, '', rows, now); // with the translation metadata (the offline matrix)
@@ -304,7 +317,7 @@ export class MirrorRun {
     this.counts.todo += added.todo;
     this.counts.unchanged += added.unchanged;
     this.run.listed += rows.length;
-    this.run.cursor = next;
+    if (next) this.run.cursor = next;
     this.save();
     return items.filter((i) => i.state === 'todo').map(({ route, lang, etag }) => ({ route, lang, ...(etag !== undefined ? { etag } : {}) }));
   }
