@@ -54,6 +54,7 @@ import {
   OfflineSettingsUpdate,
   SearchQuery,
   type MirrorProgress,
+  type MirrorFailures,
   type OfflineSettings,
   type SearchHit,
 } from './mirror';
@@ -171,6 +172,8 @@ export const channels = {
   'mirror.cancel': channel<{ run: MirrorProgress | null }>()(MirrorSite),
   /** The latest run of each site that has one (or of `siteId`). */
   'mirror.status': channel<MirrorProgress[]>()(MirrorStatusQuery),
+  /** Which pages the site's latest run could not read, with the reason (the first 50 by route). */
+  'mirror.failures': channel<MirrorFailures>()(MirrorSite),
   'mirror.settings': channel<OfflineSettings>()(MirrorSite),
   'mirror.setSettings': channel<OfflineSettings>()(OfflineSettingsUpdate),
   /** Full-text search over the cached pages of every site (or one), best first. */

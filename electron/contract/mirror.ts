@@ -64,6 +64,21 @@ export interface MirrorProgress {
   resumable: boolean;
 }
 
+/** A page the latest run could not read, and why (`mirror.failures`). */
+export interface MirrorFailure {
+  route: string;
+  /** '' = the site's default language */
+  lang: string;
+  reason: string;
+}
+
+/** The failed reads of the site's latest run: the first `items` (by route), `total` in all. */
+export interface MirrorFailures {
+  runId: number | null;
+  items: MirrorFailure[];
+  total: number;
+}
+
 /** One part of a search snippet: the renderer shows `match` parts highlighted, as plain text. */
 export interface SnippetPart {
   text: string;

@@ -211,6 +211,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     'mirror.start': (q) => need(mirror).start(q),
     'mirror.cancel': async ({ siteId }) => ({ run: await need(mirror).cancel(siteId) }),
     'mirror.status': (q) => need(mirror).status(q?.siteId),
+    'mirror.failures': ({ siteId }) => need(mirror).failures(siteId),
     'mirror.settings': ({ siteId }) => need(mirror).settings(siteId),
     'mirror.setSettings': (q) => need(mirror).setSettings(q),
     'search.query': (q) => need(search).query(q),

@@ -2,7 +2,7 @@
  * "Make available offline" for the renderer: one mirror run per site at a time, resumed where it
  * stopped (a cancel, a failure, or a quit or crash of the Host), and the per-site offline settings.
  */
-import type { ChannelParsed, MirrorProgress, OfflineSettings, SiteLanguages } from '../contract';
+import type { ChannelParsed, MirrorFailures, MirrorProgress, OfflineSettings, SiteLanguages } from '../contract';
 import { AppError } from '../core/app-error';
 import { cmsPages } from '../api/cms/pages';
 import type { PagesRepo } from '../db/repos/pages';
@@ -144,6 +144,14 @@ export function mirrorService(deps: MirrorDeps) {
     status(siteId?: string): MirrorProgress[] {
       const runs = siteId ? [repo.latest(siteId)].filter((r): r is RunRow => r !== undefined) : repo.latestAll();
       return runs.map((run) => live.get(run.siteId)?.progress() ?? stored(run, repo.counts(run.id)));
+    },
+
+    failures(siteId: string): MirrorFailures {
+      cmsSite(siteId);
+      const run = repo.latest(siteId);
+      if (!run) return { runId: null, items: [], total: 0 };
+      const items = repo.failures(run.id).map((f) => ({ route: f.route, lang: f.lang, reason: f.error ?? 'The site did not answer.' }));
+      return { runId: run.id, items, total: repo.counts(run.id).failed };
     },
 
     /** Waits for the site's run to end (tests, benchmarks). */

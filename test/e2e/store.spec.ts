@@ -51,6 +51,7 @@ test('a pet with tags and an image: checked at the fields, uploaded with progres
   const pets = pane.getByRole('list', { name: 'Pets of Shop' });
   await expect(pets.getByRole('listitem', { name: 'Rex' })).toBeVisible();
   await expect(pane.getByText('20 pets', { exact: true })).toBeVisible();
+  await expect(siteButton(page, SHOP)).toHaveAccessibleDescription(/Store, .*, API key/);
 
   // the contract's rules at the fields, before anything is sent
   await pane.getByRole('button', { name: 'New pet…' }).click();
@@ -300,6 +301,8 @@ test('user login: areas wait for it, the session’s end is shown, logging out c
   await expect(areas.getByRole('button', { name: 'Pets' })).toHaveAttribute('aria-disabled', 'true');
   await expect(areas.getByRole('button', { name: 'Inventory' })).not.toHaveAttribute('aria-disabled');
 
+  // the rail's dot and description follow the store's sign-in
+  await expect(siteButton(page, SHOP)).toHaveAccessibleDescription(/Signed out/);
   const login = pane.getByRole('group', { name: 'User login' });
   await login.getByLabel('Username').fill('user1');
   await login.getByLabel('Password').fill('wrong-pass');
@@ -311,6 +314,7 @@ test('user login: areas wait for it, the session’s end is shown, logging out c
   await expect(login).toContainText(/Session ends at \d{1,2}:\d{2}/);
   await expect(login).toContainText('Allows 1,000 calls per hour.');
   await expect(areas.getByRole('button', { name: 'Pets' })).not.toHaveAttribute('aria-disabled');
+  await expect(siteButton(page, SHOP)).toHaveAccessibleDescription(/user1 · signed in/);
 
   await openArea(pane, 'Pets');
   await expect(pane.getByRole('list', { name: 'Pets of Shop' }).getByRole('listitem', { name: 'Rex' })).toBeVisible();
@@ -319,4 +323,5 @@ test('user login: areas wait for it, the session’s end is shown, logging out c
   await expect(pane.getByRole('group', { name: 'User login' }).getByLabel('Username')).toBeVisible();
   await pane.getByRole('button', { name: 'Overview', exact: true }).click();
   await expect(areas.getByRole('button', { name: 'Pets' })).toHaveAttribute('aria-disabled', 'true');
+  await expect(siteButton(page, SHOP)).toHaveAccessibleDescription(/Signed out/);
 });

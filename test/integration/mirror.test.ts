@@ -103,6 +103,12 @@ describe('make available offline', () => {
     expect(cacheRows("SELECT route, lang, error FROM mirror_items WHERE state = 'failed' ORDER BY lang")).toEqual(
       ['', 'de', 'fr'].map((lang) => ({ route: '/docs/media', lang, error: expect.stringContaining('cannot read /docs/media') })),
     );
+    // and to the renderer, which shows them under the card
+    expect(await call('mirror.failures', { siteId: site.id })).toEqual({
+      runId: r.runId,
+      total: UNREADABLE,
+      items: ['', 'de', 'fr'].map((lang) => ({ route: '/docs/media', lang, reason: expect.stringContaining('cannot read /docs/media') })),
+    });
 
     // on disk: every page with its header and content, the translations under their code
     const [count] = cacheRows("SELECT count(*) AS n FROM pages WHERE site_id = ? AND full_at IS NOT NULL", site.id) as { n: number }[];
@@ -201,6 +207,7 @@ describe('make available offline', () => {
   test('settings: defaults, a change, and bad values refused at the boundary', async () => {
     const other = await call('sites.add', { name: 'Settings only', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: 'k' });
     expect(await call('mirror.settings', { siteId: other.id })).toEqual({ scope: { kind: 'site' }, languages: 'all', autoSync: true });
+    expect(await call('mirror.failures', { siteId: other.id })).toEqual({ runId: null, items: [], total: 0 });
     expect(await call('mirror.setSettings', { siteId: other.id, languages: ['de'], autoSync: false })).toEqual({ scope: { kind: 'site' }, languages: ['de'], autoSync: false });
     expect(await fails('mirror.setSettings', { siteId: other.id, scope: { kind: 'prefix', route: 'no-slash' } } as never)).toMatchObject({ code: 'invalid_input' });
     expect(await fails('mirror.setSettings', { siteId: other.id, languages: ['Deutsch'] })).toMatchObject({ code: 'invalid_input' });
