@@ -11,6 +11,7 @@ import { cmsPages } from '../../electron/api/cms/pages';
 import { pushSite } from '../../electron/sync/push';
 import type { ChannelInput, Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import { DEMO_ACCOUNTS } from '../sandbox/cms/seed';
 import { adminApi, hostCalls } from '../support/host-calls';
 import { tempDir } from '../support/tmp';
 
@@ -19,6 +20,10 @@ let host: Host;
 let dir: ReturnType<typeof tempDir>;
 let site: Site;
 const requests: string[] = [];
+/** Each answer's request and status, in order (the token test watches for 401s). */
+const answers: string[] = [];
+/** Called before each request goes out. */
+let beforeRequest: ((what: string) => void) | null = null;
 
 const { call, fails } = hostCalls(() => host);
 const server = () => adminApi(cms);
@@ -31,9 +36,13 @@ async function openHost() {
     version: 'test',
     secrets,
     log: () => {},
-    fetch: (input, init) => {
-      requests.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
-      return fetch(input, init);
+    fetch: async (input, init) => {
+      const what = `${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`;
+      requests.push(what);
+      beforeRequest?.(what);
+      const res = await fetch(input, init);
+      answers.push(`${what} ${res.status}`);
+      return res;
     },
   });
 }
@@ -234,4 +243,32 @@ test('a header key removed in a draft is removed on the site', async () => {
   const after = await serverPage('/about/history');
   expect(after.header).not.toHaveProperty('subtitle');
   expect(after.header).toMatchObject({ keep: 'kept' });
+});
+
+test('an access token that runs out in the middle of a push: refreshed once, and the push goes on to the end', async () => {
+  const admin = await call('sites.add', { name: 'Demo as admin', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'password' });
+  await call('auth.signIn', { siteId: admin.id, username: 'admin', password: DEMO_ACCOUNTS.admin.password });
+  const posts = ((await call('pages.children', { siteId: admin.id, route: '/blog' })) as { route: string }[]).slice(0, 6).map((p) => p.route);
+  expect(posts).toHaveLength(6);
+  for (const route of posts) {
+    const page = await call('pages.get', { siteId: admin.id, route });
+    await call('drafts.save', { siteId: admin.id, route, title: page.title, header: page.header, content: `${page.content}\n\nEdited on the train (${route}).` });
+  }
+  // the server's clock runs past the access token's life as the third page goes out; the Host's clock does not know
+  let patches = 0;
+  beforeRequest = (what) => {
+    if (what.startsWith('PATCH ') && ++patches === 3) cms.clock.advance(2 * 3600_000);
+  };
+  answers.length = 0;
+  try {
+    expect(await call('sync.push', { siteId: admin.id })).toMatchObject({ pushed: 6, conflicted: 0, remaining: 0 });
+  } finally {
+    beforeRequest = null;
+  }
+  expect(answers.filter((a) => a.endsWith(' 401'))).toHaveLength(1);
+  expect(answers.filter((a) => a.startsWith('POST /api/v1/auth/refresh'))).toEqual(['POST /api/v1/auth/refresh 200']);
+  for (const route of posts) expect((await serverPage(route)).content).toContain(`Edited on the train (${route}).`);
+  expect(await call('drafts.list', { siteId: admin.id })).toEqual([]);
+  expect((await call('auth.sessions', {})).find((x) => x.siteId === admin.id)).toMatchObject({ state: 'signed_in', username: 'admin' });
+  await call('sites.remove', { id: admin.id });
 });
