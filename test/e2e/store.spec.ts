@@ -52,6 +52,8 @@ test('a pet with tags and an image: checked at the fields, uploaded with progres
   await expect(pets.getByRole('listitem', { name: 'Rex' })).toBeVisible();
   await expect(pane.getByText('20 pets', { exact: true })).toBeVisible();
   await expect(siteButton(page, SHOP)).toHaveAccessibleDescription(/Store, .*, API key/);
+  // the store answered with the key (its budget came back): the dot is green
+  await expect(siteButton(page, SHOP).locator('.dot')).toHaveAttribute('data-state', 'ok');
 
   // the contract's rules at the fields, before anything is sent
   await pane.getByRole('button', { name: 'New pet…' }).click();
@@ -303,6 +305,7 @@ test('user login: areas wait for it, the session’s end is shown, logging out c
 
   // the rail's dot and description follow the store's sign-in
   await expect(siteButton(page, SHOP)).toHaveAccessibleDescription(/Signed out/);
+  await expect(siteButton(page, SHOP).locator('.dot')).toHaveAttribute('data-state', 'neutral');
   const login = pane.getByRole('group', { name: 'User login' });
   await login.getByLabel('Username').fill('user1');
   await login.getByLabel('Password').fill('wrong-pass');
@@ -315,6 +318,7 @@ test('user login: areas wait for it, the session’s end is shown, logging out c
   await expect(login).toContainText('Allows 1,000 calls per hour.');
   await expect(areas.getByRole('button', { name: 'Pets' })).not.toHaveAttribute('aria-disabled');
   await expect(siteButton(page, SHOP)).toHaveAccessibleDescription(/user1 · signed in/);
+  await expect(siteButton(page, SHOP).locator('.dot')).toHaveAttribute('data-state', 'ok');
 
   await openArea(pane, 'Pets');
   await expect(pane.getByRole('list', { name: 'Pets of Shop' }).getByRole('listitem', { name: 'Rex' })).toBeVisible();

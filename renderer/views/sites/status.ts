@@ -50,8 +50,9 @@ export function siteStatus(site: Site): SiteStatus {
   } else {
     const info = stores.info(site);
     session = storeSessionText(info);
-    // a key is only known good once the store has answered with it
-    if (info.state === 'signed_in') signedIn = info.via === 'apikey' && health !== 'reachable' ? 'neutral' : 'ok';
+    // a key is known good once the store has answered with it: a budget came back, or the connection test
+    const answered = health === 'reachable' || stores.budgets[site.id] !== undefined;
+    if (info.state === 'signed_in') signedIn = info.via === 'apikey' && !answered ? 'neutral' : 'ok';
     else signedIn = info.state === 'expired' ? 'warning' : 'neutral';
   }
   let dot: DotState = health === 'checking' ? 'busy' : health === 'failed' ? 'error' : signedIn;
