@@ -114,9 +114,13 @@ test('the list: filter by Published = no, sort by title, batch publish two with 
   await pane.getByRole('button', { name: 'List', exact: true }).click();
   const grid = pane.getByRole('grid', { name: 'Pages' });
   await expect(grid.getByRole('row')).not.toHaveCount(1);
+  const range = pane.getByRole('navigation', { name: 'Pages of the list' }).getByText(/1–\d+ of \d+/);
+  const unfiltered = (await range.textContent())!.trim();
 
+  // the filtered answer, not the whole list still on screen while it is asked for
   await pageFilters(pane).getByLabel('Published').selectOption('no');
-  await expect(pane.getByText(/1–\d+ of \d+/)).toBeVisible();
+  await expect(range).not.toHaveText(unfiltered);
+  await expect(grid).toHaveAttribute('aria-busy', 'false');
   const titles = grid.locator('[role=row][data-index] [aria-colindex="2"]');
   await expect(titles.first()).toBeVisible();
   const unpublished = await titles.allInnerTexts();
