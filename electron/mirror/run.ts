@@ -17,6 +17,30 @@ import type { PagesRepo } from '../db/repos/pages';
 import type { ItemCounts, ItemState, MirrorRepo, RunRow } from '../db/repos/mirror';
 import { cleanupScope, holdRemoval, langKeys, listingConsistent, unchangedByList, type ListCursor, type MirrorPlan } from './plan';
 
+/** A run as the renderer sees it, from its row and its items' counts (live or stored). */
+export function progressOf(r: RunRow, c: ItemCounts): MirrorProgress {
+  return {
+    siteId: r.siteId,
+    runId: r.id,
+    state: r.state,
+    phase: r.phase,
+    total: c.total,
+    listed: r.phase !== 'listing',
+    done: c.fetched + c.unchanged + c.gone,
+    fetched: c.fetched,
+    unchanged: c.unchanged,
+    failed: c.failed,
+    // pages found deleted while reading count as removed too
+    removed: r.removed + c.gone,
+    held: r.held,
+    error: r.error,
+    startedAt: r.startedAt,
+    updatedAt: r.updatedAt,
+    finishedAt: r.finishedAt,
+    resumable: r.state !== 'done',
+  };
+}
+
 export interface RunDeps {
   transport: Transport;
   pages: PagesRepo;
@@ -107,28 +131,7 @@ export class MirrorRun {
   }
 
   progress(): MirrorProgress {
-    const r = this.run;
-    const c = this.counts;
-    return {
-      siteId: this.siteId,
-      runId: r.id,
-      state: r.state,
-      phase: r.phase,
-      total: c.total,
-      listed: r.phase !== 'listing',
-      done: c.fetched + c.unchanged + c.gone,
-      fetched: c.fetched,
-      unchanged: c.unchanged,
-      failed: c.failed,
-      // pages found deleted while reading count as removed too
-      removed: r.removed + c.gone,
-      held: r.held,
-      error: r.error,
-      startedAt: r.startedAt,
-      updatedAt: r.updatedAt,
-      finishedAt: r.finishedAt,
-      resumable: r.state !== 'done',
-    };
+    return progressOf(this.run, this.counts);
   }
 
   private emit(force = false): void {

@@ -11,7 +11,7 @@ import type { PrefsRepo } from '../db/repos/prefs';
 import { LANGUAGES_KEY, type SiteCacheRepo } from '../db/repos/site-cache';
 import type { SitesRepo } from '../db/repos/sites';
 import type { SessionManager } from '../sites/sessions';
-import { MirrorRun } from './run';
+import { MirrorRun, progressOf } from './run';
 import { planFor, settingsOf, type ListCursor, type MirrorPlan } from './plan';
 
 export interface MirrorDeps {
@@ -27,29 +27,6 @@ export interface MirrorDeps {
 }
 
 export const settingsKey = (siteId: string) => `offline:${siteId}`;
-
-/** The progress of a run no MirrorRun holds (finished, or from before a restart). */
-function stored(run: RunRow, counts: ReturnType<MirrorRepo['counts']>): MirrorProgress {
-  return {
-    siteId: run.siteId,
-    runId: run.id,
-    state: run.state,
-    phase: run.phase,
-    total: counts.total,
-    listed: run.phase !== 'listing',
-    done: counts.fetched + counts.unchanged + counts.gone,
-    fetched: counts.fetched,
-    unchanged: counts.unchanged,
-    failed: counts.failed,
-    removed: run.removed + counts.gone,
-    held: run.held,
-    error: run.error,
-    startedAt: run.startedAt,
-    updatedAt: run.updatedAt,
-    finishedAt: run.finishedAt,
-    resumable: run.state !== 'done',
-  };
-}
 
 export function mirrorService(deps: MirrorDeps) {
   const { repo } = deps;
@@ -143,7 +120,7 @@ export function mirrorService(deps: MirrorDeps) {
 
     status(siteId?: string): MirrorProgress[] {
       const runs = siteId ? [repo.latest(siteId)].filter((r): r is RunRow => r !== undefined) : repo.latestAll();
-      return runs.map((run) => live.get(run.siteId)?.progress() ?? stored(run, repo.counts(run.id)));
+      return runs.map((run) => live.get(run.siteId)?.progress() ?? progressOf(run, repo.counts(run.id)));
     },
 
     failures(siteId: string): MirrorFailures {
