@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run sandbox -- [--port N] [--data DIR] [--seed demo|empty]` runs the sandbox servers
+// `npm run sandbox -- [--flavor spec|real] [--port N] [--data DIR] [--seed demo|empty]` runs the sandbox servers
 // (test/sandbox/cli.ts, bundled like the benchmarks) in this process, so SIGINT and SIGTERM reach
 // them directly.
 import { pathToFileURL } from 'node:url';

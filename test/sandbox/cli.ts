@@ -1,19 +1,23 @@
 /**
- * `npm run sandbox -- [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--store-port N]`:
+ * `npm run sandbox -- [--flavor spec|real] [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--store-port N]`:
  * the sandbox servers for people and scripts. Prints `CMS sandbox: http://127.0.0.1:PORT/api/v1` on
  * a line of its own (scripts wait for that line), then the demo credentials and the page count;
  * then `Store sandbox: http://127.0.0.1:PORT/api/v3` on a line of its own and the store's demo API
  * keys per plan; and runs until SIGINT/SIGTERM. The store always starts from fresh demo data.
+ * `--flavor real` makes both behave as the real services do (the Grav API plugin, the Swagger
+ * Petstore v3) where those differ from the documents; `spec` (the default) follows the documents.
  */
 import { resolve } from 'node:path';
 import { startCmsSandbox, type CmsSandbox } from './cms/server';
 import { otpauthUri, totp, totpSecondsLeft } from './cms/totp';
 import type { SeedName } from './cms/seed';
+import { isFlavor, type Flavor } from './flavor';
 import type { ContentSeed } from './cms/content/seed-content';
 import { startStoreSandbox, type StoreSandbox } from './store/server';
 import { PLAN_LABELS, PLAN_NAMES } from './store/plans';
 
 interface Args {
+  flavor: Flavor;
   port?: number;
   storePort?: number;
   dataDir?: string;
@@ -21,10 +25,10 @@ interface Args {
   content: ContentSeed;
 }
 
-const USAGE = 'Usage: npm run sandbox -- [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--store-port N]';
+const USAGE = 'Usage: npm run sandbox -- [--flavor spec|real] [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--store-port N]';
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { seed: 'demo', content: 'demo' };
+  const args: Args = { flavor: 'spec', seed: 'demo', content: 'demo' };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i]!.split(/=(.*)/s) as [string, string | undefined];
     const value = () => {
@@ -39,6 +43,12 @@ function parseArgs(argv: string[]): Args {
         if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`${flag} must be a number from 0 to 65535.`);
         if (flag === '--port') args.port = port;
         else args.storePort = port;
+        break;
+      }
+      case '--flavor': {
+        const flavor = value();
+        if (!isFlavor(flavor)) fail('--flavor must be spec or real.');
+        args.flavor = flavor;
         break;
       }
       case '--data':
@@ -115,11 +125,13 @@ function describeStore(store: StoreSandbox): string[] {
 }
 
 const args = parseArgs(process.argv.slice(2));
-const cms = await startCmsSandbox({ port: args.port, dataDir: args.dataDir, seed: args.seed, content: args.content });
+const cms = await startCmsSandbox({ flavor: args.flavor, port: args.port, dataDir: args.dataDir, seed: args.seed, content: args.content });
 console.log(`CMS sandbox: ${cms.url}`);
+if (args.flavor === 'real') console.log('  flavour: real (behaves as the Grav API plugin does where it differs from the documents)');
 for (const line of describe(cms)) console.log(line);
-const store = await startStoreSandbox({ port: args.storePort });
+const store = await startStoreSandbox({ flavor: args.flavor, port: args.storePort });
 console.log(`Store sandbox: ${store.url}`);
+if (args.flavor === 'real') console.log('  flavour: real (behaves as the Swagger Petstore v3 does where it differs from the document)');
 for (const line of describeStore(store)) console.log(line);
 console.log('Stop with Ctrl+C.');
 

@@ -3,11 +3,23 @@
  * bridge the UI uses, the demo CMS site added by API key, and the locators of the rail, the panes,
  * the page tree and the editor.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { startCmsSandbox, type CmsSandbox } from '../../sandbox/cms/server';
+import { isFlavor, type Flavor } from '../../sandbox/flavor';
 import { tempDir } from '../../support/tmp';
 import { startBrowserMode, type BrowserMode, type StartOptions } from '../browser-mode';
+
+// ---- the flavour
+
+/**
+ * The sandbox flavour of the running Playwright project (`metadata.flavor` in playwright.config.ts):
+ * `spec` for the documents' behaviour, `real` for the real services'.
+ */
+export function flavorOf(info: TestInfo): Flavor {
+  const f = info.project.metadata?.flavor;
+  return isFlavor(f) ? f : 'spec';
+}
 
 // ---- the bridge
 
@@ -182,8 +194,8 @@ export function useDemoSite(prefix: string): DemoSite {
   const session = useBrowserMode(prefix);
   let cms: CmsSandbox | undefined;
   let siteId = '';
-  test.beforeEach(async () => {
-    cms = await startCmsSandbox({ seed: 'demo', content: 'demo' });
+  test.beforeEach(async ({}, info) => {
+    cms = await startCmsSandbox({ flavor: flavorOf(info), seed: 'demo', content: 'demo' });
     siteId = '';
   });
   test.afterEach(async () => {

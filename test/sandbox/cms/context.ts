@@ -5,6 +5,7 @@
 import type { Accounts } from './accounts';
 import type { ApiKeys } from './api-keys';
 import type { Clock } from '../clock';
+import type { Flavor } from '../flavor';
 import type { EventLog } from './content/events';
 import type { ContentStore } from './content/store';
 import type { Tokens } from './jwt';
@@ -43,6 +44,8 @@ export const DEFAULT_SETTINGS: CmsSettings = {
 };
 
 export interface CmsContext {
+  /** `spec`: the documents' behaviour; `real`: the Grav API plugin's where the two differ */
+  flavor: Flavor;
   dataDir: string;
   /** http://127.0.0.1:PORT, known once listening (the fallback for reset links) */
   origin: string;

@@ -28,6 +28,7 @@ import { mimeOf } from './content/serialize';
 import { ContentStore, siteConfigFor } from './content/store';
 import { CONTROL_PREFIX, controlRouter, editPage } from './control-routes';
 import { Faults } from '../faults';
+import type { Flavor } from '../flavor';
 import { Tokens } from './jwt';
 import { Limits, rateLimitHeaders, type LimitConfig } from './limits';
 import { Mailbox } from './mail';
@@ -36,6 +37,8 @@ import { registerMeRoutes } from './me-route';
 import { seed as seedData, type SeedInfo, type SeedName } from './seed';
 
 export interface CmsSandboxOptions {
+  /** which service to imitate: the documents (`spec`, default) or the real Grav API plugin (`real`) */
+  flavor?: Flavor;
   /** default: a free port */
   port?: number;
   /** default /api/v1 */
@@ -80,6 +83,7 @@ export interface CmsSandboxOptions {
 export interface CmsSandbox {
   /** Base URL including the API prefix: http://127.0.0.1:PORT/api/v1 */
   url: string;
+  flavor: Flavor;
   origin: string;
   prefix: string;
   dataDir: string;
@@ -121,7 +125,9 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
   for (const k of ['accessTtl', 'refreshTtl', 'challengeTtl', 'resetTtl', 'cmsVersion', 'adminVersion', 'batchMax', 'uploadMax'] as const) {
     if (opts[k] !== undefined) Object.assign(settings, { [k]: opts[k] });
   }
+  const flavor = opts.flavor ?? 'spec';
   const ctx: CmsContext = {
+    flavor,
     dataDir,
     origin: '',
     clock,
@@ -201,6 +207,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
 
   return {
     url: `${server.origin}${prefix}`,
+    flavor,
     origin: server.origin,
     prefix,
     dataDir,

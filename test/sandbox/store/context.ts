@@ -3,6 +3,7 @@
  * the settings of one sandbox instance.
  */
 import type { Clock } from '../clock';
+import type { Flavor } from '../flavor';
 import type { StoreData } from './data';
 import type { PlanLimiter } from './plans';
 import type { Webhooks } from './webhooks';
@@ -18,6 +19,8 @@ export interface StoreSettings {
 export const DEFAULT_STORE_SETTINGS: StoreSettings = { sessionTtl: 3600, uploadMax: 10 * 1024 * 1024 };
 
 export interface StoreContext {
+  /** `spec`: document 3's behaviour; `real`: the Swagger Petstore v3's where the two differ */
+  flavor: Flavor;
   dataDir: string;
   /** http://127.0.0.1:PORT, known once listening (uploaded images' addresses) */
   origin: string;

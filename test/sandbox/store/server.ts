@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Clock } from '../clock';
 import { Faults } from '../faults';
+import type { Flavor } from '../flavor';
 import { HttpProblem, listen, Router } from '../http';
 import { apiError } from './answers';
 import { identify, setCaller, type Caller } from './auth';
@@ -29,6 +30,8 @@ import { registerUserRoutes } from './user-routes';
 import { Webhooks } from './webhooks';
 
 export interface StoreSandboxOptions {
+  /** which service to imitate: the document (`spec`, default) or the real Swagger Petstore v3 (`real`) */
+  flavor?: Flavor;
   /** default: a free port */
   port?: number;
   /** default /api/v3 */
@@ -52,6 +55,7 @@ export interface StoreSandboxOptions {
 export interface StoreSandbox {
   /** Base URL including the API prefix: http://127.0.0.1:PORT/api/v3 */
   url: string;
+  flavor: Flavor;
   origin: string;
   prefix: string;
   dataDir: string;
@@ -90,7 +94,9 @@ export async function startStoreSandbox(opts: StoreSandboxOptions = {}): Promise
     ...(opts.sessionTtl !== undefined ? { sessionTtl: opts.sessionTtl } : {}),
     ...(opts.uploadMax !== undefined ? { uploadMax: opts.uploadMax } : {}),
   };
+  const flavor = opts.flavor ?? 'spec';
   const ctx: StoreContext = {
+    flavor,
     dataDir,
     origin: '',
     prefix,
@@ -153,6 +159,7 @@ export async function startStoreSandbox(opts: StoreSandboxOptions = {}): Promise
 
   return {
     url: `${server.origin}${prefix}`,
+    flavor,
     origin: server.origin,
     prefix,
     dataDir,
