@@ -15,6 +15,10 @@ export const chromiumArgs = [
 // screenshots.spec.ts writes docs/screenshots/ (npm run screenshots); it is not a test
 const screenshots = process.env.SITEDESK_SCREENSHOTS ? [] : ['**/screenshots.spec.ts'];
 
+// The specs that also run against the sandboxes' `real` flavour (the Grav API plugin's and the
+// Swagger Petstore's own behaviour, where it differs from the documents).
+const realFlavour: string[] = [];
+
 export default defineConfig({
   testDir: 'test/e2e',
   timeout: 60_000,
@@ -30,8 +34,9 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'e2e', testIgnore: [...screenshots, '**/pages-perf.spec.ts'] },
+    { name: 'e2e', testIgnore: [...screenshots, '**/pages-perf.spec.ts'], metadata: { flavor: 'spec' } },
+    ...(realFlavour.length ? [{ name: 'e2e-real', testMatch: realFlavour, metadata: { flavor: 'real' } }] : []),
     // measurements of smoothness run once everything else is done, so no other test shares the CPU
-    { name: 'perf', testMatch: ['**/pages-perf.spec.ts'], dependencies: ['e2e'] },
+    { name: 'perf', testMatch: ['**/pages-perf.spec.ts'], dependencies: ['e2e', ...(realFlavour.length ? ['e2e-real'] : [])], metadata: { flavor: 'spec' } },
   ],
 });
