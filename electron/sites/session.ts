@@ -220,7 +220,17 @@ export class CmsSession implements CredentialSource {
     // keychain first: if it refuses, no half-signed-in state is recorded
     await this.storeTokens(username, pair);
     this.challenge = null;
-    this.save({ siteId: this.siteId, via: 'password', username, state: 'signed_in', reason: null, me: this.stored?.username === username ? (this.stored.me ?? null) : null, meAt: null });
+    // the real service describes the account with the pair: the areas can open before /me answers
+    const known = this.stored?.username === username ? (this.stored.me ?? null) : null;
+    this.save({
+      siteId: this.siteId,
+      via: 'password',
+      username,
+      state: 'signed_in',
+      reason: null,
+      me: pair.user ?? known,
+      meAt: pair.user ? new Date(this.now()).toISOString() : null,
+    });
     try {
       await this.refreshMe();
     } catch {
@@ -301,7 +311,11 @@ export class CmsSession implements CredentialSource {
     let revoked = true;
     if (tokens) {
       try {
-        await cmsAuth.revoke(this.publicTransport(), tokens.refresh);
+        // the access token goes along: the real service revokes the one a logout presents too,
+        // so it dies now instead of living out its hour (nothing is refreshed for this call)
+        const presenting: CredentialSource = { headers: async () => ({ 'X-API-Token': tokens.access }), unauthorized: async () => false };
+        const site = this.deps.site();
+        await cmsAuth.revoke(new Transport({ baseUrl: site.baseUrl, environment: site.environment, fetch: this.deps.fetch, credentials: presenting }), tokens.refresh);
       } catch {
         revoked = false; // offline: forget locally all the same; the token runs out on its own
       }
