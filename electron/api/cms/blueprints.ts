@@ -12,6 +12,10 @@ import { callName, request } from './envelope';
 import { Label, Options } from './fields';
 import { routePath } from './pages';
 
+/** Fields as a list, or as a map keyed by name (the name then comes from the key). */
+const listOf = (fields: BlueprintField[] | Record<string, BlueprintField>): BlueprintField[] =>
+  Array.isArray(fields) ? fields : Object.entries(fields).map(([key, f]) => (f.name ? f : { ...f, name: key }));
+
 const Field: v.GenericSchema<unknown, BlueprintField> = v.pipe(
   v.looseObject({
     name: v.optional(v.nullable(v.string()), ''),
@@ -23,7 +27,7 @@ const Field: v.GenericSchema<unknown, BlueprintField> = v.pipe(
     fields: v.optional(v.nullable(v.union([v.array(v.lazy(() => Field)), v.record(v.string(), v.lazy(() => Field))]))),
   }),
   v.transform((f): BlueprintField => {
-    const children = f.fields == null ? undefined : Array.isArray(f.fields) ? f.fields : Object.values(f.fields);
+    const children = f.fields == null ? undefined : listOf(f.fields);
     return {
       name: f.name ?? '',
       type: f.type ?? 'text',
@@ -61,7 +65,6 @@ export const cmsBlueprints = {
       'a blueprint',
       callName(call),
     );
-    const fields = d.fields ?? [];
-    return { name: d.name ?? template, title: d.title ?? template, fields: Array.isArray(fields) ? fields : Object.values(fields) };
+    return { name: d.name ?? template, title: d.title ?? template, fields: listOf(d.fields ?? []) };
   },
 };
