@@ -14,11 +14,24 @@ export function issuePath(issue: v.BaseIssue<unknown>, prefix = ''): string {
   return [prefix, ...keys].filter((k) => k !== '').join('.');
 }
 
-/** `order: Invalid type: Expected number but received "x"` for each of the first few issues. */
+/** `(number | string | false)` → `number, string or false`. */
+const readable = (expected: string) => {
+  const parts = expected.replace(/^\((.*)\)$/, '$1').split(' | ');
+  return parts.length < 2 ? parts[0]! : `${parts.slice(0, -1).join(', ')} or ${parts.at(-1)}`;
+};
+
+/** What is wrong with one value, said short: `missing`, `got Object, expected number or false`. */
+function issueText(i: v.BaseIssue<unknown>): string {
+  if (i.kind !== 'schema' || i.expected === null) return i.message;
+  if (i.received === 'undefined') return 'missing';
+  return `got ${i.received}, expected ${readable(i.expected)}`;
+}
+
+/** `order: got "x", expected number` for each of the first few issues. */
 export function describeIssues(issues: readonly v.BaseIssue<unknown>[], prefix = '', max = 3): string {
   return issues
     .slice(0, max)
-    .map((i) => `${issuePath(i, prefix) || '(the answer itself)'}: ${i.message}`)
+    .map((i) => `${issuePath(i, prefix) || '(the answer itself)'}: ${issueText(i)}`)
     .join('; ');
 }
 
