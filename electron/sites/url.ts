@@ -47,7 +47,7 @@ export function checkEnvironment(raw: string | null): Checked<string | null> {
   if (ENVIRONMENT.test(text)) return { ok: true, value: text };
   return {
     ok: false,
-    message: `Use the name of a Grav environment, such as staging.example.com: letters, digits, dots, underscores and hyphens, starting with a letter or digit.${whyNot(text)}`,
+    message: `Grav takes only letters, digits, dots, underscores and hyphens here, starting with a letter or digit.${whyNot(text)}`,
   };
 }
 

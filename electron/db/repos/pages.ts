@@ -1,3 +1,8 @@
+/**
+ * The page cache: list rows, full reads and translation metadata per site, route and language,
+ * keyed by the page's structural route. Each tree level keeps the order the site gave it
+ * (`position`), so the tree reads the same offline.
+ */
 import type { ChannelParsed, Page, PageList, PageSummary, TranslationRow } from '../../contract';
 import type { Db } from '../open';
 
