@@ -107,7 +107,8 @@ export function pagesService({ sessions, cache, progress, queue, siteCache }: Pa
           const r = await cmsPages.list(t(siteId), { childrenOf: route, sort: 'default', page, perPage: 100 });
           items.push(...r.items);
           unreadable.push(...(r.unreadable ?? []));
-          page = r.items.length + (r.unreadable?.length ?? 0) === 0 ? null : r.next;
+          // a next page that is not further on would loop: the level ends there
+          page = r.items.length + (r.unreadable?.length ?? 0) === 0 || r.next === null || r.next <= page ? null : r.next;
         }
       } catch (err) {
         if (unreachable(err)) {
@@ -303,7 +304,7 @@ export function pagesService({ sessions, cache, progress, queue, siteCache }: Pa
           const r = await cmsPages.translationRows(transport, page);
           rows.push(...r.rows);
           seen += r.rows.length + r.unreadable.length;
-          page = r.rows.length + r.unreadable.length === 0 ? null : r.next;
+          page = r.rows.length + r.unreadable.length === 0 || r.next === null || r.next <= page ? null : r.next;
         }
       } catch (err) {
         // offline: the rows the cache holds (from the mirror, the list, or an earlier matrix)
