@@ -220,17 +220,7 @@ export class CmsSession implements CredentialSource {
     // keychain first: if it refuses, no half-signed-in state is recorded
     await this.storeTokens(username, pair);
     this.challenge = null;
-    // the real service describes the account with the pair: the areas can open before /me answers
-    const known = this.stored?.username === username ? (this.stored.me ?? null) : null;
-    this.save({
-      siteId: this.siteId,
-      via: 'password',
-      username,
-      state: 'signed_in',
-      reason: null,
-      me: pair.user ?? known,
-      meAt: pair.user ? new Date(this.now()).toISOString() : null,
-    });
+    this.save({ siteId: this.siteId, via: 'password', username, state: 'signed_in', reason: null, me: this.stored?.username === username ? (this.stored.me ?? null) : null, meAt: null });
     try {
       await this.refreshMe();
     } catch {
