@@ -1,8 +1,24 @@
 import * as v from 'valibot';
 import { SiteId } from './sites';
 
-/** Resolved permission map from GET /me, nested by permission segments, leaves boolean. */
+/**
+ * Resolved permission map from GET /me (and the token pair's `user`), leaves boolean. The spec
+ * nests it by permission segments (`{api: {pages: {read: true}}}`); the real service sends it flat
+ * with dotted keys (`{"api.pages.read": true}`). Both are kept as sent; permissions.ts reads either.
+ */
 export type AccessMap = { [segment: string]: boolean | AccessMap };
+
+/** The account's demo-mode block (`demo_mode` of /me on the real service). */
+export interface DemoMode {
+  /** True for a demo account: its writes are refused except for `writable`. */
+  enabled: boolean;
+  /** Permissions a demo account may still write with. */
+  writable: string[];
+  /** Minutes between resets of the demo content, when the site says. */
+  resetInterval: number | null;
+  /** Seconds until the next reset, for a demo account. */
+  secondsUntilReset: number | null;
+}
 
 /** GET /me, as the app keeps it (the spec's fields; the server may send more). */
 export interface Me {
@@ -10,11 +26,19 @@ export interface Me {
   fullname: string;
   email: string;
   avatarUrl: string | null;
+  /** `super_admin` of the real service: may do everything, whatever the map says. */
   superAdmin: boolean;
   access: AccessMap;
   contentEditor: string;
+  /** The CMS version: `grav_version` (real service) or `cms_version` (spec). */
   cmsVersion: string | null;
   adminVersion: string | null;
+  /**
+   * The demo-mode block, when the site sends one (absent in the spec and in accounts kept from
+   * before it was read). A super admin's map holds `api.demo: true` even with demo mode off, so
+   * whether this is a demo account is `isDemoAccount(me)`, never the map alone.
+   */
+  demoMode?: DemoMode;
 }
 
 export type SessionState =

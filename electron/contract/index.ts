@@ -33,6 +33,7 @@ import {
   type BatchResult,
   type Page,
   type PageLanguages,
+  type PageLevel,
   type PageList,
   type PageSummary,
   type ReorganizedPage,
@@ -122,6 +123,8 @@ export const channels = {
   'pages.list': channel<PageList>()(PageListQuery),
   /** Direct children of a route ('/' for the top level), in the site's own order: the tree's lazy level. */
   'pages.children': channel<PageSummary[]>()(v.strictObject({ siteId: SiteId, route: v.union([Route, v.literal('/')]) })),
+  /** The same level with the rows the site sent that could not be read (the tree shows them flagged). */
+  'pages.level': channel<PageLevel>()(v.strictObject({ siteId: SiteId, route: v.union([Route, v.literal('/')]) })),
   'pages.get': channel<Page>()(PageRead),
   'pages.create': channel<Page>()(PageCreate),
   /** PATCH with If-Match: a page changed on the site since it was read answers `conflict`. */

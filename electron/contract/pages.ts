@@ -1,6 +1,11 @@
 /**
  * Pages, translations and page media of a CMS site (document 1, "Pages"). Routes are path-like
  * strings with a leading slash here (`/blog/post`); the API module encodes them for the URL.
+ *
+ * A page's `route` is its STRUCTURAL route: the real service's `raw_route` when it sends one (the
+ * home page is `/home` there, while its public address is `/`), else `route`. It addresses the page
+ * in every call, in the cache, in drafts and in the outbox; the public address rides along as
+ * `publicRoute` when it differs.
  */
 import * as v from 'valibot';
 import { SiteId } from './sites';
@@ -9,13 +14,23 @@ export type Header = Record<string, unknown>;
 
 /** A row of GET /pages. The real service also sends header, taxonomy, dates and has_children. */
 export interface PageSummary {
+  /** The structural route (`raw_route` when the site sends one, else `route`): what addresses the page. */
   route: string;
+  /** The public address when it differs from `route` (the home page: `/`). */
+  publicRoute?: string;
+  /**
+   * The structural route of the parent (`/` for a top-level page): the site's `parent_route` when
+   * it sends one, else taken from `route`. Moves and tree levels go by this, never by string
+   * arithmetic on a public route.
+   */
+  parentRoute?: string;
   slug: string;
   title: string;
   template: string;
   published: boolean;
   visible: boolean;
   routable: boolean;
+  /** The folder's number prefix (`02.blog` → 2; the real service sends `"02."`), null when it has none. */
   order: number | null;
   hasChildren: boolean;
   modified: string | null;
@@ -51,13 +66,38 @@ export interface Page extends PageSummary {
   queued?: boolean;
 }
 
+/**
+ * A list row the site sent that Sitedesk could not read (a field missing or of a kind neither the
+ * documents nor the real service use). The rest of the list is read all the same; this row is
+ * shown flagged with the reason, never cached, selected or acted on.
+ */
+export interface UnreadablePage {
+  /** Its place among the rows as the site sent them (0-based, over the whole list or level). */
+  position: number;
+  /** The row's route, when it carried a readable one. */
+  route: string | null;
+  /** The row's title, when it carried a readable one. */
+  title: string | null;
+  /** What was wrong, naming the field: `order: …`. */
+  problem: string;
+}
+
 export interface PageList {
   items: PageSummary[];
   total: number;
   page: number;
   perPage: number;
+  /** Rows of this page of the list that could not be read (absent when there were none). */
+  unreadable?: UnreadablePage[];
   /** Answered from the cache (the site did not answer): the time of the oldest copy listed. */
   cachedAt?: string;
+}
+
+/** One level of the tree: the children of a page in the site's own order (`pages.level`). */
+export interface PageLevel {
+  items: PageSummary[];
+  /** Children the site sent that could not be read, at their place in the level (absent when none). */
+  unreadable?: UnreadablePage[];
 }
 
 export interface SiteLanguages {
@@ -100,11 +140,18 @@ export interface BatchResult {
 }
 
 export interface ReorganizedPage {
+  /** Structural, like every `route` here (the real service answers the public one: `/` for home). */
   route: string;
   slug: string;
   title: string;
   order: number | null;
   parent: string;
+}
+
+/** One choice of a select field: the value written into the page, and the text shown for it. */
+export interface BlueprintOption {
+  value: string;
+  label: string;
 }
 
 /** A form field of a page blueprint; `name` is dotted (`header.title`); tabs and sections nest `fields`. */
@@ -113,7 +160,8 @@ export interface BlueprintField {
   type: string;
   label?: string;
   default?: unknown;
-  options?: Record<string, string>;
+  /** The choices in the blueprint's order (the real service sends `[{value,label}]`, the spec a `{value: label}` map). */
+  options?: BlueprintOption[];
   validate?: Record<string, unknown>;
   fields?: BlueprintField[];
 }

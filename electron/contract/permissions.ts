@@ -1,27 +1,57 @@
 /**
- * What an account may do, from the resolved access map of GET /me. Pure, shared by the Host and
- * the renderer so both hide or refuse the same things for the same reason.
+ * What an account may do, from GET /me: its resolved access map and its `super_admin` flag. Pure,
+ * shared by the Host and the renderer so both hide or refuse the same things for the same reason.
+ *
+ * The map comes flat from the real service (`{"api.pages.read": true}`) and nested from the spec
+ * (`{api: {pages: {read: true}}}`); every check here reads both, and a mix of the two.
  */
-import type { AccessMap } from './auth';
+import type { AccessMap, Me } from './auth';
 
-/** Looks a dotted permission up in the nested map: `api.pages.read` → access.api.pages.read. */
+/** What the checks read: the account as /me described it (best), or only its access map. */
+export type Grants = Pick<Me, 'access' | 'superAdmin'> | AccessMap | null | undefined;
+
+const isAccount = (g: NonNullable<Grants>): g is Pick<Me, 'access' | 'superAdmin'> =>
+  typeof g.superAdmin === 'boolean' && typeof g.access === 'object' && g.access !== null;
+
+function split(g: Grants): { access: AccessMap | null; superAdmin: boolean } {
+  if (!g) return { access: null, superAdmin: false };
+  return isAccount(g) ? { access: g.access, superAdmin: g.superAdmin } : { access: g, superAdmin: false };
+}
+
+/** The dotted key as one flat key at this level first, then one segment deeper. */
+function lookup(node: AccessMap, segments: string[]): boolean {
+  const flat = node[segments.join('.')];
+  if (typeof flat === 'boolean') return flat;
+  if (segments.length < 2) return false; // an object is not a grant
+  const child = node[segments[0]!];
+  return typeof child === 'object' && child !== null && lookup(child, segments.slice(1));
+}
+
+/** Is `permission` granted in the map (flat `access["api.pages.read"]` or nested `access.api.pages.read`)? */
 export function allowed(access: AccessMap | null | undefined, permission: string): boolean {
-  if (!access) return false;
-  let node: boolean | AccessMap | undefined = access;
-  for (const segment of permission.split('.')) {
-    if (typeof node !== 'object' || node === null) return false;
-    node = node[segment];
-  }
-  return node === true;
+  if (!access || permission === '') return false;
+  return lookup(access, permission.split('.'));
 }
 
-/** Super users (api.super or admin.super) may do everything the API offers. */
-export function isSuper(access: AccessMap | null | undefined): boolean {
-  return allowed(access, 'api.super') || allowed(access, 'admin.super');
+/** Super users (`super_admin`, api.super or admin.super) may do everything the API offers. */
+export function isSuper(grants: Grants): boolean {
+  const { access, superAdmin } = split(grants);
+  return superAdmin || allowed(access, 'api.super') || allowed(access, 'admin.super');
 }
 
-export function can(access: AccessMap | null | undefined, permission: string): boolean {
-  return isSuper(access) || allowed(access, permission);
+export function can(grants: Grants, permission: string): boolean {
+  return isSuper(grants) || allowed(split(grants).access, permission);
+}
+
+/**
+ * A demo account (its writes are refused but for a few permissions). The real service says so in
+ * `demo_mode.enabled`; its super admins carry `api.demo: true` in the map all the same, so the map
+ * is only the fallback (the spec: "any account with access.api.demo set"), and never for a super admin.
+ */
+export function isDemoAccount(me: Pick<Me, 'access' | 'superAdmin' | 'demoMode'> | null | undefined): boolean {
+  if (!me) return false;
+  if (me.demoMode) return me.demoMode.enabled;
+  return allowed(me.access, 'api.demo') && !isSuper(me);
 }
 
 export type CmsArea = 'pages' | 'translations' | 'media' | 'users' | 'packages' | 'dashboard' | 'scheduler' | 'webhooks' | 'audit' | 'mailer';
@@ -41,8 +71,8 @@ export const AREA_PERMISSION: Record<CmsArea, string> = {
 };
 
 /** Why an area is closed to this account, or null when it is open. */
-export function areaBlockedReason(access: AccessMap | null | undefined, area: CmsArea): string | null {
-  if (!allowed(access, 'api.access') && !isSuper(access)) return 'This account may not use the API (it lacks api.access).';
+export function areaBlockedReason(grants: Grants, area: CmsArea): string | null {
+  if (!isSuper(grants) && !allowed(split(grants).access, 'api.access')) return 'This account may not use the API (it lacks api.access).';
   const need = AREA_PERMISSION[area];
-  return can(access, need) ? null : `This account lacks the ${need} permission.`;
+  return can(grants, need) ? null : `This account lacks the ${need} permission.`;
 }

@@ -16,7 +16,10 @@ export interface Site {
   kind: SiteKind;
   /** Full base URL including the API prefix, no trailing slash: https://example.com/api/v1 */
   baseUrl: string;
-  /** Value of the X-Cms-Environment header, or null to send none. */
+  /**
+   * The Grav environment to use (sent as `X-Grav-Environment`, and as `X-Cms-Environment` for the
+   * spec), or null to send none. Grav takes `^[a-zA-Z0-9][a-zA-Z0-9._-]*$` and answers 400 to any other.
+   */
   environment: string | null;
   authMode: AuthMode;
   /** True when an API key for this site is in the secret store (the key itself never leaves the Host). */

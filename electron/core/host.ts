@@ -176,6 +176,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     }),
     'pages.list': (q) => need(pages).list(q),
     'pages.children': ({ siteId, route }) => need(pages).children(siteId, route),
+    'pages.level': ({ siteId, route }) => need(pages).level(siteId, route),
     'pages.get': (q) => need(pages).get(q),
     'pages.create': (q) => need(pages).create(q),
     'pages.save': (q) => need(pages).save(q),

@@ -284,6 +284,17 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    name: 'page positions and public routes',
+    sql: `
+      -- a page's place among its siblings in the site's own order, as the tree last read that level:
+      -- the site may order a level by its parent's collection settings, which no other column tells
+      ALTER TABLE pages ADD COLUMN position INTEGER;
+      -- the page's public address when it differs from its structural route (the home page: '/')
+      ALTER TABLE pages ADD COLUMN public_route TEXT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = migrations.reduce((max, m) => Math.max(max, m.version), 0);

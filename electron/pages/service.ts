@@ -3,7 +3,7 @@
  * an unchanged page costs a 304), saves carry If-Match with the plain-read ETag, and writes that
  * move or remove pages drop what the cache knew about them.
  */
-import type { ChannelParsed, Page, PageList, PageMediaItem, PageSummary, SiteLanguages, TranslationMatrix, TranslationRow } from '../contract';
+import type { ChannelParsed, Page, PageLevel, PageList, PageMediaItem, PageSummary, SiteLanguages, TranslationMatrix, TranslationRow, UnreadablePage } from '../contract';
 import { AppError, isAppError } from '../core/app-error';
 import { cmsPages } from '../api/cms/pages';
 import { cmsMedia } from '../api/cms/media';
@@ -78,7 +78,8 @@ export function pagesService({ sessions, cache, progress, queue, siteCache }: Pa
       const { siteId, ...query } = q;
       let r: PageList;
       try {
-        r = await cmsPages.list(t(siteId), query);
+        const { next: _next, ...answer } = await cmsPages.list(t(siteId), query);
+        r = answer;
       } catch (err) {
         // offline: the same filters, sort and paging over the cached rows, marked with their time
         if (unreachable(err)) {
@@ -92,26 +93,39 @@ export function pagesService({ sessions, cache, progress, queue, siteCache }: Pa
       return r;
     },
 
-    /** Direct children in the site's own order (the tree's lazy level). */
-    async children(siteId: string, route: string): Promise<PageSummary[]> {
+    /**
+     * Direct children in the site's own order (the tree's lazy level), with the rows the site sent
+     * that could not be read. `sort=default` with `children_of` is the site's native order (folder
+     * numbers, or the parent's collection order); without a sort the real service lists newest
+     * first. The cache keeps each row's place, so the level reads the same offline.
+     */
+    async level(siteId: string, route: string): Promise<PageLevel> {
       const items: PageSummary[] = [];
+      const unreadable: UnreadablePage[] = [];
       try {
-        for (let page = 1; items.length < MAX_CHILDREN; page++) {
+        for (let page: number | null = 1; page !== null && items.length + unreadable.length < MAX_CHILDREN; ) {
           const r = await cmsPages.list(t(siteId), { childrenOf: route, sort: 'default', page, perPage: 100 });
           items.push(...r.items);
-          if (r.items.length === 0 || items.length >= r.total) break;
+          unreadable.push(...(r.unreadable ?? []));
+          // a next page that is not further on would loop: the level ends there
+          page = r.items.length + (r.unreadable?.length ?? 0) === 0 || r.next === null || r.next <= page ? null : r.next;
         }
       } catch (err) {
         if (unreachable(err)) {
           const cached = cache.cachedChildren(siteId, route);
-          if (cached.length) return cached;
+          if (cached.length) return { items: cached };
           // a page the cache knows as a leaf has no level to show, online or not
-          if (route !== '/' && cache.summary(siteId, route)?.hasChildren === false) return [];
+          if (route !== '/' && cache.summary(siteId, route)?.hasChildren === false) return { items: [] };
         }
         throw err;
       }
-      cache.putSummaries(siteId, '', items);
-      return items;
+      cache.putLevel(siteId, route, items);
+      return { items, ...(unreadable.length ? { unreadable } : {}) };
+    },
+
+    /** The readable children of a level (see `level`). */
+    async children(siteId: string, route: string): Promise<PageSummary[]> {
+      return (await this.level(siteId, route)).items;
     },
 
     async get(q: ChannelParsed<'pages.get'>): Promise<Page> {
@@ -197,7 +211,9 @@ export function pagesService({ sessions, cache, progress, queue, siteCache }: Pa
 
     async move(q: ChannelParsed<'pages.move'>): Promise<{ route: string; queued?: boolean }> {
       const o = { parent: q.parent, ...(q.slug ? { slug: q.slug } : {}), ...(q.order !== undefined ? { order: q.order } : {}) };
-      const slug = q.slug ?? q.route.split('/').at(-1)!;
+      // the site names the moved folder after the page's slug (which a header may set apart from
+      // its folder name): the new structural route is the new parent's plus that slug
+      const slug = q.slug ?? cache.summary(q.siteId, q.route)?.slug ?? q.route.split('/').at(-1)!;
       const to = `${q.parent === '/' ? '' : q.parent}/${slug}`;
       const r = await sendOrQueue<{ route: string; queued?: boolean }>(
         q.siteId,
@@ -283,10 +299,12 @@ export function pagesService({ sessions, cache, progress, queue, siteCache }: Pa
       try {
         langs = await this.siteLanguages(siteId);
         if (langs.cachedAt) throw new AppError({ code: 'network', message: 'offline' }); // answered from the cache: go offline whole
-        for (let page = 1; rows.length < MAX_MATRIX_PAGES; page++) {
+        // a row that could not be read is left out of the matrix (the tree and the list flag it)
+        for (let page: number | null = 1, seen = 0; page !== null && seen < MAX_MATRIX_PAGES; ) {
           const r = await cmsPages.translationRows(transport, page);
           rows.push(...r.rows);
-          if (r.rows.length === 0 || rows.length >= r.total) break;
+          seen += r.rows.length + r.unreadable.length;
+          page = r.rows.length + r.unreadable.length === 0 || r.next === null || r.next <= page ? null : r.next;
         }
       } catch (err) {
         // offline: the rows the cache holds (from the mirror, the list, or an earlier matrix)

@@ -1,3 +1,8 @@
+/**
+ * "Test connection": one unauthenticated request to the route each kind of service answers
+ * without a credential, judged into an outcome with one sentence for the person (and, for a wrong
+ * prefix, the prefix that does answer).
+ */
 import type { ConnectionOutcome, ConnectionReport, SiteKind } from '../contract';
 import { parseJson, send, type FetchLike, type HttpResponse } from '../api/http';
 import { isAppError } from '../core/app-error';
@@ -76,7 +81,8 @@ const OK: ReadonlySet<ConnectionOutcome> = new Set(['reachable', 'needs_auth']);
 /** Reaches the site once (and, for a wrong prefix, the default prefix on the same server). Never throws. */
 export async function probeSite(fetchImpl: FetchLike, target: ProbeTarget, timeoutMs = 8000): Promise<ConnectionReport> {
   const url = `${target.baseUrl}${PROBE_PATH[target.kind]}`;
-  const headers: Record<string, string> = target.environment ? { 'X-Cms-Environment': target.environment } : {};
+  // Grav reads X-Grav-Environment; the spec names X-Cms-Environment: both go, so either server takes it
+  const headers: Record<string, string> = target.environment ? { 'X-Grav-Environment': target.environment, 'X-Cms-Environment': target.environment } : {};
   const started = performance.now();
   let res: HttpResponse;
   try {

@@ -301,7 +301,11 @@ export class CmsSession implements CredentialSource {
     let revoked = true;
     if (tokens) {
       try {
-        await cmsAuth.revoke(this.publicTransport(), tokens.refresh);
+        // the access token goes along: the real service revokes the one a logout presents too,
+        // so it dies now instead of living out its hour (nothing is refreshed for this call)
+        const presenting: CredentialSource = { headers: async () => ({ 'X-API-Token': tokens.access }), unauthorized: async () => false };
+        const site = this.deps.site();
+        await cmsAuth.revoke(new Transport({ baseUrl: site.baseUrl, environment: site.environment, fetch: this.deps.fetch, credentials: presenting }), tokens.refresh);
       } catch {
         revoked = false; // offline: forget locally all the same; the token runs out on its own
       }

@@ -34,14 +34,31 @@ export function checkBaseUrl(raw: string, kind: SiteKind): Checked<string> {
   return { ok: true, value: `${url.origin}${path}` };
 }
 
-/** X-Cms-Environment carries a host name (optionally with a port); empty means none. */
+/**
+ * Grav's rule for the environment it is asked for (ApiRouter::applyEnvironment): a letter or digit,
+ * then letters, digits, dots, underscores and hyphens. Any other value makes every call answer 400.
+ */
+const ENVIRONMENT = /^[a-zA-Z0-9][a-zA-Z0-9._-]*$/;
+
+/** The environment sent as X-Grav-Environment (an environment folder's name, often a host name); empty means none. */
 export function checkEnvironment(raw: string | null): Checked<string | null> {
   const text = (raw ?? '').trim();
   if (!text) return { ok: true, value: null };
-  if (!/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:\d{1,5})?$/.test(text)) {
-    return { ok: false, message: 'Use a host name such as staging.example.com (letters, digits, dots and hyphens).' };
-  }
-  return { ok: true, value: text };
+  if (ENVIRONMENT.test(text)) return { ok: true, value: text };
+  return {
+    ok: false,
+    message: `Grav takes only letters, digits, dots, underscores and hyphens here, starting with a letter or digit.${whyNot(text)}`,
+  };
+}
+
+/** The first thing Grav would refuse, said plainly. */
+function whyNot(text: string): string {
+  if (/^[._-]/.test(text)) return ` It cannot start with “${text[0]}”.`;
+  const bad = [...text].find((c) => !/[a-zA-Z0-9._-]/.test(c));
+  if (bad === undefined) return '';
+  if (bad === ':') return ' Leave the port out.';
+  if (/\s/.test(bad)) return ' It cannot contain spaces or line breaks.';
+  return ` “${bad}” is not allowed.`;
 }
 
 /** Where the kind's default prefix would be on the same server (for "wrong prefix" hints). */

@@ -230,3 +230,29 @@ test('a conflict that does not merge by itself: Merge… in the editor, choose p
   const onSite = await bridge<{ content: string }>(page, 'pages.get', { siteId: demo.siteId, route: '/about/history' });
   expect(onSite.content).toContain('Mine: the first paragraph, rewritten in Sitedesk.\nTheirs: the first paragraph, rewritten on the site.');
 });
+
+test('Home opens by its own route; a select of the blueprint writes the value of the option chosen', async ({ page }) => {
+  const pane = await demo.openPages(page);
+  // the home page: its tree row carries the route that addresses it (the real service's raw_route)
+  const homeRow = treeItem(pane, 'Home');
+  const homeRoute = (await homeRow.getAttribute('data-route'))!;
+  expect(homeRoute).toBe('/home');
+  await homeRow.click();
+  const home = pane.getByRole('region', { name: 'Edit Home', exact: true });
+  await expect(markdown(home)).toBeVisible();
+  await expect(home.getByText(homeRoute, { exact: true })).toBeVisible();
+
+  // Blog's blueprint has selects (Order By): choosing "Title" writes "title", not its label or its index
+  await treeItem(pane, 'Blog').click({ position: { x: 80, y: 14 } });
+  const blog = pane.getByRole('region', { name: 'Edit Blog', exact: true });
+  await expect(markdown(blog)).toBeVisible();
+  await blog.getByRole('tab', { name: 'Header' }).click();
+  const orderBy = blog.getByLabel('Order By', { exact: true });
+  await expect(orderBy.locator('option')).toContainText(['Folder', 'Title', 'Date']);
+  await orderBy.selectOption({ label: 'Title' });
+  await blog.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(blog.getByText('Saved', { exact: true })).toBeVisible();
+  const saved = await bridge<{ header: { content: { order: { by: unknown } } } }>(page, 'pages.get', { siteId: demo.siteId, route: '/blog' });
+  expect(saved.header.content.order.by).toBe('title');
+  await expect(orderBy).toHaveValue('title');
+});

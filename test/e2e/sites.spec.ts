@@ -95,6 +95,17 @@ test('bad inputs: each shows its message and changes nothing else', async ({ pag
   await expect(dialog.getByText('A site named “Blog” already exists.')).toBeVisible();
   await expect(dialog.getByLabel('Name')).toHaveValue(' blog '); // what was typed stays
 
+  // an environment Grav refuses (it answers 400 to every call with it): said at the field; the hint names Grav's header
+  await dialog.getByLabel('Name').fill('Docs');
+  await dialog.getByLabel('Base URL').fill(cms.url);
+  const environment = dialog.getByRole('textbox', { name: /^Environment/ });
+  await expect(dialog.getByText('X-Grav-Environment')).toBeVisible();
+  await environment.fill('staging:8080');
+  await save.click();
+  await expect(environment).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByText('Grav takes only letters, digits, dots, underscores and hyphens here, starting with a letter or digit. Leave the port out.')).toBeVisible();
+  await environment.fill('');
+
   // an unreachable address: the test says so, nothing is saved by testing
   await dialog.getByLabel('Name').fill('Docs');
   await dialog.getByLabel('Base URL').fill(`http://127.0.0.1:${await closedPort()}/api/v1`);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { allowed, areaBlockedReason, can, isSuper } from '../../electron/contract/permissions';
+import { allowed, areaBlockedReason, can, isDemoAccount, isSuper } from '../../electron/contract/permissions';
 
 describe('permissions from the resolved access map', () => {
   const editor = { api: { access: true, pages: { read: true, write: true }, media: { read: true } } };
@@ -17,5 +17,35 @@ describe('permissions from the resolved access map', () => {
     expect(areaBlockedReason(editor, 'pages')).toBeNull();
     expect(areaBlockedReason(editor, 'users')).toBe('This account lacks the api.users.read permission.');
     expect(areaBlockedReason({ api: { pages: { read: true } } }, 'pages')).toMatch(/api.access/);
+  });
+});
+
+describe('the real service’s flat map and super_admin flag', () => {
+  const flatEditor = { 'api.access': true, 'api.pages': true, 'api.pages.read': true, 'api.pages.write': true, 'api.media.read': true, 'api.users.read': false, 'api.demo': false };
+  test('dotted keys are looked up as they are; a false is false', () => {
+    expect(allowed(flatEditor, 'api.pages.write')).toBe(true);
+    expect(allowed(flatEditor, 'api.users.read')).toBe(false);
+    expect(allowed(flatEditor, 'api.media.write')).toBe(false);
+    expect(allowed(flatEditor, 'api')).toBe(false);
+  });
+  test('a map that mixes both (a flat key under a nested segment) reads too', () => {
+    expect(allowed({ api: { 'pages.read': true } }, 'api.pages.read')).toBe(true);
+  });
+  test('areas open by the flat map; super_admin opens them all whatever the map says', () => {
+    expect(areaBlockedReason(flatEditor, 'pages')).toBeNull();
+    expect(areaBlockedReason(flatEditor, 'users')).toBe('This account lacks the api.users.read permission.');
+    const account = { superAdmin: true, access: {} };
+    expect(isSuper(account)).toBe(true);
+    expect(can(account, 'api.gpm.write')).toBe(true);
+    expect(areaBlockedReason(account, 'audit')).toBeNull();
+    expect(isSuper({ superAdmin: false, access: { 'api.super': true } })).toBe(true);
+    expect(isSuper({ superAdmin: false, access: flatEditor })).toBe(false);
+  });
+  test('a demo account: demo_mode.enabled decides; a super admin’s api.demo is not one', () => {
+    const superMap = { 'api.super': true, 'api.access': true, 'api.demo': true };
+    expect(isDemoAccount({ superAdmin: true, access: superMap, demoMode: { enabled: false, writable: [], resetInterval: 30, secondsUntilReset: null } })).toBe(false);
+    expect(isDemoAccount({ superAdmin: true, access: superMap })).toBe(false);
+    expect(isDemoAccount({ superAdmin: false, access: { 'api.access': true, 'api.demo': true } })).toBe(true);
+    expect(isDemoAccount({ superAdmin: false, access: { 'api.demo': true }, demoMode: { enabled: false, writable: [], resetInterval: null, secondsUntilReset: null } })).toBe(false);
   });
 });

@@ -33,6 +33,22 @@ describe('checkBaseUrl', () => {
 describe('checkEnvironment', () => {
   test('empty means no header', () => expect(checkEnvironment('  ')).toEqual({ ok: true, value: null }));
   test('a host name is kept', () => expect(checkEnvironment('staging.example.com')).toEqual({ ok: true, value: 'staging.example.com' }));
-  test('a host with a port is kept', () => expect(checkEnvironment('localhost:8080')).toEqual({ ok: true, value: 'localhost:8080' }));
-  test.each(['staging example', 'a\r\nX-Evil: 1', '-bad', 'héllo'])('refuses %j', (raw) => expect(checkEnvironment(raw).ok).toBe(false));
+  // Grav's own rule (ApiRouter::applyEnvironment): ^[a-zA-Z0-9][a-zA-Z0-9._-]*$; it answers 400 to every call otherwise
+  test.each(['staging', 'my_site', 'dev.example.com', 'site-2', 'A1', 'host.', 'a_b-c.d'])('takes %j, as Grav does', (raw) =>
+    expect(checkEnvironment(raw)).toEqual({ ok: true, value: raw }),
+  );
+  test.each([
+    ['localhost:8080', 'Leave the port out.'],
+    ['staging example', 'spaces'],
+    ['a\r\nX-Evil: 1', 'spaces or line breaks'],
+    ['-bad', 'cannot start with “-”'],
+    ['.hidden', 'cannot start with “.”'],
+    ['_x', 'cannot start with “_”'],
+    ['héllo', '“é” is not allowed'],
+    ['a/b', '“/” is not allowed'],
+  ])('refuses %j, saying why', (raw, why) => {
+    const r = checkEnvironment(raw);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toContain(why);
+  });
 });

@@ -1,27 +1,39 @@
-/** Page blueprints: the templates a site offers and the form fields of each (document 1, "Blueprints"). */
+/**
+ * Page blueprints: the templates a site offers and the form fields of each (document 1,
+ * "Blueprints"). Select options come as the real service's `[{value, label}]` list or the spec's
+ * `{value: label}` map and are kept as one ordered list; a field label that is not text (`false`)
+ * is left out rather than failing the blueprint.
+ */
 import * as v from 'valibot';
 import type { BlueprintField, PageBlueprint } from '../../contract';
-import type { Transport } from '../transport';
+import type { CallOptions, Transport } from '../transport';
 import { parseAnswer } from '../parse';
+import { callName, request } from './envelope';
+import { Label, Options } from './fields';
+import { routePath } from './pages';
+
+/** Fields as a list, or as a map keyed by name (the name then comes from the key). */
+const listOf = (fields: BlueprintField[] | Record<string, BlueprintField>): BlueprintField[] =>
+  Array.isArray(fields) ? fields : Object.entries(fields).map(([key, f]) => (f.name ? f : { ...f, name: key }));
 
 const Field: v.GenericSchema<unknown, BlueprintField> = v.pipe(
   v.looseObject({
-    name: v.optional(v.string(), ''),
-    type: v.optional(v.string(), 'text'),
-    label: v.optional(v.nullable(v.string())),
+    name: v.optional(v.nullable(v.string()), ''),
+    type: v.optional(v.nullable(v.string()), 'text'),
+    label: Label,
     default: v.optional(v.unknown()),
-    options: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
+    options: v.optional(v.nullable(Options)),
     validate: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
-    fields: v.optional(v.union([v.array(v.lazy(() => Field)), v.record(v.string(), v.lazy(() => Field))])),
+    fields: v.optional(v.nullable(v.union([v.array(v.lazy(() => Field)), v.record(v.string(), v.lazy(() => Field))]))),
   }),
   v.transform((f): BlueprintField => {
-    const children = f.fields === undefined ? undefined : Array.isArray(f.fields) ? f.fields : Object.values(f.fields);
+    const children = f.fields == null ? undefined : listOf(f.fields);
     return {
-      name: f.name,
-      type: f.type,
+      name: f.name ?? '',
+      type: f.type ?? 'text',
       ...(f.label ? { label: f.label } : {}),
       ...(f.default !== undefined ? { default: f.default } : {}),
-      ...(f.options ? { options: Object.fromEntries(Object.entries(f.options).map(([k, x]) => [k, String(x)])) } : {}),
+      ...(f.options ? { options: f.options } : {}),
       ...(f.validate ? { validate: f.validate } : {}),
       ...(children ? { fields: children } : {}),
     };
@@ -30,21 +42,29 @@ const Field: v.GenericSchema<unknown, BlueprintField> = v.pipe(
 
 export const cmsBlueprints = {
   async templates(t: Transport): Promise<{ type: string; label: string }[]> {
-    const r = await t.call({ path: '/blueprints/pages' });
-    return parseAnswer(v.array(v.object({ type: v.string(), label: v.optional(v.string()) })), r.data, t, 'the page templates').map((x) => ({
+    const call: CallOptions = { path: '/blueprints/pages' };
+    const r = await request(t, call);
+    return parseAnswer(v.array(v.object({ type: v.string(), label: v.optional(v.nullable(v.string())) })), r.data, t, 'the page templates', callName(call)).map((x) => ({
       type: x.type,
       label: x.label ?? x.type,
     }));
   },
 
+  /**
+   * A template with a `/` (`modular/hero`) goes with a literal slash, each part encoded: the route
+   * takes the rest of the path (`{template:.+}`), while `%2F` is refused with 404 by servers that do
+   * not allow encoded slashes (Apache's default).
+   */
   async page(t: Transport, template: string): Promise<PageBlueprint> {
-    const r = await t.call({ path: `/blueprints/pages/${encodeURIComponent(template)}` });
+    const call: CallOptions = { path: `/blueprints/pages/${routePath(template)}` };
+    const r = await request(t, call);
     const d = parseAnswer(
-      v.looseObject({ name: v.optional(v.string()), title: v.optional(v.nullable(v.string())), fields: v.optional(v.union([v.array(Field), v.record(v.string(), Field)]), []) }),
+      v.looseObject({ name: v.optional(v.nullable(v.string())), title: v.optional(v.nullable(v.string())), fields: v.optional(v.nullable(v.union([v.array(Field), v.record(v.string(), Field)])), []) }),
       r.data,
       t,
       'a blueprint',
+      callName(call),
     );
-    return { name: d.name ?? template, title: d.title ?? template, fields: Array.isArray(d.fields) ? d.fields : Object.values(d.fields) };
+    return { name: d.name ?? template, title: d.title ?? template, fields: listOf(d.fields ?? []) };
   },
 };

@@ -1,7 +1,12 @@
 /**
  * The CMS pages routes (document 1, "Pages") over the transport. Answers are checked here: the
- * spec's shapes and the real service's (has_children, header and dates in list rows, content_html)
- * are both accepted; anything else is a bad_response, never a half-read page.
+ * spec's shapes and the real service's (Grav + API plugin: `raw_route`, `order: "01."`, paging under
+ * `meta.pagination`, translated languages as a map, `language` instead of `lang`…) are both
+ * accepted and read the same; anything else is a bad_response naming the call and the field, never
+ * a half-read page. Lists are read row by row: a row neither sends is reported on its own.
+ *
+ * Addressing: a page's `route` in the app is its structural route (`raw_route` when the site sends
+ * one: the home page is `/home`, its public address `/`); every call below goes by it.
  */
 import * as v from 'valibot';
 import type {
@@ -17,9 +22,13 @@ import type {
   SiteLanguages,
   TranslationComparison,
   TranslationRow,
+  TranslationSide,
+  UnreadablePage,
 } from '../../contract';
-import type { Transport } from '../transport';
-import { parseAnswer } from '../parse';
+import type { CallOptions, Transport } from '../transport';
+import { parseAnswer, parseRows, type RowProblem } from '../parse';
+import { callName, listCall, nextPage, request } from './envelope';
+import { joinRoute, LangKeys, LangValues, Order, parentOfRoute, Text, withSlash } from './fields';
 
 /** `/blog/my post` → `blog/my%20post`: no leading slash, each segment percent-encoded. */
 export function routePath(route: string): string {
@@ -36,18 +45,22 @@ const HeaderSchema = v.record(v.string(), v.unknown());
 
 const SummarySchema = v.object({
   route: v.string(),
-  slug: v.optional(v.string()),
-  title: v.optional(v.nullable(v.string()), ''),
+  /** Real service: the structural route (home: `/home` while `route` is `/`). */
+  raw_route: v.optional(v.nullable(v.string())),
+  /** Real service: the parent's structural route (`/` at the top level). */
+  parent_route: v.optional(v.nullable(v.string())),
+  slug: v.optional(v.nullable(v.string())),
+  title: v.optional(v.nullable(Text), ''),
   template: v.optional(v.nullable(v.string()), 'default'),
   published: bool(true),
   visible: bool(true),
   routable: bool(true),
-  order: v.optional(v.nullable(v.number()), null),
+  order: Order,
   has_children: bool(false),
   modified: str,
   date: str,
-  translated_languages: v.optional(v.array(v.string())),
-  untranslated_languages: v.optional(v.array(v.string())),
+  translated_languages: v.optional(v.nullable(LangKeys)),
+  untranslated_languages: v.optional(v.nullable(LangValues)),
 });
 
 const MediaSchema = v.object({
@@ -69,24 +82,45 @@ const PageSchema = v.object({
   explicit_language_files: v.optional(v.array(v.string())),
 });
 
-
 const slugOf = (route: string) => route.split('/').filter(Boolean).at(-1) ?? '';
+const nonEmpty = (x: string | null | undefined): x is string => typeof x === 'string' && x !== '';
+
+/** The structural route, the public one when it differs, and the parent, as the site gave them. */
+function addressOf(s: { route: string; raw_route?: string | null | undefined; parent_route?: string | null | undefined }) {
+  const publicRoute = withSlash(s.route);
+  const route = nonEmpty(s.raw_route) ? withSlash(s.raw_route) : publicRoute;
+  const parentRoute = nonEmpty(s.parent_route) ? withSlash(s.parent_route) : parentOfRoute(route);
+  return { route, ...(publicRoute !== route ? { publicRoute } : {}), parentRoute };
+}
 
 function toSummary(s: v.InferOutput<typeof SummarySchema>): PageSummary {
+  const address = addressOf(s);
   return {
-    route: s.route.startsWith('/') ? s.route : `/${s.route}`,
-    slug: s.slug ?? slugOf(s.route),
+    ...address,
+    slug: s.slug ?? slugOf(address.route),
     title: s.title ?? '',
     template: s.template ?? 'default',
     published: s.published ?? true,
     visible: s.visible ?? true,
     routable: s.routable ?? true,
-    order: s.order ?? null,
+    order: s.order,
     hasChildren: s.has_children ?? false,
     modified: s.modified ?? null,
     date: s.date ?? null,
     ...(s.translated_languages ? { translatedLanguages: s.translated_languages } : {}),
     ...(s.untranslated_languages ? { untranslatedLanguages: s.untranslated_languages } : {}),
+  };
+}
+
+/** A row that could not be read, with what can be told about it (its route and title, when readable). */
+export function unreadableRow(p: RowProblem, offset: number): UnreadablePage {
+  const raw = (typeof p.raw === 'object' && p.raw !== null ? p.raw : {}) as Record<string, unknown>;
+  const route = nonEmpty(raw.raw_route as string) ? (raw.raw_route as string) : nonEmpty(raw.route as string) ? (raw.route as string) : null;
+  return {
+    position: offset + p.index,
+    route: route === null ? null : withSlash(route),
+    title: typeof raw.title === 'string' && raw.title !== '' ? raw.title : null,
+    problem: p.problem,
   };
 }
 
@@ -112,7 +146,35 @@ function toPage(p: v.InferOutput<typeof PageSchema>, etag: string | null): Page 
   };
 }
 
+/** An answer naming a written page: the structural route when the site sends one (`raw_route`). */
+const WrittenSchema = v.object({
+  route: v.string(),
+  raw_route: v.optional(v.nullable(v.string())),
+  slug: v.optional(v.nullable(v.string())),
+  title: v.optional(v.nullable(Text)),
+});
+const writtenRoute = (w: v.InferOutput<typeof WrittenSchema>) => (nonEmpty(w.raw_route) ? withSlash(w.raw_route) : withSlash(w.route));
+
+/** A translate or sync answer: the spec's `{route, lang, …}` or the real service's whole page (with `language`). */
+const TranslatedSchema = v.object({
+  title: v.optional(v.nullable(Text)),
+  content: v.optional(v.nullable(v.string())),
+});
+
+/** The compare answer's side; the real service sends null for a language the page does not exist in. */
+const SideSchema = v.nullable(
+  v.object({ lang: v.optional(v.nullable(v.string())), exists: v.optional(v.boolean(), true), title: v.optional(v.nullable(Text), null), content: str, header: v.optional(v.nullable(HeaderSchema), null), modified: str }),
+);
+
+function toSide(s: v.InferOutput<typeof SideSchema>, lang: string): TranslationSide {
+  if (!s) return { lang, exists: false, title: null, content: null, header: null, modified: null };
+  return { lang: s.lang ?? lang, exists: s.exists, title: s.title ?? null, content: s.content ?? null, header: (s.header ?? null) as Header | null, modified: s.modified ?? null };
+}
+
 type ListQuery = Omit<PageListQuery, 'siteId'>;
+
+/** One page of a list, with the number of the page after it (null: this was the last). */
+export type ListAnswer = PageList & { next: number | null };
 
 /** A list row with the translation metadata the matrix and the mirror need. */
 export interface MirrorRow extends PageSummary {
@@ -122,9 +184,61 @@ export interface MirrorRow extends PageSummary {
   hasDefaultFile: boolean;
 }
 
+/**
+ * One page of list rows as the mirror and the matrix read them. `total` is the site's count (or,
+ * when it sends none, what has been seen so far); `next` is the page to ask next, null after the last.
+ */
+export interface RowsPage<R> {
+  rows: R[];
+  total: number;
+  next: number | null;
+  /** Rows that could not be read (they are left out of `rows`; `total` still counts them). */
+  unreadable: UnreadablePage[];
+}
+
+/** Reads a paged list answer row by row. */
+async function pagedRows<S extends v.GenericSchema, R>(
+  t: Transport,
+  o: CallOptions,
+  asked: { page: number; perPage: number },
+  row: S,
+  to: (x: v.InferOutput<S>) => R,
+): Promise<{ items: R[]; unreadable: UnreadablePage[]; total: number; page: number; perPage: number; next: number | null }> {
+  const { data, paging } = await listCall(t, o, 'a page list');
+  const { rows, problems } = parseRows(row, data, t, 'a page list', callName(o));
+  const page = paging.page ?? asked.page;
+  const perPage = paging.perPage ?? asked.perPage;
+  const offset = (page - 1) * perPage;
+  const sent = (data as unknown[]).length;
+  return {
+    items: rows.map((r) => to(r.value)),
+    unreadable: problems.map((p) => unreadableRow(p, offset)),
+    total: paging.total ?? offset + sent,
+    page,
+    perPage,
+    next: nextPage(paging, { page, perPage }, sent),
+  };
+}
+
+const TranslationRowSchema = v.object({
+  route: v.string(),
+  raw_route: v.optional(v.nullable(v.string())),
+  title: v.optional(v.nullable(Text), ''),
+  translated_languages: v.optional(v.nullable(LangKeys), []),
+  untranslated_languages: v.optional(v.nullable(LangValues), []),
+  has_default_file: v.optional(v.nullable(v.boolean()), false),
+  explicit_language_files: v.optional(v.nullable(v.array(v.string())), []),
+});
+
+const MirrorRowSchema = v.object({
+  ...SummarySchema.entries,
+  has_default_file: v.optional(v.nullable(v.boolean()), false),
+  explicit_language_files: v.optional(v.nullable(v.array(v.string())), []),
+});
+
 export const cmsPages = {
-  async list(t: Transport, q: ListQuery): Promise<PageList> {
-    const r = await t.call({
+  async list(t: Transport, q: ListQuery): Promise<ListAnswer> {
+    const o: CallOptions = {
       path: '/pages',
       query: {
         page: q.page,
@@ -141,11 +255,9 @@ export const cmsPages = {
         root: q.root,
         translations: q.translations,
       },
-    });
-    const items = parseAnswer(v.array(SummarySchema), r.data, t, 'a page list').map(toSummary);
-    const meta = r.meta ?? {};
-    const num = (x: unknown, d: number) => (typeof x === 'number' && Number.isFinite(x) ? x : d);
-    return { items, total: num(meta.total, items.length), page: num(meta.page, q.page ?? 1), perPage: num(meta.per_page, q.perPage ?? 20) };
+    };
+    const r = await pagedRows(t, o, { page: q.page ?? 1, perPage: q.perPage ?? 20 }, SummarySchema, toSummary);
+    return { items: r.items, total: r.total, page: r.page, perPage: r.perPage, next: r.next, ...(r.unreadable.length ? { unreadable: r.unreadable } : {}) };
   },
 
   /** A plain read (no render) gives the ETag that If-Match accepts; `etag` asks for a 304. */
@@ -155,18 +267,22 @@ export const cmsPages = {
     o: { lang?: string; render?: boolean; translations?: boolean; ifNoneMatch?: string } = {},
   ): Promise<Page | 'not_modified'> {
     const plain = !o.render && !o.translations;
-    const r = await t.call({
+    const call: CallOptions = {
       path: `/pages/${routePath(route)}`,
       query: { lang: o.lang, render: o.render || undefined, translations: o.translations || undefined },
       ...(o.ifNoneMatch ? { ifNoneMatch: o.ifNoneMatch } : {}),
-    });
+    };
+    const r = await request(t, call);
     if (r.notModified) return 'not_modified';
-    return toPage(parseAnswer(PageSchema, r.data, t, 'a page'), plain ? (r.etag ?? null) : null);
+    return toPage(parseAnswer(PageSchema, r.data, t, 'a page', callName(call)), plain ? (r.etag ?? null) : null);
   },
 
+  /** Creates a page; answers its structural route (the real service answers the whole page). */
   async create(t: Transport, body: { route: string; title: string; template?: string; content?: string; header?: Header; order?: number; lang?: string }) {
-    const r = await t.call({ method: 'POST', path: '/pages', body });
-    return parseAnswer(v.object({ route: v.string(), title: v.optional(v.string()) }), r.data, t, 'an answer');
+    const call: CallOptions = { method: 'POST', path: '/pages', body };
+    const r = await request(t, call);
+    const w = parseAnswer(WrittenSchema, r.data, t, 'an answer', callName(call));
+    return { route: writtenRoute(w), ...(w.title != null ? { title: w.title } : {}) };
   },
 
   async update(
@@ -175,7 +291,7 @@ export const cmsPages = {
     patch: { title?: string; content?: string; header?: Header; template?: string; published?: boolean; visible?: boolean },
     o: { ifMatch?: string | null; lang?: string } = {},
   ): Promise<{ etag: string | null }> {
-    const r = await t.call({
+    const r = await request(t, {
       method: 'PATCH',
       path: `/pages/${routePath(route)}`,
       query: { lang: o.lang },
@@ -186,24 +302,28 @@ export const cmsPages = {
   },
 
   async remove(t: Transport, route: string, o: { lang?: string; children?: boolean } = {}): Promise<void> {
-    await t.call({ method: 'DELETE', path: `/pages/${routePath(route)}`, query: { lang: o.lang, children: o.children } });
+    await request(t, { method: 'DELETE', path: `/pages/${routePath(route)}`, query: { lang: o.lang, children: o.children } });
   },
 
+  /** `parent` is the structural route of the new parent (`/` for the top level). */
   async move(t: Transport, route: string, body: { parent: string; slug?: string; order?: number }): Promise<void> {
-    await t.call({ method: 'POST', path: `/pages/${routePath(route)}/move`, body });
+    await request(t, { method: 'POST', path: `/pages/${routePath(route)}/move`, body });
   },
 
   async reorder(t: Transport, route: string, order: string[]): Promise<void> {
-    await t.call({ method: 'POST', path: `/pages/${routePath(route)}/reorder`, body: { order } });
+    await request(t, { method: 'POST', path: `/pages/${routePath(route)}/reorder`, body: { order } });
   },
 
   async copy(t: Transport, route: string, destination: string) {
-    const r = await t.call({ method: 'POST', path: `/pages/${routePath(route)}/copy`, body: { route: destination } });
-    return parseAnswer(v.object({ route: v.string(), slug: v.optional(v.string()), title: v.optional(v.string()) }), r.data, t, 'an answer');
+    const call: CallOptions = { method: 'POST', path: `/pages/${routePath(route)}/copy`, body: { route: destination } };
+    const r = await request(t, call);
+    const w = parseAnswer(WrittenSchema, r.data, t, 'an answer', callName(call));
+    return { route: writtenRoute(w), ...(w.slug != null ? { slug: w.slug } : {}), ...(w.title != null ? { title: w.title } : {}) };
   },
 
   async batch(t: Transport, operation: string, routes: string[], options?: Record<string, unknown>): Promise<BatchResult> {
-    const r = await t.call({ method: 'POST', path: '/pages/batch', body: { operation, routes, ...(options ? { options } : {}) } });
+    const call: CallOptions = { method: 'POST', path: '/pages/batch', body: { operation, routes, ...(options ? { options } : {}) } };
+    const r = await request(t, call);
     return parseAnswer(
       v.object({
         operation: v.string(),
@@ -215,57 +335,86 @@ export const cmsPages = {
       r.data,
       t,
       'a batch result',
+      callName(call),
     );
   },
 
+  /**
+   * The real service answers every child of the affected parents with its PUBLIC route (home: `/`)
+   * and the parent's structural one; the structural route of a child is its parent's plus its slug.
+   */
   async reorganize(t: Transport, operations: { route: string; parent?: string; position?: number }[]): Promise<ReorganizedPage[]> {
-    const r = await t.call({ method: 'POST', path: '/pages/reorganize', body: { operations } });
+    const call: CallOptions = { method: 'POST', path: '/pages/reorganize', body: { operations } };
+    const r = await request(t, call);
     const rows = parseAnswer(
-      v.array(v.object({ route: v.string(), slug: v.optional(v.string()), title: v.optional(v.string(), ''), order: v.optional(v.nullable(v.number()), null), parent: v.optional(v.string(), '/') })),
+      v.array(v.object({ route: v.string(), slug: v.optional(v.nullable(v.string())), title: v.optional(v.nullable(Text), ''), order: Order, parent: v.optional(v.nullable(v.string()), '/') })),
       r.data,
       t,
       'a reorganize result',
+      callName(call),
     );
-    return rows.map((x) => ({ route: x.route, slug: x.slug ?? slugOf(x.route), title: x.title, order: x.order, parent: x.parent }));
+    return rows.map((x) => {
+      const parent = withSlash(x.parent ?? '/');
+      const slug = x.slug ?? slugOf(x.route);
+      return { route: x.slug ? joinRoute(parent, x.slug) : withSlash(x.route), slug, title: x.title ?? '', order: x.order, parent };
+    });
   },
 
+  /** `translated`: language → route (a list of codes, or the real service's `[]`, is read too). */
   async languages(t: Transport, route: string): Promise<PageLanguages> {
-    const r = await t.call({ path: `/pages/${routePath(route)}/languages` });
+    const call: CallOptions = { path: `/pages/${routePath(route)}/languages` };
+    const r = await request(t, call);
     const d = parseAnswer(
-      v.object({ route: v.string(), default_language: str, translated: v.optional(v.record(v.string(), v.string()), {}), untranslated: v.optional(v.array(v.string()), []) }),
+      v.object({
+        route: v.optional(v.string()),
+        default_language: str,
+        translated: v.optional(v.nullable(v.union([v.record(v.string(), v.nullable(v.string())), v.array(v.string())])), {}),
+        untranslated: v.optional(v.nullable(LangValues), []),
+      }),
       r.data,
       t,
       'page languages',
+      callName(call),
     );
-    return { route: d.route, defaultLanguage: d.default_language ?? null, translated: d.translated, untranslated: d.untranslated };
+    const translated: Record<string, string> = {};
+    const map = d.translated ?? {};
+    if (Array.isArray(map)) for (const code of map) translated[code] = route;
+    else for (const [code, at] of Object.entries(map)) if (code !== '') translated[code] = at ?? route;
+    return { route, defaultLanguage: d.default_language ?? null, translated, untranslated: d.untranslated ?? [] };
   },
 
+  /** The answer's language is the one asked for (the spec says `lang`, the real service `language`). */
   async translate(t: Transport, route: string, body: { lang: string; title?: string; content?: string; header?: Header }) {
-    const r = await t.call({ method: 'POST', path: `/pages/${routePath(route)}/translate`, body });
-    return parseAnswer(v.object({ route: v.string(), lang: v.string(), title: v.optional(v.string()), content: v.optional(v.string()) }), r.data, t, 'a translation');
+    const call: CallOptions = { method: 'POST', path: `/pages/${routePath(route)}/translate`, body };
+    const r = await request(t, call);
+    const d = parseAnswer(TranslatedSchema, r.data ?? {}, t, 'a translation', callName(call));
+    return { route, lang: body.lang, ...(d.title != null ? { title: d.title } : {}), ...(d.content != null ? { content: d.content } : {}) };
   },
 
   async adoptLanguage(t: Transport, route: string, lang: string): Promise<void> {
-    await t.call({ method: 'POST', path: `/pages/${routePath(route)}/adopt-language`, body: { lang } });
+    await request(t, { method: 'POST', path: `/pages/${routePath(route)}/adopt-language`, body: { lang } });
   },
 
   async sync(t: Transport, route: string, sourceLang: string, targetLang: string) {
-    const r = await t.call({ method: 'POST', path: `/pages/${routePath(route)}/sync`, body: { source_lang: sourceLang, target_lang: targetLang } });
-    return parseAnswer(v.object({ route: v.string(), lang: v.string(), title: v.optional(v.string()), content: v.optional(v.string()) }), r.data, t, 'a sync result');
+    const call: CallOptions = { method: 'POST', path: `/pages/${routePath(route)}/sync`, body: { source_lang: sourceLang, target_lang: targetLang } };
+    const r = await request(t, call);
+    const d = parseAnswer(TranslatedSchema, r.data ?? {}, t, 'a sync result', callName(call));
+    return { route, lang: targetLang, ...(d.title != null ? { title: d.title } : {}), ...(d.content != null ? { content: d.content } : {}) };
   },
 
+  /** A side the site answers null (the page does not exist in that language) is one that does not exist. */
   async compare(t: Transport, route: string, source: string, target: string): Promise<TranslationComparison> {
-    const r = await t.call({ path: `/pages/${routePath(route)}/compare`, query: { source, target } });
-    const Side = v.object({ lang: v.string(), exists: v.boolean(), title: str, content: str, header: v.optional(v.nullable(HeaderSchema), null), modified: str });
-    const d = parseAnswer(v.object({ route: v.string(), source: Side, target: Side }), r.data, t, 'a comparison');
-    const side = (s: v.InferOutput<typeof Side>) => ({ lang: s.lang, exists: s.exists, title: s.title ?? null, content: s.content ?? null, header: (s.header ?? null) as Header | null, modified: s.modified ?? null });
-    return { route: d.route, source: side(d.source), target: side(d.target) };
+    const call: CallOptions = { path: `/pages/${routePath(route)}/compare`, query: { source, target } };
+    const r = await request(t, call);
+    const d = parseAnswer(v.object({ route: v.optional(v.string()), source: SideSchema, target: SideSchema }), r.data, t, 'a comparison', callName(call));
+    return { route, source: toSide(d.source, source), target: toSide(d.target, target) };
   },
 
   async siteLanguages(t: Transport): Promise<SiteLanguages> {
-    const r = await t.call({ path: '/languages' });
-    const L = v.object({ code: v.string(), name: v.optional(v.string()), native_name: v.optional(v.string()), rtl: v.optional(v.boolean(), false), is_default: v.optional(v.boolean(), false) });
-    const d = parseAnswer(v.object({ enabled: v.boolean(), languages: v.optional(v.array(L), []), default: str, active: str }), r.data, t, 'the site languages');
+    const call: CallOptions = { path: '/languages' };
+    const r = await request(t, call);
+    const L = v.object({ code: v.string(), name: v.optional(v.nullable(v.string())), native_name: v.optional(v.nullable(v.string())), rtl: v.optional(v.boolean(), false), is_default: v.optional(v.boolean(), false) });
+    const d = parseAnswer(v.object({ enabled: v.boolean(), languages: v.optional(v.array(L), []), default: str, active: str }), r.data, t, 'the site languages', callName(call));
     return {
       enabled: d.enabled,
       languages: d.languages.map((l) => ({ code: l.code, name: l.name ?? l.code, nativeName: l.native_name ?? l.name ?? l.code, rtl: l.rtl, isDefault: l.is_default })),
@@ -275,51 +424,36 @@ export const cmsPages = {
   },
 
   /** One page of list rows with their translation metadata (the matrix reads all pages this way). */
-  async translationRows(t: Transport, page: number, perPage = 100): Promise<{ rows: TranslationRow[]; total: number }> {
-    const r = await t.call({ path: '/pages', query: { translations: true, page, per_page: perPage, sort: 'default' } });
-    const Row = v.object({
-      route: v.string(),
-      title: v.optional(v.nullable(v.string()), ''),
-      translated_languages: v.optional(v.array(v.string()), []),
-      untranslated_languages: v.optional(v.array(v.string()), []),
-      has_default_file: v.optional(v.boolean(), false),
-      explicit_language_files: v.optional(v.array(v.string()), []),
-    });
-    const rows = parseAnswer(v.array(Row), r.data, t, 'a page list').map((x) => ({
-      route: x.route.startsWith('/') ? x.route : `/${x.route}`,
+  async translationRows(t: Transport, page: number, perPage = 100): Promise<RowsPage<TranslationRow>> {
+    const o: CallOptions = { path: '/pages', query: { translations: true, page, per_page: perPage, sort: 'default' } };
+    const r = await pagedRows(t, o, { page, perPage }, TranslationRowSchema, (x) => ({
+      route: addressOf(x).route,
       title: x.title ?? '',
-      translated: x.translated_languages,
-      untranslated: x.untranslated_languages,
-      hasDefaultFile: x.has_default_file,
-      explicit: x.explicit_language_files,
+      translated: x.translated_languages ?? [],
+      untranslated: x.untranslated_languages ?? [],
+      hasDefaultFile: x.has_default_file ?? false,
+      explicit: x.explicit_language_files ?? [],
     }));
-    const total = typeof r.meta?.total === 'number' ? r.meta.total : rows.length;
-    return { rows, total };
+    return { rows: r.items, total: r.total, next: r.next, unreadable: r.unreadable };
   },
 
   /**
    * One page of list rows for the mirror: the summary and the translation metadata together
    * (translations=true), in the site's own order so paging is stable.
    */
-  async mirrorRows(t: Transport, q: { page: number; perPage: number; parent?: string; childrenOf?: string }): Promise<{ rows: MirrorRow[]; total: number }> {
-    const r = await t.call({
+  async mirrorRows(t: Transport, q: { page: number; perPage: number; parent?: string; childrenOf?: string }): Promise<RowsPage<MirrorRow>> {
+    const o: CallOptions = {
       path: '/pages',
       query: { page: q.page, per_page: q.perPage, sort: 'default', translations: true, parent: q.parent, children_of: q.childrenOf },
-    });
-    const Row = v.object({
-      ...SummarySchema.entries,
-      has_default_file: v.optional(v.boolean(), false),
-      explicit_language_files: v.optional(v.array(v.string()), []),
-    });
-    const rows = parseAnswer(v.array(Row), r.data, t, 'a page list').map((x) => ({
+    };
+    const r = await pagedRows(t, o, q, MirrorRowSchema, (x) => ({
       ...toSummary(x),
       translated: x.translated_languages ?? [],
       untranslated: x.untranslated_languages ?? [],
-      explicit: x.explicit_language_files,
-      hasDefaultFile: x.has_default_file,
+      explicit: x.explicit_language_files ?? [],
+      hasDefaultFile: x.has_default_file ?? false,
     }));
-    const total = typeof r.meta?.total === 'number' ? r.meta.total : rows.length;
-    return { rows, total };
+    return { rows: r.items, total: r.total, next: r.next, unreadable: r.unreadable };
   },
 
   /**
@@ -327,19 +461,28 @@ export const cmsPages = {
    * header), which the quick check compares with the page's `modified`.
    */
   async read(t: Transport, route: string, o: { lang?: string; ifNoneMatch?: string | null } = {}): Promise<{ page: Page | null; serverDate: string | null }> {
-    const r = await t.call({
+    const call: CallOptions = {
       path: `/pages/${routePath(route)}`,
       query: { lang: o.lang },
       ...(o.ifNoneMatch ? { ifNoneMatch: o.ifNoneMatch } : {}),
-    });
+    };
+    const r = await request(t, call);
     const date = Date.parse(r.headers.get('date') ?? '');
     const serverDate = Number.isNaN(date) ? null : new Date(date).toISOString();
     if (r.notModified) return { page: null, serverDate };
-    return { page: toPage(parseAnswer(PageSchema, r.data, t, 'a page'), r.etag ?? null), serverDate };
+    return { page: toPage(parseAnswer(PageSchema, r.data, t, 'a page', callName(call)), r.etag ?? null), serverDate };
   },
 
+  /** Type → terms, as text (the real service sends numeric terms such as 2024 as numbers; `[]` when there are none). */
   async taxonomy(t: Transport): Promise<Record<string, string[]>> {
-    const r = await t.call({ path: '/taxonomy' });
-    return parseAnswer(v.record(v.string(), v.array(v.string())), r.data, t, 'the taxonomy');
+    const call: CallOptions = { path: '/taxonomy' };
+    const r = await request(t, call);
+    return parseAnswer(
+      v.union([v.record(v.string(), v.pipe(v.nullable(v.array(Text)), v.transform((x) => x ?? []))), v.pipe(v.array(v.never()), v.transform(() => ({})))]),
+      r.data,
+      t,
+      'the taxonomy',
+      callName(call),
+    );
   },
 };

@@ -1,3 +1,8 @@
+/**
+ * The page cache: list rows, full reads and translation metadata per site, route and language,
+ * keyed by the page's structural route. Each tree level keeps the order the site gave it
+ * (`position`), so the tree reads the same offline.
+ */
 import type { ChannelParsed, Page, PageList, PageSummary, TranslationRow } from '../../contract';
 import type { Db } from '../open';
 
@@ -29,6 +34,8 @@ interface Row {
   has_default_file: 0 | 1 | null;
   full_sig: string | null;
   verified_at: string | null;
+  position: number | null;
+  public_route: string | null;
 }
 
 /**
@@ -135,6 +142,8 @@ const json = <T>(text: string | null, fallback: T): T => {
 function summaryOf(r: Row): PageSummary {
   return {
     route: r.route,
+    ...(r.public_route !== null && r.public_route !== r.route ? { publicRoute: r.public_route } : {}),
+    parentRoute: r.parent,
     slug: r.slug,
     title: r.title,
     template: r.template,
@@ -153,10 +162,12 @@ function summaryOf(r: Row): PageSummary {
 /** The page cache. One writer (the Host); bulk writes in one transaction. */
 export function pagesRepo(db: Db) {
   const q = {
+    // a row that changed parent loses its place: it has none among its new siblings until that level is read
     upsertSummary: db.prepare(
-      `INSERT INTO pages (site_id, route, lang, title, slug, template, published, visible, routable, sort_order, has_children, parent, modified, date, translated, untranslated, explicit, has_default_file, fetched_at)
-       VALUES (@site_id, @route, @lang, @title, @slug, @template, @published, @visible, @routable, @sort_order, @has_children, @parent, @modified, @date, @translated, @untranslated, @explicit, @has_default_file, @now)
+      `INSERT INTO pages (site_id, route, lang, title, slug, template, published, visible, routable, sort_order, has_children, parent, public_route, modified, date, translated, untranslated, explicit, has_default_file, fetched_at)
+       VALUES (@site_id, @route, @lang, @title, @slug, @template, @published, @visible, @routable, @sort_order, @has_children, @parent, @public_route, @modified, @date, @translated, @untranslated, @explicit, @has_default_file, @now)
        ON CONFLICT (site_id, route, lang) DO UPDATE SET title = excluded.title, slug = excluded.slug, template = excluded.template,
+         position = CASE WHEN pages.parent = excluded.parent THEN pages.position END, public_route = excluded.public_route,
          published = excluded.published, visible = excluded.visible, routable = excluded.routable, sort_order = excluded.sort_order,
          has_children = excluded.has_children, parent = excluded.parent, modified = excluded.modified, date = excluded.date,
          translated = coalesce(excluded.translated, pages.translated), untranslated = coalesce(excluded.untranslated, pages.untranslated),
@@ -165,11 +176,12 @@ export function pagesRepo(db: Db) {
     ),
     // a full read in one statement (one B-tree write, one pass of the search index's trigger)
     upsertFull: db.prepare(
-      `INSERT INTO pages (site_id, route, lang, title, slug, template, published, visible, routable, sort_order, has_children, parent, modified, date, translated, untranslated, explicit, has_default_file, fetched_at,
+      `INSERT INTO pages (site_id, route, lang, title, slug, template, published, visible, routable, sort_order, has_children, parent, public_route, modified, date, translated, untranslated, explicit, has_default_file, fetched_at,
          header, header_text, content, media, language, etag, full_at, full_sig, verified_at)
-       VALUES (@site_id, @route, @lang, @title, @slug, @template, @published, @visible, @routable, @sort_order, @has_children, @parent, @modified, @date, @translated, @untranslated, @explicit, @has_default_file, @now,
+       VALUES (@site_id, @route, @lang, @title, @slug, @template, @published, @visible, @routable, @sort_order, @has_children, @parent, @public_route, @modified, @date, @translated, @untranslated, @explicit, @has_default_file, @now,
          @header, @header_text, @content, @media, @language, @etag, @now, @full_sig, @verified_at)
        ON CONFLICT (site_id, route, lang) DO UPDATE SET title = excluded.title, slug = excluded.slug, template = excluded.template,
+         position = CASE WHEN pages.parent = excluded.parent THEN pages.position END, public_route = excluded.public_route,
          published = excluded.published, visible = excluded.visible, routable = excluded.routable, sort_order = excluded.sort_order,
          has_children = excluded.has_children, parent = excluded.parent, modified = excluded.modified, date = excluded.date,
          translated = coalesce(excluded.translated, pages.translated), untranslated = coalesce(excluded.untranslated, pages.untranslated),
@@ -192,16 +204,20 @@ export function pagesRepo(db: Db) {
     removeId: db.prepare<[number]>('DELETE FROM pages WHERE id = ?'),
     matrix: db.prepare<[string], Row>("SELECT * FROM pages WHERE site_id = ? AND lang = '' AND translated IS NOT NULL ORDER BY route"),
     get: db.prepare<[string, string, string], Row>('SELECT * FROM pages WHERE site_id = ? AND route = ? AND lang = ?'),
+    // the level's order as the site last gave it; rows it has not placed yet follow in the site's
+    // folder order (numbered folders first by number, then the rest by name, as Grav lists them)
     children: db.prepare<[string, string, string], Row>(
-      'SELECT * FROM pages WHERE site_id = ? AND lang = ? AND parent = ? ORDER BY sort_order IS NULL, sort_order, slug',
+      'SELECT * FROM pages WHERE site_id = ? AND lang = ? AND parent = ? ORDER BY position IS NULL, position, sort_order IS NULL, sort_order, lower(slug), route',
     ),
+    placeLevel: db.prepare<{ site: string; parent: string }>("UPDATE pages SET position = NULL WHERE site_id = @site AND lang = '' AND parent = @parent"),
+    place: db.prepare<{ site: string; route: string; position: number }>("UPDATE pages SET position = @position WHERE site_id = @site AND route = @route AND lang = ''"),
     // a prefix test, not LIKE: routes may hold % and _
     removeTree: db.prepare<{ site: string; route: string }>(
       "DELETE FROM pages WHERE site_id = @site AND (route = @route OR substr(route, 1, length(@route) + 1) = @route || '/')",
     ),
     removeLang: db.prepare<[string, string, string]>('DELETE FROM pages WHERE site_id = ? AND route = ? AND lang = ?'),
     moveRoot: db.prepare<{ site: string; from: string; to: string; parent: string; slug: string }>(
-      'UPDATE pages SET route = @to, parent = @parent, slug = @slug WHERE site_id = @site AND route = @from',
+      'UPDATE pages SET route = @to, parent = @parent, slug = @slug, position = NULL, public_route = NULL WHERE site_id = @site AND route = @from',
     ),
     moveBelow: db.prepare<{ site: string; from: string; to: string }>(
       `UPDATE pages SET route = @to || substr(route, length(@from) + 1), parent = @to || substr(parent, length(@from) + 1)
@@ -221,7 +237,8 @@ export function pagesRepo(db: Db) {
     routable: s.routable ? 1 : 0,
     sort_order: s.order,
     has_children: s.hasChildren ? 1 : 0,
-    parent: parentOf(s.route),
+    parent: s.parentRoute ?? parentOf(s.route),
+    public_route: s.publicRoute ?? null,
     modified: s.modified,
     date: s.date,
     translated: s.translatedLanguages ? JSON.stringify(s.translatedLanguages) : null,
@@ -241,6 +258,17 @@ export function pagesRepo(db: Db) {
           if (s.hasDefaultFile !== undefined) params.has_default_file = s.hasDefaultFile ? 1 : 0;
           q.upsertSummary.run(params);
         }
+      })();
+    },
+    /**
+     * A whole tree level as the site ordered it: the rows, and their places, so the tree shows the
+     * same order offline. Rows of that parent the site did not list lose their place (they follow).
+     */
+    putLevel(siteId: string, parent: string, rows: PageSummary[], now = new Date().toISOString()): void {
+      db.transaction(() => {
+        for (const s of rows) q.upsertSummary.run(summaryParams(siteId, '', s, now));
+        q.placeLevel.run({ site: siteId, parent });
+        rows.forEach((s, position) => q.place.run({ site: siteId, route: s.route, position }));
       })();
     },
     /**

@@ -71,7 +71,7 @@ class SessionsState {
     if (!info.me) {
       return info.via === 'apikey' ? 'Connect with the API key to open this area.' : 'Refresh the account details to open this area.';
     }
-    return areaBlockedReason(info.me.access, area);
+    return areaBlockedReason(info.me, area);
   }
 
   async load(): Promise<void> {

@@ -11,7 +11,7 @@
  *   const merged = await state.batch('publish', routes);   // split into the site's limit, merged
  */
 import { SvelteSet } from 'svelte/reactivity';
-import { can, type BatchResult, type PageList, type PageSummary, type SiteLanguages } from '../../../electron/contract/index';
+import { can, type BatchResult, type PageList, type PageSummary, type SiteLanguages, type UnreadablePage } from '../../../electron/contract/index';
 import { invoke } from '../../lib/client';
 import { AppError, errorMessage } from '../../lib/errors';
 import { sessions } from '../auth/sessions.svelte';
@@ -20,7 +20,10 @@ import { unsavedEdits } from '../editor/unsaved.svelte';
 
 export const ROOT = '/';
 
-/** The parent route of `/a/b` is `/a`; of `/a` it is `/`. */
+/**
+ * The parent route of `/a/b` is `/a`; of `/a` it is `/`. Routes here are structural (the site's
+ * `raw_route`), so this holds; where the site said a page's parent, `parentRoute` is used instead.
+ */
 export function parentOf(route: string): string {
   const i = route.lastIndexOf('/');
   return i <= 0 ? ROOT : route.slice(0, i);
@@ -70,8 +73,29 @@ export interface ChildLevel {
   status: 'loading' | 'ready' | 'error';
   /** The children in the site's own order (kept while a reload runs, so nothing flickers). */
   items: PageSummary[];
+  /** Children the site sent that could not be read, with their place in the level. */
+  unreadable: UnreadablePage[];
   error: string | null;
 }
+
+/**
+ * The readable children and the unreadable ones in one sequence, each unreadable row at the place
+ * the site sent it (`position` counts every row of the level).
+ */
+export function levelRows<P>(items: readonly P[], unreadable: readonly UnreadablePage[], offset = 0): ({ kind: 'page'; page: P } | { kind: 'unreadable'; row: UnreadablePage })[] {
+  const out: ({ kind: 'page'; page: P } | { kind: 'unreadable'; row: UnreadablePage })[] = [];
+  const bad = [...unreadable].sort((a, b) => a.position - b.position);
+  let b = 0;
+  for (const page of items) {
+    while (b < bad.length && bad[b]!.position - offset <= out.length) out.push({ kind: 'unreadable', row: bad[b++]! });
+    out.push({ kind: 'page', page });
+  }
+  while (b < bad.length) out.push({ kind: 'unreadable', row: bad[b++]! });
+  return out;
+}
+
+/** What an unreadable row is called on screen: its title, else its route, else "A page". */
+export const unreadableName = (u: UnreadablePage): string => u.title ?? u.route ?? 'A page';
 
 export type TreeRow =
   | {
@@ -85,6 +109,7 @@ export type TreeRow =
       expanded: boolean;
       loading: boolean;
     }
+  | { kind: 'unreadable'; key: string; row: UnreadablePage; parent: string; level: number; posinset: number; setsize: number }
   | { kind: 'error'; key: string; parent: string; level: number; message: string };
 
 export type Tri = 'any' | 'yes' | 'no';
@@ -192,7 +217,7 @@ export class SitePagesState {
 
   /** May this account write pages (create, move, delete, batch)? */
   get canWrite(): boolean {
-    return can(sessions.me(this.siteId)?.access, 'api.pages.write');
+    return can(sessions.me(this.siteId), 'api.pages.write');
   }
 
   /** Every page the tree or the list knows, by route. */
@@ -211,9 +236,15 @@ export class SitePagesState {
     const walk = (parent: string, level: number) => {
       const lv = levels[parent];
       if (!lv) return;
-      const n = lv.items.length;
+      const all = lv.unreadable.length ? levelRows(lv.items, lv.unreadable) : lv.items.map((page) => ({ kind: 'page' as const, page }));
+      const n = all.length;
       for (let i = 0; i < n; i++) {
-        const page = lv.items[i]!;
+        const entry = all[i]!;
+        if (entry.kind === 'unreadable') {
+          rows.push({ kind: 'unreadable', key: `unreadable:${parent}:${entry.row.position}`, row: entry.row, parent, level, posinset: i + 1, setsize: n });
+          continue;
+        }
+        const page = entry.page;
         const open = page.hasChildren && expanded.has(page.route);
         const child = open ? levels[page.route] : undefined;
         rows.push({ kind: 'page', key: page.route, page, parent, level, posinset: i + 1, setsize: n, expanded: open, loading: open && (!child || child.status === 'loading') });
@@ -238,13 +269,13 @@ export class SitePagesState {
     if (running) return running;
     const had = this.levels[parent];
     if (had && had.status === 'ready' && !force) return Promise.resolve();
-    this.#setLevel(parent, { status: 'loading', items: had?.items ?? [], error: null });
+    this.#setLevel(parent, { status: 'loading', items: had?.items ?? [], unreadable: had?.unreadable ?? [], error: null });
     const job = (async () => {
       try {
-        const items = await invoke('pages.children', { siteId: this.siteId, route: parent });
-        this.#setLevel(parent, { status: 'ready', items, error: null });
+        const level = await invoke('pages.level', { siteId: this.siteId, route: parent });
+        this.#setLevel(parent, { status: 'ready', items: level.items, unreadable: level.unreadable ?? [], error: null });
       } catch (err) {
-        this.#setLevel(parent, { status: 'error', items: had?.items ?? [], error: errorMessage(err) });
+        this.#setLevel(parent, { status: 'error', items: had?.items ?? [], unreadable: had?.unreadable ?? [], error: errorMessage(err) });
       } finally {
         this.#inflight.delete(parent);
       }
@@ -370,6 +401,16 @@ export class SitePagesState {
     return this.known.get(route)?.title || slugOf(route);
   }
 
+  /** The parent of a page: as the site said (`parentRoute`) when the page is known, else from its route. */
+  parentOfPage(route: string): string {
+    return this.known.get(route)?.parentRoute ?? parentOf(route);
+  }
+
+  /** The slug the site knows a page by (reorder names children by it), else the route's last part. */
+  slugOfPage(route: string): string {
+    return this.known.get(route)?.slug || slugOf(route);
+  }
+
   // ------------------------------------------------------------------------------------------
   // routes that change: everything that remembers a route follows it
 
@@ -423,13 +464,13 @@ export class SitePagesState {
       this.say(refused, 'danger');
       throw new AppError({ code: 'invalid_input', message: refused });
     }
-    const moving = list.filter((r) => parentOf(r) !== target);
+    const moving = list.filter((r) => this.parentOfPage(r) !== target);
     if (moving.length === 0) {
       this.say(list.length === 1 ? `“${this.titleOf(list[0]!)}” is already there.` : 'These pages are already there.');
       return list;
     }
     return this.#run(async () => {
-      const before = moving.map(parentOf);
+      const before = moving.map((r) => this.parentOfPage(r));
       const moved = await this.#relocate(moving, target);
       this.expanded.add(target);
       await Promise.all([this.refresh([...before, target, parentOf(target), ...before.map(parentOf)]), this.loadChildren(target, true)]);
@@ -453,8 +494,8 @@ export class SitePagesState {
       throw new AppError({ code: 'invalid_input', message: refused });
     }
     await this.#run(async () => {
-      const moving = list.filter((r) => parentOf(r) !== parent);
-      const before = moving.map(parentOf);
+      const moving = list.filter((r) => this.parentOfPage(r) !== parent);
+      const before = moving.map((r) => this.parentOfPage(r));
       let placed = list;
       if (moving.length) {
         const moved = await this.#relocate(moving, parent);
@@ -475,7 +516,7 @@ export class SitePagesState {
 
   /** Alt+Up / Alt+Down: one step up or down among its siblings. Answers false at the edge. */
   async nudge(route: string, delta: -1 | 1): Promise<boolean> {
-    const parent = parentOf(route);
+    const parent = this.parentOfPage(route);
     const siblings = (this.levels[parent]?.items ?? []).map((p) => p.route);
     const i = siblings.indexOf(route);
     const j = i + delta;
@@ -512,7 +553,7 @@ export class SitePagesState {
   /** Sends a parent's full child order (`placed`: the pages the user moved). */
   async #sendOrder(parent: string, order: string[], placed: readonly string[] = []): Promise<void> {
     if (parent !== ROOT) {
-      await invoke('pages.reorder', { siteId: this.siteId, route: parent, order: order.map(slugOf) });
+      await invoke('pages.reorder', { siteId: this.siteId, route: parent, order: order.map((r) => this.slugOfPage(r)) });
       return;
     }
     // The top level has no reorder route (it needs a parent page): positions through reorganize.
@@ -557,30 +598,32 @@ export class SitePagesState {
   }
 
   async afterMove(old: string, next: string): Promise<void> {
+    const from = this.parentOfPage(old);
     this.remap(old, next);
     const parent = parentOf(next);
     if (parent !== ROOT) this.expanded.add(parent);
-    await this.refresh([parentOf(old), parentOf(parentOf(old)), parent, parentOf(parent)]);
+    await this.refresh([from, parentOf(from), parent, parentOf(parent)]);
     this.selectOnly(next);
     this.focus = next;
   }
 
   async afterDelete(route: string, lang: string | null): Promise<void> {
+    const parent = this.parentOfPage(route);
     if (lang) {
       // one language gone: the page stays, unless that was its last file (the reload tells)
       if (this.open?.route === route && this.open.lang === lang) this.open = { route };
-      await this.refresh([parentOf(route), parentOf(parentOf(route))]);
-      const level = this.levels[parentOf(route)];
+      await this.refresh([parent, parentOf(parent)]);
+      const level = this.levels[parent];
       if (level?.status === 'ready' && !level.items.some((p) => p.route === route)) this.remap(route, null);
       return;
     }
     this.remap(route, null);
-    await this.refresh([parentOf(route), parentOf(parentOf(route))]);
+    await this.refresh([parent, parentOf(parent)]);
   }
 
   /** The editor saved a page: its row shows the new title and flags. */
   pageSaved(page: PageSummary): void {
-    const parent = parentOf(page.route);
+    const parent = page.parentRoute ?? this.parentOfPage(page.route);
     const level = this.levels[parent];
     if (level) {
       const items = level.items.map((p) => (p.route === page.route ? { ...p, ...pick(page) } : p));
