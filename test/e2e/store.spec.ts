@@ -9,12 +9,12 @@
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ORDER_ID_RULES } from '../../electron/contract/store';
-import { startStoreSandbox, type StoreSandbox } from '../sandbox/store/server';
+import { startStoreSandbox, type SpecStoreSandbox } from '../sandbox/store/server';
 import { addStoreSite, rail, sitePane, siteButton, switchArea, useBrowserMode } from './support/app';
 
 const SHOP = 'Shop';
 const session = useBrowserMode('sitedesk-store-e2e-');
-let sb: StoreSandbox;
+let sb: SpecStoreSandbox;
 
 test.beforeEach(async () => {
   sb = await startStoreSandbox();
