@@ -1,14 +1,20 @@
 /**
- * Store sites (document 3: pets, orders, users, inventory): the app's types, the input schemas and
- * the `store.*` channels and events, spread into the contract by index.ts. Rules the renderer may
- * rely on:
+ * Store sites (document 3: pets, orders, users, inventory; the real Swagger Petstore v3 where it
+ * differs): the app's types, the input schemas and the `store.*` channels and events, spread into
+ * the contract by index.ts. Rules the renderer may rely on:
  * - Sign-in follows the site's sign-in setting: an API key (stored with the site) or a user login
  *   (`store.login`); either way the secret stays in the Host's keychain.
  * - Reads of pets and the inventory fall back to Sitedesk's copy when the store cannot be reached;
  *   such answers carry `cachedAt` (ISO), the time of the copy.
+ * - Lists are read entry by entry: an entry the store sent malformed comes in `unreadable` with
+ *   what is wrong with it, and the rest of the list is there as usual.
+ * - Sitedesk chooses the ids of the pets and orders it creates (a store may make none up).
+ * - A delete of something the store no longer has succeeds with `alreadyGone: true` when the store
+ *   said so (404); a store that answers 200 either way cannot tell, and then it is false.
  * - A 429 answers `rate_limited` with `retryAfter` seconds; until then the Host refuses calls to
  *   that store locally (same error, no request), so the renderer counts down and retries once.
- * - `store.budget` events report what the store says is left of its rate limits.
+ * - `store.budget` events report what the store says is left of its rate limits, or (`reported:
+ *   false`) that it answers without saying anything about limits.
  */
 import * as v from 'valibot';
 import { channel, event } from './define';
@@ -42,14 +48,29 @@ export interface Pet {
   cachedAt?: string;
 }
 
+/** An entry of a store's list that Sitedesk could not read (it is kept out of the list proper). */
+export interface UnreadableEntry {
+  /** its id, when it has one Sitedesk can use (to delete it); else null */
+  id: number | null;
+  /** what it calls itself (a name, a username), when it says; else null */
+  label: string | null;
+  /** what is wrong with it, in words: `name is missing` */
+  problem: string;
+}
+
 export interface PetList {
   pets: Pet[];
+  /** entries the store sent that are not pets Sitedesk can read (empty for Sitedesk's copy) */
+  unreadable: UnreadableEntry[];
   /** Set when the list comes from Sitedesk's copy (the store could not be reached): the oldest copy's time. */
   cachedAt?: string;
 }
 
 export interface Inventory {
-  /** status → number of pets, as the store counts them (statuses beyond the three are kept) */
+  /**
+   * status → number, as the store counts them (statuses beyond the known ones are kept): pets per
+   * pet status in document 3; the real Swagger Petstore adds up ORDER quantities per ORDER status
+   */
   counts: Record<string, number>;
   total: number;
   /** when the store said so (ISO) */
@@ -88,6 +109,8 @@ export interface RateWindow {
 /** What the store says is left of the current plan's budget; null windows were not reported. */
 export interface RateBudget {
   siteId: string;
+  /** false: the store has answered, but said nothing about limits (no plan, no windows); nothing to show */
+  reported: boolean;
   /** as the store names it: free, pro, enterprise */
   plan: string | null;
   /** the store named a plan and reported no budget: no limit */
@@ -108,9 +131,9 @@ export interface StoreSessionInfo {
   via: 'apikey' | 'password' | null;
   /** the logged-in user (user login only) */
   username: string | null;
-  /** when the login session ends (ISO, from X-Expires-After); null when the store did not say */
+  /** when the store says the login session ends (ISO, from X-Expires-After); null when it did not say, or not readably */
   expiresAt: string | null;
-  /** calls per hour the login allows (X-Rate-Limit); null when not said or unlimited */
+  /** calls per hour the store says the login allows (X-Rate-Limit); null when not said or unlimited */
   rateLimitPerHour: number | null;
   /** why the session ended (expired), for the sign-in prompt */
   reason?: string;
@@ -128,6 +151,23 @@ export const PetId = v.pipe(
   v.maxValue(Number.MAX_SAFE_INTEGER, 'That pet id is too large.'),
 );
 
+/** A photo address typed by the person: a full URL. */
+const PhotoUrl = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1, 'A photo URL cannot be empty.'),
+  v.maxLength(2048),
+  v.url('Enter a full address, such as https://example.com/rex.jpg.'),
+);
+
+/**
+ * A photo entry the store already had and the person left alone, sent back exactly as it was even
+ * when it is no address (the real Petstore's uploads store a server-local path such as
+ * /tmp/inflector123.tmp; its examples store "string"): never a reason to refuse the save.
+ */
+export const KeptPhoto = v.strictObject({ kept: v.pipe(v.string(), v.maxLength(2048)) });
+export type KeptPhoto = v.InferOutput<typeof KeptPhoto>;
+
 const PetFields = {
   name: trimmed(1, 100, 'Give the pet a name.'),
   category: v.optional(
@@ -139,24 +179,31 @@ const PetFields = {
     ),
   ),
   /** Addresses of the pet's photos, in order (uploads add theirs). */
-  photoUrls: v.pipe(
-    v.array(v.pipe(v.string(), v.trim(), v.minLength(1, 'A photo URL cannot be empty.'), v.maxLength(2048), v.url('Enter a full address, such as https://example.com/rex.jpg.'))),
-    v.maxLength(50, 'At most 50 photos.'),
-  ),
+  photoUrls: v.pipe(v.array(PhotoUrl), v.maxLength(50, 'At most 50 photos.')),
   /** Tag names; the store keeps one id per name. */
   tags: v.optional(v.pipe(v.array(trimmed(1, 50, 'A tag cannot be empty.')), v.maxLength(20, 'At most 20 tags.')), []),
   status: v.optional(v.picklist(PET_STATUSES, 'Choose available, pending or sold.')),
 };
 
 export const PetCreate = v.strictObject({ siteId: SiteId, ...PetFields });
-export const PetUpdate = v.strictObject({ siteId: SiteId, id: PetId, ...PetFields });
+/**
+ * The whole pet as the person wants it. The Host reads the pet first and keeps what the form does
+ * not show (tag and category ids, a status outside the three), so nothing else changes.
+ */
+export const PetUpdate = v.strictObject({
+  siteId: SiteId,
+  id: PetId,
+  ...PetFields,
+  /** typed addresses, or entries the store had, kept as they were */
+  photoUrls: v.pipe(v.array(v.union([PhotoUrl, KeptPhoto], 'Enter a full address, such as https://example.com/rex.jpg.')), v.maxLength(50, 'At most 50 photos.')),
+});
 export const PetRef = v.strictObject({ siteId: SiteId, petId: PetId });
 
 export const PetListQuery = v.strictObject({
   siteId: SiteId,
   /** default: all three */
   statuses: v.optional(v.pipe(v.array(v.picklist(PET_STATUSES, 'Choose available, pending or sold.')), v.minLength(1, 'Choose at least one status.'))),
-  /** pets carrying any of these tags (names, compared without case) */
+  /** pets carrying any of these tags (names, compared as the store compares them: document 3 ignores case, Petstore does not) */
   tags: v.optional(v.pipe(v.array(trimmed(1, 50, 'A tag cannot be empty.')), v.maxLength(20, 'At most 20 tags.'))),
 });
 
@@ -185,21 +232,24 @@ export const OrderPlace = v.strictObject({
   complete: v.optional(v.boolean()),
 });
 
-/** The document's id rules, said where the id is typed. */
+/**
+ * Document 3's id rules, said when a store refuses an id (its 400), never enforced here: the real
+ * Petstore looks up and deletes any id, and the orders Sitedesk places have large ones.
+ */
 export const ORDER_ID_RULES = {
-  get: 'Orders can be looked up by their id: a whole number from 1 to 10.',
-  delete: 'Orders are deleted by their id: a positive whole number.',
+  get: 'A store that follows document 3 looks orders up by ids 1 to 10 only.',
+  delete: 'A store that follows document 3 deletes orders by positive ids only.',
 } as const;
 
-export const OrderLookup = v.strictObject({
-  siteId: SiteId,
-  orderId: v.pipe(v.number(ORDER_ID_RULES.get), v.integer(ORDER_ID_RULES.get), v.minValue(1, ORDER_ID_RULES.get), v.maxValue(10, ORDER_ID_RULES.get)),
-});
+const OrderId = v.pipe(
+  v.number('Enter the order id as a number.'),
+  v.integer('An order id is a whole number.'),
+  v.safeInteger('That order id is too large.'),
+);
 
-export const OrderDelete = v.strictObject({
-  siteId: SiteId,
-  orderId: v.pipe(v.number(ORDER_ID_RULES.delete), v.integer(ORDER_ID_RULES.delete), v.minValue(1, ORDER_ID_RULES.delete), v.maxValue(Number.MAX_SAFE_INTEGER, ORDER_ID_RULES.delete)),
-});
+export const OrderLookup = v.strictObject({ siteId: SiteId, orderId: OrderId });
+
+export const OrderDelete = v.strictObject({ siteId: SiteId, orderId: OrderId });
 
 export const StoreUsername = v.pipe(
   v.string(),
@@ -233,7 +283,11 @@ export const UserCreateList = v.strictObject({
 });
 export const UserRef = v.strictObject({ siteId: SiteId, username: StoreUsername });
 
-/** Only the fields given are sent, so only they change on the store. */
+/**
+ * The person's changes. The Host reads the account, applies them and saves it whole with its
+ * username (a store may replace the account with what it is sent: the real Petstore does), so
+ * fields not given stay as they are.
+ */
 export const UserChanges = v.pipe(
   v.strictObject({
     email: v.optional(Email),
@@ -280,7 +334,7 @@ export const storeChannels = {
   'store.pets.get': channel<Pet>()(PetRef),
   'store.pets.create': channel<Pet>()(PetCreate),
   'store.pets.update': channel<Pet>()(PetUpdate),
-  'store.pets.delete': channel<{ petId: number }>()(PetRef),
+  'store.pets.delete': channel<{ petId: number; alreadyGone: boolean }>()(PetRef),
   /** Progress arrives as `store.progress` events with the same uploadId; answers the pet as it is after the upload. */
   'store.pets.uploadImage': channel<{ pet: Pet; message: string }>()(PetUpload),
 
@@ -288,13 +342,14 @@ export const storeChannels = {
 
   'store.orders.place': channel<Order>()(OrderPlace),
   'store.orders.get': channel<Order>()(OrderLookup),
-  'store.orders.delete': channel<{ orderId: number }>()(OrderDelete),
+  'store.orders.delete': channel<{ orderId: number; alreadyGone: boolean }>()(OrderDelete),
 
   'store.users.create': channel<StoreUser>()(UserCreate),
-  'store.users.createList': channel<StoreUser[]>()(UserCreateList),
+  /** `unreadable`: users the store answered with that Sitedesk cannot read (they were sent, and likely created) */
+  'store.users.createList': channel<{ users: StoreUser[]; unreadable: UnreadableEntry[] }>()(UserCreateList),
   'store.users.get': channel<StoreUser>()(UserRef),
   'store.users.update': channel<StoreUser>()(UserUpdate),
-  'store.users.delete': channel<{ username: string }>()(UserRef),
+  'store.users.delete': channel<{ username: string; alreadyGone: boolean }>()(UserRef),
 };
 
 export const storeEvents = {

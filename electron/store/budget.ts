@@ -1,7 +1,9 @@
 /**
  * One store site's rate-limit budget as the store reports it, and the Host's promise not to hammer:
  * after a 429, calls to that store are refused locally until its Retry-After has passed (the
- * renderer counts down and tries once more).
+ * renderer counts down and tries once more). A store that answers without any budget headers (the
+ * real Petstore has no limits) is recorded once as `reported: false`, so the renderer knows it has
+ * answered and that there is no meter to show.
  */
 import type { RateBudget } from '../contract/store';
 import { budgetFromHeaders } from '../api/store/limits';
@@ -35,12 +37,14 @@ export class BudgetTracker {
     if (status === 429) blocked = now + (retryAfterSeconds(headers.get('retry-after'), now) ?? 60) * 1000;
     else if (status < 400) blocked = null;
     const before = this.budget;
-    if (!reported && status !== 429 && blocked === (before?.blockedUntil ? Date.parse(before.blockedUntil) : null)) return;
+    const firstAnswer = !before && status < 400;
+    if (!reported && status !== 429 && !firstAnswer && blocked === (before?.blockedUntil ? Date.parse(before.blockedUntil) : null)) return;
     const minute = reported ? reported.minute : (before?.minute ?? null);
     const day = reported ? reported.day : (before?.day ?? null);
     const plan = reported?.plan ?? before?.plan ?? null;
     this.budget = {
       siteId: this.siteId,
+      reported: reported !== null || (before?.reported ?? false),
       plan,
       unlimited: plan !== null && minute === null && day === null,
       minute,

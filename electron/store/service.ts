@@ -1,9 +1,13 @@
 /**
- * Store sites (document 3): sign-in, pets, inventory, orders and users. Every call goes through one
- * place (`remote`) that refuses locally while the store asked to wait (429), reads the rate-limit
- * budget from every answer, and turns the store's errors into sentences about this site. Pets and
- * the inventory are kept in SQLite as read, so they can be read (marked `cachedAt`) when the store
- * cannot be reached.
+ * Store sites (document 3, and the real Swagger Petstore v3 where it differs): sign-in, pets,
+ * inventory, orders and users. Every call goes through one place (`remote`) that refuses locally
+ * while the store asked to wait (429), reads the rate-limit budget from every answer, and turns
+ * the store's errors into sentences about this site. Pets and the inventory are kept in SQLite as
+ * read, so they can be read (marked `cachedAt`) when the store cannot be reached.
+ * What holds on both kinds of store: the pets and orders created here carry ids Sitedesk chose
+ * (ids.ts); an edit reads the record first and sends it back whole; the store's id rules are
+ * explained when it refuses an id, not enforced here; a delete of something already gone is no
+ * error.
  */
 import {
   ORDER_ID_RULES,
@@ -21,19 +25,21 @@ import {
   type RateBudget,
   type StoreSessionInfo,
   type StoreUser,
+  type UnreadableEntry,
   type UserChanges,
 } from '../contract/store';
 import type { Site } from '../contract';
 import { AppError, isAppError } from '../core/app-error';
 import type { FetchLike } from '../api/http';
 import { Transport } from '../api/transport';
-import { storePets } from '../api/store/pets';
+import { storePets, updateBody } from '../api/store/pets';
 import { storeOrders } from '../api/store/orders';
-import { storeUsers } from '../api/store/users';
+import { storeUsers, updateBody as updateUserBody } from '../api/store/users';
 import type { SitesRepo } from '../db/repos/sites';
 import type { StoreRepo } from '../db/repos/store';
 import type { SecretStore } from '../secrets/store';
 import { BudgetTracker } from './budget';
+import { IdMaker } from './ids';
 import { StoreSession, storeSessionAccount } from './session';
 
 export interface StoreDeps {
@@ -49,6 +55,8 @@ export interface StoreDeps {
   progress: (p: { uploadId: string; sent: number; total: number }) => void;
   /** session expiry and Retry-After are judged by this clock (tests move it) */
   now?: () => number;
+  /** the ids of new pets and orders (default: time and chance, see ids.ts) */
+  newId?: () => number;
 }
 
 interface Live {
@@ -71,6 +79,8 @@ function withFields(err: AppError, rename: (field: string) => string, message?: 
 
 export function storeService(deps: StoreDeps) {
   const now = deps.now ?? Date.now;
+  const ids = new IdMaker();
+  const newId = deps.newId ?? (() => ids.next());
   const iso = () => new Date(now()).toISOString();
   const live = new Map<string, Live>();
 
@@ -140,14 +150,16 @@ export function storeService(deps: StoreDeps) {
   /** The store names pet fields as it takes them; the channel's tags are plain names. */
   const petField = (f: string) => f.replace(/^tags\.(\d+)\.name$/, 'tags.$1');
 
-  const petBody = (p: PetCreate | PetUpdate) => ({
-    ...('id' in p ? { id: p.id } : {}),
-    name: p.name,
-    ...(p.category ? { category: p.category } : {}),
-    photoUrls: p.photoUrls,
-    tags: p.tags,
-    ...(p.status ? { status: p.status } : {}),
-  });
+  /** A store's 404 to a delete: the thing is gone either way, which is what the person wanted. */
+  async function removing(siteId: string, fn: (t: Transport) => Promise<void>, explain?: (err: AppError, site: Site) => AppError | undefined): Promise<{ alreadyGone: boolean }> {
+    try {
+      await remote(siteId, fn, explain);
+      return { alreadyGone: false };
+    } catch (err) {
+      if (isAppError(err) && err.code === 'not_found' && err.info.status === 404) return { alreadyGone: true };
+      throw err;
+    }
+  }
 
   return {
     // ── sign-in ──────────────────────────────────────────────────────────────────────────────
@@ -188,17 +200,18 @@ export function storeService(deps: StoreDeps) {
       try {
         if (q.tags?.length) {
           const tagged = await remote(q.siteId, (t) => storePets.findByTags(t, q.tags!));
-          deps.repo.putPets(q.siteId, tagged, undefined, iso());
+          deps.repo.putPets(q.siteId, tagged.pets, undefined, iso());
           // the store filters by tags or by status, not both: statuses are applied here
-          return { pets: (q.statuses ? tagged.filter((p) => statuses.includes(p.status as never)) : tagged).sort(byId) };
+          const pets = q.statuses ? tagged.pets.filter((p) => statuses.includes(p.status as never)) : tagged.pets;
+          return { pets: pets.sort(byId), unreadable: tagged.unreadable };
         }
-        const pets = await remote(q.siteId, (t) => storePets.findByStatus(t, statuses));
-        deps.repo.putPets(q.siteId, pets, { statuses }, iso());
-        return { pets: pets.sort(byId) };
+        const found = await remote(q.siteId, (t) => storePets.findByStatus(t, statuses));
+        deps.repo.putPets(q.siteId, found.pets, { statuses }, iso());
+        return { pets: found.pets.sort(byId), unreadable: found.unreadable };
       } catch (err) {
         if (unreachable(err)) {
           const copy = deps.repo.pets(q.siteId, { ...(q.statuses ? { statuses: q.statuses } : {}), ...(q.tags ? { tags: q.tags } : {}) });
-          if (copy.fetchedAt) return { pets: copy.pets, cachedAt: copy.fetchedAt };
+          if (copy.fetchedAt) return { pets: copy.pets, unreadable: [], cachedAt: copy.fetchedAt };
         }
         throw err;
       }
@@ -216,26 +229,31 @@ export function storeService(deps: StoreDeps) {
       }
     },
 
+    /** The pet goes out with an id chosen here: a store may make none up (Petstore does not). */
     async createPet(p: PetCreate): Promise<Pet> {
-      const pet = await remote(p.siteId, (t) => storePets.create(t, petBody(p)), (err) => (err.info.fields ? withFields(err, petField) : undefined));
-      deps.repo.putPet(p.siteId, pet, iso());
+      const { siteId, ...fields } = p;
+      const body = { ...fields, id: newId() };
+      const pet = await remote(siteId, (t) => storePets.create(t, body), (err) => (err.info.fields ? withFields(err, petField) : undefined));
+      deps.repo.putPet(siteId, pet, iso());
       return pet;
     },
 
+    /** The pet is read first and sent back whole with the person's version on top (a PUT replaces it all). */
     async updatePet(p: PetUpdate): Promise<Pet> {
+      const { siteId, ...edit } = p;
       const pet = await remote(
-        p.siteId,
-        (t) => storePets.update(t, { ...petBody(p), id: p.id }),
+        siteId,
+        async (t) => storePets.update(t, { ...updateBody(await storePets.getStored(t, p.id), edit), id: p.id }),
         (err, site) => noPet(p.id)(err, site) ?? (err.info.fields ? withFields(err, petField) : undefined),
       );
-      deps.repo.putPet(p.siteId, pet, iso());
+      deps.repo.putPet(siteId, pet, iso());
       return pet;
     },
 
-    async deletePet(siteId: string, petId: number): Promise<{ petId: number }> {
-      await remote(siteId, (t) => storePets.remove(t, petId), noPet(petId));
+    async deletePet(siteId: string, petId: number): Promise<{ petId: number; alreadyGone: boolean }> {
+      const { alreadyGone } = await removing(siteId, (t) => storePets.remove(t, petId));
       deps.repo.removePet(siteId, petId);
-      return { petId };
+      return { petId, alreadyGone };
     },
 
     async uploadImage(q: PetUpload): Promise<{ pet: Pet; message: string }> {
@@ -279,10 +297,14 @@ export function storeService(deps: StoreDeps) {
 
     // ── orders ───────────────────────────────────────────────────────────────────────────────
 
+    /**
+     * The order goes out whole: an id chosen here (Petstore would file it as order 0, over the last
+     * one), the status (Petstore's inventory breaks on an order without one) and `complete`.
+     */
     async placeOrder(o: OrderPlace): Promise<Order> {
-      const { siteId, ...body } = o;
-      const order = await remote(siteId, (t) => storeOrders.place(t, body));
-      return order;
+      const { siteId, ...fields } = o;
+      const body = { ...fields, id: newId(), status: fields.status ?? 'placed', complete: fields.complete ?? false };
+      return remote(siteId, (t) => storeOrders.place(t, body));
     },
 
     order(siteId: string, orderId: number): Promise<Order> {
@@ -292,26 +314,25 @@ export function storeService(deps: StoreDeps) {
         (err, site) => {
           if (err.code === 'not_found') return new AppError({ ...err.info, message: `There is no order ${orderId} in ${site.name} (it may have been deleted).` });
           if (err.info.status === 400) {
-            return new AppError({ ...err.info, message: `${site.name} refused order id ${orderId}. ${ORDER_ID_RULES.get}`, fields: { orderId: ORDER_ID_RULES.get } });
+            return new AppError({ ...err.info, message: `${site.name} refused order id ${orderId}: ${err.message.replace(/\.$/, '')}. ${ORDER_ID_RULES.get}`, fields: { orderId: ORDER_ID_RULES.get } });
           }
           return undefined;
         },
       );
     },
 
-    async deleteOrder(siteId: string, orderId: number): Promise<{ orderId: number }> {
-      await remote(
+    async deleteOrder(siteId: string, orderId: number): Promise<{ orderId: number; alreadyGone: boolean }> {
+      const { alreadyGone } = await removing(
         siteId,
         (t) => storeOrders.remove(t, orderId),
         (err, site) => {
-          if (err.code === 'not_found') return new AppError({ ...err.info, message: `There is no order ${orderId} in ${site.name} to delete.` });
           if (err.info.status === 400) {
-            return new AppError({ ...err.info, message: `${site.name} refused order id ${orderId}. ${ORDER_ID_RULES.delete}`, fields: { orderId: ORDER_ID_RULES.delete } });
+            return new AppError({ ...err.info, message: `${site.name} refused order id ${orderId}: ${err.message.replace(/\.$/, '')}. ${ORDER_ID_RULES.delete}`, fields: { orderId: ORDER_ID_RULES.delete } });
           }
           return undefined;
         },
       );
-      return { orderId };
+      return { orderId, alreadyGone };
     },
 
     // ── users ────────────────────────────────────────────────────────────────────────────────
@@ -320,8 +341,11 @@ export function storeService(deps: StoreDeps) {
       return remote(siteId, (t) => storeUsers.create(t, user), (err) => (err.info.fields ? withFields(err, (f) => `user.${f}`) : undefined));
     },
 
-    /** All or none: the store refuses the whole list when one user is wrong, naming it (`users.2.email`). */
-    createUsers(siteId: string, users: NewStoreUser[]): Promise<StoreUser[]> {
+    /**
+     * All or none on a store that follows the document: it refuses the whole list when one user is
+     * wrong, naming it (`users.2.email`). The answer is read user by user.
+     */
+    createUsers(siteId: string, users: NewStoreUser[]): Promise<{ users: StoreUser[]; unreadable: UnreadableEntry[] }> {
       return remote(siteId, (t) => storeUsers.createWithList(t, users), (err) => (err.info.fields ? withFields(err, (f) => `users.${f}`) : undefined));
     },
 
@@ -331,25 +355,35 @@ export function storeService(deps: StoreDeps) {
       );
     },
 
-    /** Sends only the fields in `changes`, so nothing else changes on the store. */
+    /**
+     * Reads the account, applies the person's changes and saves it whole with its username: a store
+     * may replace the account with what it is sent (the real Petstore does, and a body without
+     * username breaks its user list), so a partial record is never sent.
+     */
     async updateUser(siteId: string, username: string, changes: UserChanges): Promise<StoreUser> {
-      const sent = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as UserChanges;
-      const updated = await remote(siteId, (t) => storeUsers.update(t, username, sent), (err, site) => {
-        if (err.code === 'not_found') return new AppError({ ...err.info, message: `There is no user ${username} in ${site.name}.` });
-        return err.info.fields ? withFields(err, (f) => `changes.${f}`) : undefined;
-      });
-      // the reference's PUT answers without a body: read the user back
-      return updated ?? this.user(siteId, username);
+      let stored = username;
+      const updated = await remote(
+        siteId,
+        async (t) => {
+          const record = await storeUsers.getStored(t, username);
+          stored = record.username;
+          return storeUsers.update(t, updateUserBody(record, changes));
+        },
+        (err, site) => {
+          if (err.code === 'not_found') return new AppError({ ...err.info, message: `There is no user ${username} in ${site.name}.` });
+          return err.info.fields ? withFields(err, (f) => `changes.${f}`) : undefined;
+        },
+      );
+      // a PUT may answer without the user: read it back
+      return updated ?? this.user(siteId, stored);
     },
 
-    async deleteUser(siteId: string, username: string): Promise<{ username: string }> {
-      await remote(siteId, (t) => storeUsers.remove(t, username), (err, site) =>
-        err.code === 'not_found' ? new AppError({ ...err.info, message: `There is no user ${username} in ${site.name}.` }) : undefined,
-      );
+    async deleteUser(siteId: string, username: string): Promise<{ username: string; alreadyGone: boolean }> {
+      const { alreadyGone } = await removing(siteId, (t) => storeUsers.remove(t, username));
       const { session } = get(siteId);
       // the store ends a deleted account's sessions; this one was among them
       if (session.loggedInAs()?.toLowerCase() === username.toLowerCase()) await session.reset();
-      return { username };
+      return { username, alreadyGone };
     },
 
     // ── the site itself ──────────────────────────────────────────────────────────────────────

@@ -112,6 +112,13 @@ function describe(cms: CmsSandbox): string[] {
 
 function describeStore(store: StoreSandbox): string[] {
   const s = store.seeded!;
+  if (store.flavor === 'real') {
+    return [
+      `  demo API keys: none are checked (Petstore takes any api_key, or none); for instance ${s.keys.free}`,
+      `  demo users (username / password): ${Object.entries(s.passwords).map(([u, pw]) => `${u} / ${pw}`).join(', ')} (any password logs in)`,
+      `  test controls: ${store.origin}/__sandbox/{faults,clock,settings}`,
+    ];
+  }
   const budget = (p: (typeof PLAN_NAMES)[number]) => {
     const { perMinute, perDay } = store.plans[p];
     return perMinute === null && perDay === null ? 'unlimited' : `${perMinute ?? '∞'}/min, ${(perDay ?? Infinity).toLocaleString('en')}/day`;

@@ -5,7 +5,8 @@
  * first time a store view asks (`stores.ensure()`), and loaded again when the Host comes back.
  *
  * Also what each store's areas keep while the pane shows something else: the pet filters and the
- * orders seen in this session (placed orders cannot be read back by id: the store's GET takes 1–10).
+ * orders seen in this session (a store that keeps to document 3 looks up only ids 1 to 10, so a
+ * placed order is kept as the placing answered it).
  */
 import type { Order, PetStatus, RateBudget, Site, StoreSessionInfo } from '../../../electron/contract/index';
 import { invoke, on } from '../../lib/client';
@@ -77,6 +78,12 @@ class StoreSites {
     const none = { siteId: site.id, username: null, expiresAt: null, rateLimitPerHour: null };
     if (site.authMode === 'apikey' && site.hasApiKey) return { ...none, state: 'signed_in', via: 'apikey' };
     return { ...none, state: 'signed_out', via: null };
+  }
+
+  /** The store has answered and said nothing about limits, and asks no wait: there is no meter to show. */
+  budgetSilent(siteId: string): boolean {
+    const b = this.budgets[siteId];
+    return !!b && !b.reported && !b.blockedUntil;
   }
 
   /** Asks the Host for the last budget (the event may have come before this view was open). */

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { fail } from './answers';
-import type { StoreContext } from './context';
+import type { SpecStoreContext } from './context';
 import type { PlanName } from './plans';
 
 export interface Caller {
@@ -26,7 +26,7 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
 };
 
 /** The caller, null for an anonymous request; 401 for a credential that is not accepted. */
-export function identify(ctx: StoreContext, req: IncomingMessage): Caller | null {
+export function identify(ctx: SpecStoreContext, req: IncomingMessage): Caller | null {
   const key = header(req, 'api_key');
   if (key) {
     const record = ctx.data.keyRecord(key);

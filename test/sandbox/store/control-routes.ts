@@ -2,13 +2,15 @@
  * Test-only control routes of the store sandbox, outside the API prefix under `/__sandbox`:
  *
  *   /__sandbox/faults and /__sandbox/clock (../control.ts, shared with the CMS sandbox)
- *   GET|POST        /__sandbox/settings  {sessionTtl, uploadMax}
+ *   GET|POST        /__sandbox/settings  {sessionTtl, uploadMax, timeZone} (timeZone: the real flavour's
+ *                                        server zone, an IANA name)
  *   GET|POST        /__sandbox/plans     the plans' budgets; POST merges {free: {perMinute: 5}, …}
  *                                        (null = unlimited)
  *   GET|POST|DELETE /__sandbox/webhooks  GET {targets, deliveries}; POST {url, secret?} registers one;
  *                                        DELETE forgets targets and deliveries
  *   POST            /__sandbox/keys      a new API key {username?: 'admin', plan?: 'free', name?} →
- *                                        {key, plan, username}
+ *                                        {key, plan, username} (real flavour: a made-up string, as
+ *                                        Petstore takes any key)
  *
  * Bodies are `{data: …}`; a bad request is a 400 problem.
  */
@@ -21,9 +23,19 @@ import { PLAN_NAMES, type PlanName } from './plans';
 export { CONTROL_PREFIX };
 
 const isPlan = (x: unknown): x is PlanName => typeof x === 'string' && (PLAN_NAMES as readonly string[]).includes(x);
+const isTimeZone = (x: unknown): x is string => {
+  try {
+    return typeof x === 'string' && new Intl.DateTimeFormat('en-US', { timeZone: x }).resolvedOptions().timeZone !== '';
+  } catch {
+    return false;
+  }
+};
 const isBudget = (x: unknown) => x === null || (typeof x === 'number' && Number.isInteger(x) && x > 0);
 
-export function storeControlRouter(ctx: StoreContext, faults: Faults): Router {
+/** Makes a key for an existing account; null when there is no such account. */
+export type KeyMaker = (username: string, plan: PlanName, name?: string) => { key: string; username: string } | null;
+
+export function storeControlRouter(ctx: StoreContext, faults: Faults, makeKey: KeyMaker): Router {
   const router = new Router(CONTROL_PREFIX);
   registerFaultControls(router, faults);
   registerClockControls(router, ctx.clock);
@@ -35,6 +47,10 @@ export function storeControlRouter(ctx: StoreContext, faults: Faults): Router {
       if (body[k] === undefined) continue;
       if (typeof body[k] !== 'number' || !(body[k] > 0)) throw badControl(`${k} must be a positive number.`);
       ctx.settings[k] = body[k];
+    }
+    if (body.timeZone !== undefined) {
+      if (!isTimeZone(body.timeZone)) throw badControl('timeZone must be an IANA time zone name such as Europe/Berlin.');
+      ctx.settings.timeZone = body.timeZone;
     }
     json(res, 200, { data: ctx.settings });
   });
@@ -75,10 +91,9 @@ export function storeControlRouter(ctx: StoreContext, faults: Faults): Router {
     const username = typeof body.username === 'string' ? body.username : 'admin';
     const plan = body.plan === undefined ? 'free' : body.plan;
     if (!isPlan(plan)) throw badControl(`plan must be one of ${PLAN_NAMES.join(', ')}.`);
-    const user = ctx.data.user(username);
-    if (!user) throw badControl(`No user ${username}.`);
-    const { key } = ctx.data.createKey(user.username, plan, typeof body.name === 'string' ? body.name : undefined);
-    json(res, 201, { data: { key, plan, username: user.username } });
+    const made = makeKey(username, plan, typeof body.name === 'string' ? body.name : undefined);
+    if (!made) throw badControl(`No user ${username}.`);
+    json(res, 201, { data: { key: made.key, plan, username: made.username } });
   });
 
   return router;

@@ -12,7 +12,7 @@
 import { json, readJson, type Router } from '../http';
 import { fail, okMessage } from './answers';
 import { callerOf, needCaller } from './auth';
-import type { StoreContext } from './context';
+import type { SpecStoreContext } from './context';
 import { readUpload, saveImage } from './images';
 import { PET_STATUSES, type Pet, type PetStatus } from './model';
 import { petIdParam, readPet } from './validate';
@@ -24,7 +24,7 @@ function listParam(url: URL, name: string): string[] {
 
 const byId = (a: Pet, b: Pet) => a.id - b.id;
 
-export function registerPetRoutes(api: Router, ctx: StoreContext): void {
+export function registerPetRoutes(api: Router, ctx: SpecStoreContext): void {
   const { data } = ctx;
 
   const mustPet = (id: number): Pet => {

@@ -26,7 +26,8 @@ export interface StoreSeedInfo {
 
 type DemoPet = [name: string, category: string, tags: string[], status: PetStatus];
 
-const PETS: DemoPet[] = [
+/** The demo pets, ids 1 to 20 in this order (the real flavour's seed has them too). */
+export const DEMO_PETS: readonly DemoPet[] = [
   ['Rex', 'Dogs', ['friendly', 'tag1'], 'available'],
   ['Bella', 'Dogs', ['young', 'tag2'], 'available'],
   ['Max', 'Dogs', ['trained'], 'available'],
@@ -50,7 +51,7 @@ const PETS: DemoPet[] = [
 ];
 
 /** [petId, quantity, status, complete]: open orders on the pending pets, delivered ones on the sold. */
-const ORDERS: [number, number, OrderStatus, boolean][] = [
+export const DEMO_ORDERS: readonly [number, number, OrderStatus, boolean][] = [
   [13, 1, 'placed', false],
   [14, 1, 'approved', false],
   [15, 1, 'placed', false],
@@ -80,7 +81,7 @@ export async function seedStore(name: StoreSeedName, data: StoreData, origin: st
     enterprise: data.createKey('admin', 'enterprise', 'Demo key (Enterprise)').key,
   };
   if (name === 'demo') {
-    PETS.forEach(([petName, category, tags, status], i) => {
+    DEMO_PETS.forEach(([petName, category, tags, status], i) => {
       const id = i + 1;
       data.putPet(
         data.buildPet(
@@ -89,7 +90,7 @@ export async function seedStore(name: StoreSeedName, data: StoreData, origin: st
         ),
       );
     });
-    ORDERS.forEach(([petId, quantity, status, complete], i) => {
+    DEMO_ORDERS.forEach(([petId, quantity, status, complete], i) => {
       const shipDate = new Date(now + (i - 5) * 86_400_000).toISOString();
       data.putOrder({ id: i + 1, petId, quantity, shipDate, status, complete });
     });

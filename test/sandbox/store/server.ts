@@ -1,25 +1,34 @@
 /**
- * The store sandbox (document 3 of ../shared/spec): a real HTTP server on a free loopback port with
- * its own data folder, serving every route of the document under /api/v3 — pets, the inventory,
- * orders and users — with its validation and status codes, API-key and session authentication,
- * the rate-limit plans and the `pet.created` webhook. Outside the prefix it serves pet images
- * (/images/…) and the test-only control routes (/__sandbox, see control-routes.ts).
+ * The store sandbox: a real HTTP server on a free loopback port with its own data folder, serving
+ * the store API under /api/v3 in one of two flavours:
  *
- * Every API request passes, in order: injected faults (the network misbehaving), the caller's
- * credential (401 when sent but not accepted), the caller's plan budget (429 with Retry-After;
- * anonymous calls count per client address on the Free plan's budget), then the routes.
+ * - `spec` (default): document 3 of ../shared/spec, every route with its validation and status
+ *   codes, API-key and session authentication, the rate-limit plans and the `pet.created`
+ *   webhook. Every API request passes, in order: injected faults (the network misbehaving), the
+ *   caller's credential (401 when sent but not accepted), the caller's plan budget (429 with
+ *   Retry-After; anonymous calls count per client address on the Free plan's budget), then the
+ *   routes.
+ * - `real`: the Swagger Petstore v3 as it runs (swagger-api/swagger-petstore on
+ *   swagger-inflector v2.0.11), from real/: injected faults, then the routes. Petstore checks no
+ *   credential, has no plans, sends no rate-limit headers, never answers 429 and sends no
+ *   webhook; each file of real/ says which upstream code it follows.
+ *
+ * Outside the prefix it serves pet images (/images/…) and the test-only control routes
+ * (/__sandbox, see control-routes.ts), in both flavours.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Clock } from '../clock';
 import { Faults } from '../faults';
 import type { Flavor } from '../flavor';
-import { HttpProblem, listen, Router } from '../http';
+import { HttpProblem, listen, Router, type ErrorWriter } from '../http';
 import { apiError } from './answers';
 import { identify, setCaller, type Caller } from './auth';
-import { DEFAULT_STORE_SETTINGS, type StoreContext, type StoreSettings } from './context';
-import { CONTROL_PREFIX, storeControlRouter } from './control-routes';
+import { DEFAULT_STORE_SETTINGS, type SpecStoreContext, type StoreContext, type StoreSettings } from './context';
+import { CONTROL_PREFIX, storeControlRouter, type KeyMaker } from './control-routes';
 import { StoreData } from './data';
 import { serveImage } from './images';
 import { registerPetRoutes } from './pet-routes';
@@ -28,6 +37,12 @@ import { seedStore, type StoreSeedInfo, type StoreSeedName } from './seed';
 import { registerStoreRoutes } from './store-routes';
 import { registerUserRoutes } from './user-routes';
 import { Webhooks } from './webhooks';
+import { inflectorError } from './real/answers';
+import { PetstoreData } from './real/data';
+import { registerRealPetRoutes } from './real/pet-routes';
+import { seedPetstore } from './real/seed';
+import { registerRealStoreRoutes } from './real/store-routes';
+import { registerRealUserRoutes } from './real/user-routes';
 
 export interface StoreSandboxOptions {
   /** which service to imitate: the document (`spec`, default) or the real Swagger Petstore v3 (`real`) */
@@ -52,10 +67,9 @@ export interface StoreSandboxOptions {
   control?: boolean;
 }
 
-export interface StoreSandbox {
+interface StoreSandboxBase {
   /** Base URL including the API prefix: http://127.0.0.1:PORT/api/v3 */
   url: string;
-  flavor: Flavor;
   origin: string;
   prefix: string;
   dataDir: string;
@@ -64,19 +78,34 @@ export interface StoreSandbox {
   /** fault injection: `faults.set({route: 'GET /pet/findByStatus', status: 500, times: 1})`, `faults.clear()` */
   faults: Faults;
   settings: StoreSettings;
-  /** the plans' budgets, changeable while running: `plans.free.perMinute = 3` */
+  /** the plans' budgets, changeable while running: `plans.free.perMinute = 3` (spec flavour; real has none) */
   plans: Plans;
-  /** pets, orders, users, keys and sessions */
-  data: StoreData;
-  /** `webhooks.register({url, secret})`, `webhooks.deliveries()`, `await webhooks.settled()` */
+  /** `webhooks.register({url, secret})`, `webhooks.deliveries()`, `await webhooks.settled()` (real: never sent) */
   webhooks: Webhooks;
   /** what seeding created (passwords, one API key per plan); null when the folder already had a store */
   seeded: StoreSeedInfo | null;
-  /** a new API key (default: the administrator's, Free plan) */
+  /** a new API key (default: the administrator's, Free plan); real: a made-up one, Petstore takes any */
   createKey(plan?: PlanName, username?: string): string;
   close(): Promise<void>;
 }
 
+/** Document 3's store: `data` holds pets, orders, users, keys and sessions. */
+export interface SpecStoreSandbox extends StoreSandboxBase {
+  flavor: 'spec';
+  data: StoreData;
+}
+
+/** The Swagger Petstore v3: `data` holds its three lists as Petstore keeps them. */
+export interface RealStoreSandbox extends StoreSandboxBase {
+  flavor: 'real';
+  data: PetstoreData;
+}
+
+export type StoreSandbox = SpecStoreSandbox | RealStoreSandbox;
+
+export async function startStoreSandbox(opts: StoreSandboxOptions & { flavor: 'real' }): Promise<RealStoreSandbox>;
+export async function startStoreSandbox(opts?: StoreSandboxOptions & { flavor?: 'spec' }): Promise<SpecStoreSandbox>;
+export async function startStoreSandbox(opts?: StoreSandboxOptions): Promise<StoreSandbox>;
 export async function startStoreSandbox(opts: StoreSandboxOptions = {}): Promise<StoreSandbox> {
   const prefix = opts.prefix ?? '/api/v3';
   const ownDir = !opts.dataDir;
@@ -101,19 +130,14 @@ export async function startStoreSandbox(opts: StoreSandboxOptions = {}): Promise
     origin: '',
     prefix,
     clock,
-    data: new StoreData(dataDir, clock),
     limiter: new PlanLimiter(plans, clock),
     webhooks: new Webhooks(clock),
     settings,
   };
   for (const w of opts.webhooks ?? []) ctx.webhooks.register(w);
-  const faults = new Faults(apiError);
-
-  const api = new Router(prefix, apiError);
-  registerPetRoutes(api, ctx);
-  registerStoreRoutes(api, ctx);
-  registerUserRoutes(api, ctx);
-  const control = opts.control === false ? null : storeControlRouter(ctx, faults);
+  const flavored = flavor === 'real' ? realStore(ctx) : specStore(ctx, plans);
+  const faults = new Faults(flavored.writeError);
+  const control = opts.control === false ? null : storeControlRouter(ctx, faults, flavored.makeKey);
 
   const server = await listen((req, res) => {
     const path = new URL(req.url ?? '/', 'http://sandbox').pathname;
@@ -123,11 +147,70 @@ export async function startStoreSandbox(opts: StoreSandboxOptions = {}): Promise
     }
     if (req.method === 'GET' && path.startsWith('/images/') && serveImage(dataDir, path, res)) return;
     if (!path.startsWith(prefix + '/')) {
-      apiError(res, 404, 'Not Found', `No route for ${path}: the store API is under ${prefix}.`);
+      flavored.writeError(res, 404, 'Not Found', `No route for ${path}: the store API is under ${prefix}.`);
       return;
     }
     void (async () => {
       if (await faults.apply(req, res, path.slice(prefix.length), clock.nowSec())) return;
+      await flavored.handle(req, res);
+    })().catch((err: unknown) => {
+      if (!res.headersSent) flavored.writeError(res, 500, 'Internal Server Error', err instanceof Error ? err.message : String(err));
+      else res.destroy();
+    });
+  }, opts.port);
+  ctx.origin = server.origin;
+  const seeded = await flavored.seed(opts.seed ?? 'demo', server.origin, clock.now());
+
+  const common = {
+    url: `${server.origin}${prefix}`,
+    origin: server.origin,
+    prefix,
+    dataDir,
+    clock,
+    faults,
+    settings,
+    plans,
+    webhooks: ctx.webhooks,
+    seeded,
+    createKey: (plan: PlanName = 'free', username = 'admin') => {
+      const made = flavored.makeKey(username, plan);
+      if (!made) throw new Error(`No user ${username} in the store sandbox.`);
+      return made.key;
+    },
+    close: async () => {
+      await server.close();
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return flavored.flavor === 'real' ? { ...common, flavor: 'real', data: flavored.data } : { ...common, flavor: 'spec', data: flavored.data };
+}
+
+interface Flavored<F extends Flavor, D> {
+  flavor: F;
+  data: D;
+  writeError: ErrorWriter;
+  makeKey: KeyMaker;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  seed(name: StoreSeedName, origin: string, now: number): Promise<StoreSeedInfo | null>;
+}
+
+/** Document 3: credentials, plans, then the routes. */
+function specStore(base: StoreContext, plans: Plans): Flavored<'spec', StoreData> {
+  const ctx: SpecStoreContext = Object.assign(base, { data: new StoreData(base.dataDir, base.clock) });
+  const api = new Router(ctx.prefix, apiError);
+  registerPetRoutes(api, ctx);
+  registerStoreRoutes(api, ctx);
+  registerUserRoutes(api, ctx);
+  return {
+    flavor: 'spec',
+    data: ctx.data,
+    writeError: apiError,
+    makeKey: (username, plan, name) => {
+      const user = ctx.data.user(username);
+      return user ? { key: ctx.data.createKey(user.username, plan, name).key, username: user.username } : null;
+    },
+    seed: (name, origin, now) => seedStore(name, ctx.data, origin, now),
+    async handle(req, res) {
       let caller: Caller | null;
       try {
         caller = identify(ctx, req);
@@ -149,31 +232,23 @@ export async function startStoreSandbox(opts: StoreSandboxOptions = {}): Promise
         return;
       }
       await api.handle(req, res);
-    })().catch((err: unknown) => {
-      if (!res.headersSent) apiError(res, 500, 'Internal Server Error', err instanceof Error ? err.message : String(err));
-      else res.destroy();
-    });
-  }, opts.port);
-  ctx.origin = server.origin;
-  const seeded = await seedStore(opts.seed ?? 'demo', ctx.data, server.origin, clock.now());
-
-  return {
-    url: `${server.origin}${prefix}`,
-    flavor,
-    origin: server.origin,
-    prefix,
-    dataDir,
-    clock,
-    faults,
-    settings,
-    plans,
-    data: ctx.data,
-    webhooks: ctx.webhooks,
-    seeded,
-    createKey: (plan = 'free', username = 'admin') => ctx.data.createKey(username, plan).key,
-    close: async () => {
-      await server.close();
-      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** The Swagger Petstore v3: straight to the routes; any key is as good as another. */
+function realStore(ctx: StoreContext): Flavored<'real', PetstoreData> {
+  const data = new PetstoreData(ctx.dataDir);
+  const api = new Router(ctx.prefix, inflectorError);
+  registerRealPetRoutes(api, ctx, data);
+  registerRealStoreRoutes(api, data);
+  registerRealUserRoutes(api, ctx, data);
+  return {
+    flavor: 'real',
+    data,
+    writeError: inflectorError,
+    makeKey: (username, plan) => (data.user(username) ? { key: `sk_${plan}_${randomBytes(16).toString('hex')}`, username } : null),
+    seed: async (name, origin, now) => seedPetstore(name, data, origin, now),
+    handle: (req, res) => api.handle(req, res),
   };
 }

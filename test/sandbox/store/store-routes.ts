@@ -11,11 +11,11 @@
 import { json, readJson, type Router } from '../http';
 import { fail, fieldsFail, okMessage } from './answers';
 import { callerOf, needCaller } from './auth';
-import type { StoreContext } from './context';
+import type { SpecStoreContext } from './context';
 import { PET_STATUSES } from './model';
 import { orderIdParam, readOrder } from './validate';
 
-export function registerStoreRoutes(api: Router, ctx: StoreContext): void {
+export function registerStoreRoutes(api: Router, ctx: SpecStoreContext): void {
   const { data } = ctx;
 
   api.on('GET', '/store/inventory', (_req, res) => {

@@ -53,9 +53,9 @@ export class StoreClient {
     return this.request('DELETE', path, undefined, headers);
   }
 
-  /** GET /user/login; answers the session token with the reply. */
+  /** GET /user/login; answers the session token (after `session:`, spec and Petstore alike) with the reply. */
   async login(username: string, password: string): Promise<{ token: string; reply: Reply }> {
     const reply = await this.as({ none: true }).get(`/user/login?${new URLSearchParams({ username, password })}`);
-    return { token: /session:(\S+)$/.exec(reply.text)?.[1] ?? '', reply };
+    return { token: /session:\s*(\S+)$/i.exec(reply.text)?.[1] ?? '', reply };
   }
 }

@@ -16,12 +16,12 @@ import { json, readBody, readJson, type Router } from '../http';
 import { verifyPassword, hashPassword } from '../passwords';
 import { fail, fieldsFail, okMessage } from './answers';
 import { callerOf, needAdmin, needCaller, needSelfOrAdmin } from './auth';
-import type { StoreContext } from './context';
+import type { SpecStoreContext } from './context';
 import { userView, type UserRecord } from './model';
 import { callsPerHour } from './plans';
 import { readUser, readUserChanges, readUserList, usernameParam, type UserInput } from './validate';
 
-export function registerUserRoutes(api: Router, ctx: StoreContext): void {
+export function registerUserRoutes(api: Router, ctx: SpecStoreContext): void {
   const { data } = ctx;
 
   const mustUser = (username: string): UserRecord => {
