@@ -25,7 +25,8 @@ import type { CmsContext, CmsSettings } from './context';
 import { mergeHeader } from './content/common';
 import { serializePageFile } from './content/frontmatter';
 import { etagOf } from './content/etag';
-import { loadPage, plainData } from './content/serialize';
+import { pageWire } from './content/page-wire';
+import { loadPage } from './content/serialize';
 
 export { CONTROL_PREFIX };
 
@@ -158,7 +159,8 @@ export function editPage(
   const fresh = store.find(node.route)!;
   let etag: string | null = null;
   try {
-    etag = etagOf(plainData(store, loadPage(store, fresh, lang)));
+    // the ETag the sandbox's flavour sends for a plain read of this page
+    etag = etagOf(pageWire(ctx.flavor).serializer.page(store, loadPage(store, fresh, lang)));
   } catch {
     etag = null; // unreadable now (e.g. invalid front matter written on purpose)
   }
