@@ -3,6 +3,10 @@
  * as the real service keeps it; a grant on a parent (`api.pages: true`) covers its children. `api.super`
  * is only ever granted deliberately (never inherited from `api: true`) and stands for every `api.*`
  * permission. `admin.super` is a separate authority (the classic admin's), not implied by `api.super`.
+ *
+ * The documents' resolved map is nested (`resolvedMap`); the real service's is flat, over the
+ * permissions it registers (`flatResolvedMap`, after
+ * getgrav/grav-plugin-api:classes/Api/PermissionResolver.php resolvedMap()).
  */
 
 /** Every permission the service knows, leaves only (spec section 5, item 6, and the plugin's list). */

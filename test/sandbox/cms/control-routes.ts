@@ -15,7 +15,8 @@
  *   POST            /__sandbox/content/fail-moves  {after: n}: the nth folder move from now fails
  *                                        (exercises rollbacks); {after: null} disarms
  *
- * Bodies are `{data: …}`; a bad request is a 400 problem.
+ * Bodies are `{data: …}`; a bad request is a 400 problem. The ETag `pages/edit` answers is the
+ * one the sandbox's flavour sends for a plain read of the page.
  */
 import { badControl, CONTROL_PREFIX, registerClockControls, registerFaultControls } from '../control';
 import type { Faults } from '../faults';

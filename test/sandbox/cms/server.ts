@@ -6,6 +6,13 @@
  * configurable prefix, default /api/v1; outside it the site answers HTML like a real CMS (and serves
  * page media under /user/pages/…), except for the test-only control routes under /__sandbox (see
  * control-routes.ts).
+ *
+ * `flavor: 'real'` makes it answer as the real Grav API plugin does where that differs from the
+ * documents: every reply carries the plugin's headers and its problem bodies, `X-Grav-Environment`
+ * is checked before anything else (real-wire.ts, following
+ * getgrav/grav-plugin-api:classes/Api/ApiRouter.php process() and applyEnvironment()), /me
+ * reports Grav 2.0.7 and admin2 2.0.15 by default, and the route modules pick their real
+ * behaviour (the languages and translations have a module of their own).
  */
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';

@@ -13,6 +13,9 @@
  *
  * The ETag of a page is the hash of exactly the object `pageData` builds, so the plain read (no
  * options) is the only representation whose ETag PATCH accepts.
+ *
+ * This is the documents' page JSON (`specSerializer`); the real service's is serialize-real.ts,
+ * behind the same `PageSerializer` interface.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { HttpProblem } from '../../http';

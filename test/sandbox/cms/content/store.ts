@@ -14,6 +14,12 @@
  * change is never interleaved with another's.
  *
  * The site's language set lives in `<data>/site.json` (multilanguage is on when it lists any).
+ *
+ * For the real flavour it also answers what Grav computes from the same files: a page read in a
+ * language with the content fallback (asked language, default language, base file;
+ * getgrav/grav:system/src/Grav/Common/Language/Language.php getFallbackLanguages()), the public
+ * route `/` of the home page (`home.alias`), and a page's `modified` as the newest file of its
+ * folder (system/src/Grav/Common/Flex/Types/Pages/Storage/PageStorage.php).
  */
 import { randomBytes } from 'node:crypto';
 import {
