@@ -1,6 +1,6 @@
 /**
  * Issue 4 end to end, the Pages area: browser mode in Debian's Chromium against an in-process CMS
- * sandbox with the demo site (300 pages in en/de/fr). Each test gets a fresh sandbox and app; the
+ * sandbox with the demo site (301 pages in en/de/fr). Each test gets a fresh sandbox and app; the
  * site is added through the bridge with the admin's API key (sign-in has its own tests), so the
  * tests start at the Pages area. What the UI claims is checked against the sandbox's disk too.
  */

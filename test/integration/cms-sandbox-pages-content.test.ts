@@ -1,7 +1,8 @@
 /**
  * The CMS sandbox's content layer below HTTP: the YAML front matter subset (parse, serialise,
  * errors), the seeds (demo, single, empty, generated), the on-disk layout and its route mapping,
- * atomic writes, and a data folder kept across restarts.
+ * atomic writes, and a data folder kept across restarts. The layer below HTTP is the same in both
+ * flavours; the restart test runs against both.
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,8 @@ import { FrontMatterError, parsePageFile, parseYaml, serializePageFile, stringif
 import { DEMO_PAGE_COUNT, seedContent } from '../sandbox/cms/content/seed-content';
 import { ContentStore, siteConfigFor } from '../sandbox/cms/content/store';
 import { startCmsSandbox } from '../sandbox/cms/server';
-import { SandboxClient } from '../sandbox/cms/test-client';
+import { pagination, SandboxClient } from '../sandbox/cms/test-client';
+import { flavors } from '../support/flavors';
 import { tempDir } from '../support/tmp';
 
 describe('front matter YAML subset', () => {
@@ -143,7 +145,7 @@ describe('front matter YAML subset', () => {
 });
 
 describe('seeds and the on-disk layout', () => {
-  test('demo: 300 pages in en, de, fr, built well under a second', () => {
+  test('demo: 301 pages in en, de, fr, built well under a second', () => {
     const dir = tempDir('sitedesk-seed-');
     try {
       const store = new ContentStore(dir.path, new Clock());
@@ -153,13 +155,17 @@ describe('seeds and the on-disk layout', () => {
       expect(info).toEqual({ seed: 'demo', pages: DEMO_PAGE_COUNT, languages: ['en', 'de', 'fr'] });
       expect(ms).toBeLessThan(2500); // typically ~100 ms; generous for a busy CI machine
       const tree = store.tree();
-      expect(tree.pages).toHaveLength(300);
+      expect(tree.pages).toHaveLength(301);
       expect(readdirSync(store.root).sort()).toEqual(['01.home', '02.blog', '03.docs', '04.about', '05.contact', 'archive', 'legal']);
       expect(readdirSync(join(store.root, '01.home')).sort()).toEqual([
-        'banner.png', 'banner.png.meta.yaml', 'brochure.pdf', 'brochure.pdf.meta.yaml', 'default.de.md', 'default.en.md', 'default.fr.md',
+        '01.highlights', 'banner.png', 'banner.png.meta.yaml', 'brochure.pdf', 'brochure.pdf.meta.yaml', 'default.de.md', 'default.en.md', 'default.fr.md',
         'hero.png', 'hero.png.meta.yaml', 'logo.png', 'notes.txt', 'notes.txt.meta.yaml',
       ]);
       // route ↔ folder: order prefixes are not part of routes
+      // the home page has a child, tagged with a number
+      expect(store.find('/home/highlights')).toMatchObject({ folder: '01.highlights', order: 1 });
+      const highlights = store.find('/home/highlights')!;
+      expect(store.read(highlights, highlights.files.find((f) => f.lang === 'en')!)).toMatchObject({ ok: true, header: { taxonomy: { tag: [2024] } } });
       const chapter = store.find('/docs/getting-started/overview')!;
       expect(store.relPath(chapter.dir)).toBe('03.docs/01.getting-started/01.overview');
       expect(chapter).toMatchObject({ slug: 'overview', order: 1, route: '/docs/getting-started/overview' });
@@ -235,22 +241,22 @@ describe('seeds and the on-disk layout', () => {
   });
 });
 
-describe('a data folder kept across restarts', () => {
+describe.each(flavors)('a data folder kept across restarts (%s flavour)', (flavor) => {
   test('pages and languages stay; content is seeded only into a folder without pages', async () => {
     const dir = tempDir('sitedesk-cms-');
     try {
-      const first = await startCmsSandbox({ dataDir: dir.path, content: 'single', languages: ['en', 'de'] });
+      const first = await startCmsSandbox({ flavor, dataDir: dir.path, content: 'single', languages: ['en', 'de'] });
       expect(first.contentSeeded).toEqual({ seed: 'single', pages: 7, languages: ['en', 'de'] });
       await new SandboxClient(first).post('/pages', { route: '/kept', title: 'Kept', lang: 'de' });
       await first.close();
-      const second = await startCmsSandbox({ dataDir: dir.path, content: 'demo' });
+      const second = await startCmsSandbox({ flavor, dataDir: dir.path, content: 'demo' });
       try {
         expect(second.contentSeeded).toBeNull();
         expect(second.content.site.languages).toEqual(['en', 'de']);
         // the accounts were kept too, so no new API key was printed: sign in instead
         const login = await new SandboxClient(second, { none: true }).post('/auth/token', { username: 'admin', password: 'demo-admin-pass' });
         const api = new SandboxClient(second, { token: login.body.data.access_token as string });
-        expect((await api.get('/pages?lang=de')).body.meta.total).toBe(8);
+        expect(pagination(await api.get('/pages?lang=de')).total).toBe(8);
         expect((await api.get('/pages/kept?lang=de')).body.data.title).toBe('Kept');
       } finally {
         await second.close();

@@ -1,5 +1,5 @@
 /**
- * "Make available offline" against the CMS sandbox's demo site (300 pages in en, de, fr) over real
+ * "Make available offline" against the CMS sandbox's demo site (301 pages in en, de, fr) over real
  * HTTP, with the Host's real SQLite file: a full mirror, a second one that costs 304s (or nothing
  * where the page list vouches for the copy), deletions on the site removed from the cache, cancel
  * and resume across a Host restart, failures reported and retried, progress counts, and at the end

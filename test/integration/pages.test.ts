@@ -1,6 +1,6 @@
 /**
  * Pages, translations and media through the Host, against the CMS sandbox's demo site
- * (300 pages in en/de/fr). The cache is checked on disk (SQLite) where it matters.
+ * (301 pages in en/de/fr). The cache is checked on disk (SQLite) where it matters.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHost, type Host } from '../../electron/core/host';

@@ -1,6 +1,6 @@
 /**
  * Offline search (search.query) over the cache of two sites mirrored from two CMS sandboxes: the
- * demo site (300 pages, en/de/fr) and a small one-language site with unicode pages. Ranking,
+ * demo site (301 pages, en/de/fr) and a small one-language site with unicode pages. Ranking,
  * snippets, header values, the index following the cache, and inputs that would be FTS5 syntax.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

@@ -91,9 +91,11 @@ function decodeParam(raw: string): string {
 }
 
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
-  res.end(text);
+  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': bytes.length, ...headers });
+  // bytes, not a string: Node writes the headers in the encoding of a string body, which would
+  // re-encode a header holding raw UTF-8 bytes (the CMS real flavour's Location, X-Invalidates)
+  res.end(bytes);
 }
 
 /** RFC 9457 problem details, as the real CMS API sends them. */

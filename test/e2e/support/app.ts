@@ -175,7 +175,7 @@ export function useBrowserMode(prefix: string): AppSession {
 export const DEMO = 'Demo';
 
 export interface DemoSite {
-  /** This test's CMS sandbox with the demo accounts and content (300 pages in en, de, fr). */
+  /** This test's CMS sandbox with the demo accounts and content (301 pages in en, de, fr). */
   readonly cms: CmsSandbox;
   readonly session: AppSession;
   /** The site's id, once `connect` has added it. */

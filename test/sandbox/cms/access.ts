@@ -3,6 +3,10 @@
  * as the real service keeps it; a grant on a parent (`api.pages: true`) covers its children. `api.super`
  * is only ever granted deliberately (never inherited from `api: true`) and stands for every `api.*`
  * permission. `admin.super` is a separate authority (the classic admin's), not implied by `api.super`.
+ *
+ * The documents' resolved map is nested (`resolvedMap`); the real service's is flat, over the
+ * permissions it registers (`flatResolvedMap`, after
+ * getgrav/grav-plugin-api:classes/Api/PermissionResolver.php resolvedMap()).
  */
 
 /** Every permission the service knows, leaves only (spec section 5, item 6, and the plugin's list). */
@@ -160,4 +164,53 @@ function fill(into: AccessMap, from: AccessMap): void {
     if (have === undefined) into[k] = v;
     else if (typeof have === 'object' && typeof v === 'object') fill(have, v);
   }
+}
+
+/**
+ * The `api.*` permissions the real Grav API plugin registers, in its order (the access map of
+ * recordings 03–09; getgrav/grav-plugin-api:permissions.yaml).
+ */
+export const REAL_API_PERMISSIONS = [
+  'api.super',
+  'api.access',
+  'api.demo',
+  'api.pages',
+  'api.pages.read',
+  'api.pages.write',
+  'api.media',
+  'api.media.read',
+  'api.media.write',
+  'api.config',
+  'api.config.read',
+  'api.config.write',
+  'api.users',
+  'api.users.read',
+  'api.users.write',
+  'api.system',
+  'api.system.read',
+  'api.system.write',
+  'api.system.backup',
+  'api.gpm',
+  'api.gpm.read',
+  'api.gpm.write',
+  'api.scheduler',
+  'api.scheduler.read',
+  'api.scheduler.write',
+  'api.reports',
+  'api.reports.read',
+  'api.webhooks',
+  'api.webhooks.read',
+  'api.webhooks.write',
+] as const;
+
+/**
+ * The access map the real service reports in /me and the token pair
+ * (getgrav/grav-plugin-api:classes/Api/PermissionResolver.php resolvedMap()): flat, dotted keys,
+ * every registered `api.*` permission true or false. A super admin gets true for all of them,
+ * `api.demo` included; anyone else gets the nearest value set on the permission's path (a parent
+ * grant covers its children, an explicit false wins), false when nothing is set.
+ */
+export function flatResolvedMap(map: AccessMap): Record<string, boolean> {
+  const superAdmin = isSuper(map);
+  return Object.fromEntries(REAL_API_PERMISSIONS.map((name) => [name, superAdmin || resolve(map, name) === true]));
 }

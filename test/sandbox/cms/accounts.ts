@@ -28,6 +28,11 @@ export interface Account {
   avatar: { name: string; type: string } | null;
   /** pending password reset, `token::expiresEpochSeconds` as the login plugin stores it */
   reset?: string;
+  /**
+   * epoch seconds: tokens issued before are refused (the real service's
+   * `api_tokens_valid_after`, set by a password reset)
+   */
+  api_tokens_valid_after?: number;
   /** epoch seconds */
   created: number;
   modified: number;
@@ -46,8 +51,11 @@ export interface NewAccount {
   content_editor?: string;
 }
 
-/** Usernames the service accepts (and the only ones that may become a file name here). */
+/** Usernames the documents' setup accepts. */
 export const USERNAME_RE = /^[A-Za-z0-9_-]{3,64}$/;
+
+/** Names that may become an account file: the above, plus inner dots (the real CMS allows them). */
+const FILE_NAME_RE = /^(?!\.)(?!.*\.\.)[A-Za-z0-9._-]{3,64}$/;
 
 export class Accounts {
   private readonly dir: string;
@@ -58,7 +66,7 @@ export class Accounts {
   }
 
   private file(username: string): string | null {
-    return USERNAME_RE.test(username) ? join(this.dir, `${username}.json`) : null;
+    return FILE_NAME_RE.test(username) ? join(this.dir, `${username}.json`) : null;
   }
 
   list(): Account[] {
@@ -118,7 +126,7 @@ export class Accounts {
   }
 
   /** Changes fields of an existing account (password hashed, access normalised); null when absent. */
-  async update(username: string, patch: Partial<Omit<NewAccount, 'username'>> & { reset?: string | null }): Promise<Account | null> {
+  async update(username: string, patch: Partial<Omit<NewAccount, 'username'>> & { reset?: string | null; api_tokens_valid_after?: number }): Promise<Account | null> {
     const account = this.get(username);
     if (!account) return null;
     const { password, access, reset, ...rest } = patch;

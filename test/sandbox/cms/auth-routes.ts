@@ -3,6 +3,16 @@
  * setup, password login with the 2FA challenge step, refresh with rotation, revoke, and the
  * forgot/reset password pair. Status codes as the spec lists them; bodies as the real service
  * sends them (`{data: …}`, problem+json errors).
+ *
+ * Where the real Grav API plugin differs, the real flavour follows it
+ * (getgrav/grav-plugin-api:classes/Api/Controllers/AuthController.php, SetupController.php,
+ * Services/PasswordPolicyService.php, AbstractApiController.php finalizeAuthenticatedUser();
+ * recordings 02–07): every missing field is a 422 (the plugin's ValidationException); GET
+ * /auth/setup also sends the password policy, and setup checks Grav's default password rule and
+ * username characters (dots allowed); a login names the account by username or email, and an
+ * account without API access or a disabled one is refused with 403; logout also revokes the access
+ * token sent with it; reset-password names missing fields (then one vague 422 for every bad link)
+ * and ends every token issued before the reset.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -12,6 +22,7 @@ import { USERNAME_RE, type Account } from './accounts';
 import type { CmsContext } from './context';
 import { rateLimitHeaders, tooMany, type LimitName, type LimitState } from './limits';
 import { tokenPair } from './profile';
+import { realAccessToken } from './credentials';
 import { verifyTotp } from './totp';
 
 const NEUTRAL_FORGOT = 'If an account exists for that email, a reset link has been sent.';
@@ -32,7 +43,25 @@ function requireFields(body: Body, fields: string[]): void {
   }
 }
 
+/** Grav's default `system.pwd_regex` and the policy the plugin derives from it (recording 02). */
+const PWD_REGEX = '(?=.*\\d)(?=.*[a-z])(?=.*[A-Z]).{8,}';
+const PASSWORD_POLICY = {
+  regex: PWD_REGEX,
+  min_length: 8,
+  rules: [
+    { id: 'length', label: 'At least 8 characters', pattern: '.{8,}' },
+    { id: 'digit', label: 'At least one number', pattern: '\\d' },
+    { id: 'lowercase', label: 'At least one lowercase letter', pattern: '[a-z]' },
+    { id: 'uppercase', label: 'At least one uppercase letter', pattern: '[A-Z]' },
+  ],
+};
+/** Grav's user name rule: letters, digits, dots, hyphens, underscores, no leading dot (3–64 long here). */
+const REAL_USERNAME_RE = /^(?!\.)[A-Za-z0-9._-]{3,64}$/;
+
 export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
+  const real = ctx.flavor === 'real';
+  // the real service's replies carry `no-store, max-age=0` already (real-wire.ts)
+  const noStore = real ? {} : NO_STORE;
   /** Applies a bucket: headers on the response, a 429 when limited. `null` bucket: nothing. */
   const limit = (res: ServerResponse, name: LimitName, op: 'attempt' | 'check' | 'fail', key: string, detail: string): LimitState | null => {
     const limiter = ctx.limits.get(name);
@@ -48,13 +77,18 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
   const mayUseApi = (a: Account) => isSuper(a.access) || grants(a.access, 'api.access') || grants(a.access, 'admin.login');
 
   router.on('GET', '/auth/setup', (_req, res) => {
-    json(res, 200, { data: { setup_required: ctx.accounts.count() === 0 } });
+    const setupRequired = ctx.accounts.count() === 0;
+    json(res, 200, { data: real ? { setup_required: setupRequired, password_policy: PASSWORD_POLICY } : { setup_required: setupRequired } });
   });
 
   router.on('POST', '/auth/setup', async (req, res) => {
     limit(res, 'setup', 'attempt', clientIp(req), 'Too many setup attempts. Try again later.');
     if (ctx.accounts.count() > 0) throw new HttpProblem(409, 'Conflict', 'Setup has already been completed.');
     const body = await readBody(req);
+    if (real) {
+      await realSetup(res, body);
+      return;
+    }
 
     const username = str(body, 'username');
     const password = str(body, 'password');
@@ -85,15 +119,48 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
     json(res, 200, { data: tokenPair(ctx, account) }, NO_STORE);
   });
 
+  /** The real service's setup checks, one problem at a time, in its order. */
+  const realSetup = async (res: ServerResponse, body: Body) => {
+    requireFields(body, ['username', 'password', 'email']);
+    const username = String(body.username);
+    const password = String(body.password);
+    const email = String(body.email);
+    if (!REAL_USERNAME_RE.test(username) || username.includes('..')) {
+      throw fieldProblem(422, 'Invalid username format.', [
+        { field: 'username', message: 'Username must be 3-64 characters and contain only letters, numbers, periods, hyphens, and underscores (and cannot start with a period).' },
+      ]);
+    }
+    if (!EMAIL_RE.test(email)) throw fieldProblem(422, 'Invalid email address.', [{ field: 'email', message: 'A valid email address is required.' }]);
+    if (!new RegExp(`^(?:${PWD_REGEX})$`).test(password)) {
+      throw fieldProblem(422, 'Password does not meet the required policy.', [{ field: 'password', message: 'Password does not meet the required policy.' }]);
+    }
+    const account = await ctx.accounts.create({
+      username,
+      password,
+      email,
+      fullname: typeof body.fullname === 'string' ? body.fullname : username,
+      title: typeof body.title === 'string' ? body.title : 'Administrator',
+      access: { site: { login: true }, api: { super: true } },
+    });
+    json(res, 200, { data: tokenPair(ctx, account) });
+  };
+
   router.on('POST', '/auth/token', async (req, res) => {
     const body = await readBody(req);
     requireFields(body, ['username', 'password']);
     const username = str(body, 'username');
     limit(res, 'login', 'check', username, 'Too many login attempts. Try again later.');
-    const account = await ctx.accounts.authenticate(username, str(body, 'password'));
+    // the real service's login plugin also finds the account by its email
+    const name = real && !ctx.accounts.get(username) ? (ctx.accounts.findByEmail(username)?.username ?? username) : username;
+    const account = await ctx.accounts.authenticate(name, str(body, 'password'));
     if (!account) {
       limit(res, 'login', 'fail', username, '');
       throw new HttpProblem(401, 'Unauthorized', 'Invalid username or password.');
+    }
+    if (real) {
+      // the password was right: the real service then refuses with 403, API access checked first
+      if (!mayUseApi(account)) throw new HttpProblem(403, 'Forbidden', 'API access is not enabled for this user.');
+      if (account.state === 'disabled') throw new HttpProblem(403, 'Forbidden', 'This user account is disabled.');
     }
     if (account.state === 'disabled') throw new HttpProblem(401, 'Unauthorized', 'This user account is disabled.');
     if (!mayUseApi(account)) throw new HttpProblem(401, 'Unauthorized', 'API access is not enabled for this user.');
@@ -101,11 +168,11 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
     if (account.twofa_enabled && account.twofa_secret) {
       // the password was right, but the login only counts once the code verifies
       const challenge = ctx.tokens.issue('challenge', account.username, ctx.settings.challengeTtl);
-      json(res, 200, { data: { requires_2fa: true, challenge_token: challenge.token, expires_in: ctx.settings.challengeTtl, token_type: 'Challenge' } }, NO_STORE);
+      json(res, 200, { data: { requires_2fa: true, challenge_token: challenge.token, expires_in: ctx.settings.challengeTtl, token_type: 'Challenge' } }, noStore);
       return;
     }
     clearLimit('login', username);
-    json(res, 200, { data: tokenPair(ctx, account) }, NO_STORE);
+    json(res, 200, { data: tokenPair(ctx, account) }, noStore);
   });
 
   router.on('POST', '/auth/2fa/verify', async (req, res) => {
@@ -124,7 +191,7 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
     ctx.tokens.revoke(claims.jti); // single use
     clearLimit('twofa', account.username);
     clearLimit('login', account.username);
-    json(res, 200, { data: tokenPair(ctx, account) }, NO_STORE);
+    json(res, 200, { data: tokenPair(ctx, account) }, noStore);
   });
 
   router.on('POST', '/auth/refresh', async (req, res) => {
@@ -132,9 +199,10 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
     requireFields(body, ['refresh_token']);
     const claims = ctx.tokens.verify(str(body, 'refresh_token'), 'refresh');
     const account = claims && ctx.accounts.get(claims.sub);
-    if (!claims || !account || account.state === 'disabled') throw new HttpProblem(401, 'Unauthorized', 'Invalid or expired refresh token.');
+    const stale = real && claims !== null && claims.iat < (account?.api_tokens_valid_after ?? 0);
+    if (!claims || !account || account.state === 'disabled' || stale) throw new HttpProblem(401, 'Unauthorized', 'Invalid or expired refresh token.');
     ctx.tokens.revoke(claims.jti); // rotation: the presented token is spent
-    json(res, 200, { data: tokenPair(ctx, account) }, NO_STORE);
+    json(res, 200, { data: tokenPair(ctx, account) }, noStore);
   });
 
   router.on('POST', '/auth/revoke', async (req, res) => {
@@ -142,6 +210,8 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
     requireFields(body, ['refresh_token']);
     const claims = ctx.tokens.decode(str(body, 'refresh_token'));
     if (claims) ctx.tokens.revoke(claims.jti);
+    // the real service also kills the access token the logout was sent with (GHSA-m8g9-wxhx-6f86)
+    if (real) ctx.tokens.revokeAccess(realAccessToken(req));
     res.writeHead(204).end();
   });
 
@@ -177,6 +247,8 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
 
   router.on('POST', '/auth/reset-password', async (req, res) => {
     const body = await readBody(req);
+    // the real service names missing fields; the documents want one vague answer for everything
+    if (real) requireFields(body, ['username', 'token', 'password']);
     const vague = () => new HttpProblem(400, 'Bad Request', VAGUE_RESET);
     const username = str(body, 'username');
     const token = str(body, 'token');
@@ -189,7 +261,8 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
     const tokenOk = good.length > 0 && good.length === token.length && timingSafeEqual(Buffer.from(good), Buffer.from(token));
     if (!account || !tokenOk || ctx.clock.nowSec() > Number(expires)) throw vague();
 
-    await ctx.accounts.update(account.username, { password, reset: null });
+    // the real service ends every token issued before the reset
+    await ctx.accounts.update(account.username, { password, reset: null, ...(real ? { api_tokens_valid_after: ctx.clock.nowSec() } : {}) });
     clearLimit('reset', username);
     json(res, 200, { data: { message: 'Password reset successfully.' } });
   });

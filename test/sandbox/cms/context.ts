@@ -22,7 +22,7 @@ export interface CmsSettings {
   challengeTtl: number;
   /** password reset link, default 86400 (24 hours) */
   resetTtl: number;
-  /** reported by GET /me */
+  /** reported by GET /me (`cms_version`; the real flavour's `grav_version`) */
   cmsVersion: string;
   /** reported by GET /me; null = no admin plugin enabled */
   adminVersion: string | null;
@@ -42,6 +42,9 @@ export const DEFAULT_SETTINGS: CmsSettings = {
   batchMax: 50,
   uploadMax: 64 * 1024 * 1024,
 };
+
+/** The versions the real flavour reports by default: the Grav and admin2 of the recorded replies. */
+export const REAL_VERSIONS: Pick<CmsSettings, 'cmsVersion' | 'adminVersion'> = { cmsVersion: '2.0.7', adminVersion: '2.0.15' };
 
 export interface CmsContext {
   /** `spec`: the documents' behaviour; `real`: the Grav API plugin's where the two differ */

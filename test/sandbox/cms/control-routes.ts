@@ -15,7 +15,8 @@
  *   POST            /__sandbox/content/fail-moves  {after: n}: the nth folder move from now fails
  *                                        (exercises rollbacks); {after: null} disarms
  *
- * Bodies are `{data: …}`; a bad request is a 400 problem.
+ * Bodies are `{data: …}`; a bad request is a 400 problem. The ETag `pages/edit` answers is the
+ * one the sandbox's flavour sends for a plain read of the page.
  */
 import { badControl, CONTROL_PREFIX, registerClockControls, registerFaultControls } from '../control';
 import type { Faults } from '../faults';
@@ -25,7 +26,8 @@ import type { CmsContext, CmsSettings } from './context';
 import { mergeHeader } from './content/common';
 import { serializePageFile } from './content/frontmatter';
 import { etagOf } from './content/etag';
-import { loadPage, plainData } from './content/serialize';
+import { pageWire } from './content/page-wire';
+import { loadPage } from './content/serialize';
 
 export { CONTROL_PREFIX };
 
@@ -158,7 +160,8 @@ export function editPage(
   const fresh = store.find(node.route)!;
   let etag: string | null = null;
   try {
-    etag = etagOf(plainData(store, loadPage(store, fresh, lang)));
+    // the ETag the sandbox's flavour sends for a plain read of this page
+    etag = etagOf(pageWire(ctx.flavor).serializer.page(store, loadPage(store, fresh, lang)));
   } catch {
     etag = null; // unreadable now (e.g. invalid front matter written on purpose)
   }

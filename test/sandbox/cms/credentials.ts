@@ -2,12 +2,21 @@
  * Who is calling (spec section 5): an API key in `X-API-Key` or the `api_key` query parameter, or
  * a JWT access token in `X-API-Token` (bare or `Bearer …`) or `Authorization: Bearer …`.
  * `authorize` turns that into the principal a route acts for, or a 401/403 problem.
+ *
+ * The real flavour follows getgrav/grav-plugin-api:classes/Api/Middleware/AuthMiddleware.php and
+ * Auth/ApiKeyAuthenticator.php, Auth/JwtAuthenticator.php, Controllers/AbstractApiController.php
+ * requirePermission(): the authenticators are tried in turn (a key that is not `grav_…` or not
+ * known falls through to the token), any failure is the one 401 "No valid authentication
+ * credentials provided…" (recording 10); a token of a disabled account, one revoked at logout or
+ * one issued before a password reset is refused, but an API key is not checked for the account's
+ * state; a demo account (`api.demo`) may not use write permissions outside `demo.writable`.
  */
 import type { IncomingMessage } from 'node:http';
 import { HttpProblem } from '../http';
-import { grants, isSuper, scopesAllow } from './access';
+import { grants, isSuper, resolve, resolveExact, scopesAllow } from './access';
 import type { Account } from './accounts';
 import type { CmsContext } from './context';
+import { DEMO_WRITABLE } from './profile';
 
 export interface Principal {
   account: Account;
@@ -56,6 +65,7 @@ export function resolveCredential(ctx: CmsContext, req: IncomingMessage, url: UR
  * is capped by its scopes (checked against `permission`) before anything else, super admins included.
  */
 export function authorize(ctx: CmsContext, req: IncomingMessage, url: URL, permission = 'api.access'): Principal {
+  if (ctx.flavor === 'real') return authorizeReal(ctx, req, url, permission);
   const cred = resolveCredential(ctx, req, url);
   if (cred.kind === 'none') throw new HttpProblem(401, 'Unauthorized', 'Authentication required.');
   if (cred.kind === 'invalid') throw new HttpProblem(401, 'Unauthorized', cred.detail);
@@ -66,5 +76,46 @@ export function authorize(ctx: CmsContext, req: IncomingMessage, url: URL, permi
   if (isSuper(account.access)) return principal;
   if (!grants(account.access, 'api.access')) throw new HttpProblem(403, 'Forbidden', 'API access is not enabled for this user.');
   if (!grants(account.access, permission)) throw new HttpProblem(403, 'Forbidden', `Missing required permission: ${permission}`);
+  return principal;
+}
+
+const NO_CREDENTIALS = 'No valid authentication credentials provided. Use an API key, JWT token, or active session.';
+
+/** The real service's authenticator chain: an API key, else an access token; null when neither holds. */
+export function realPrincipal(ctx: CmsContext, req: IncomingMessage, url: URL): Principal | null {
+  const apiKey = header(req, 'x-api-key') || url.searchParams.get('api_key') || '';
+  if (apiKey.startsWith('grav_')) {
+    const record = ctx.apiKeys.use(apiKey);
+    const account = record && ctx.accounts.get(record.username);
+    if (record && account) return { account, via: 'api_key', scopes: record.scopes };
+  }
+  const token = realAccessToken(req);
+  if (token) {
+    const claims = ctx.tokens.verify(token, 'access');
+    const account = claims && ctx.accounts.get(claims.sub);
+    if (claims && account && account.state !== 'disabled' && claims.iat >= (account.api_tokens_valid_after ?? 0)) return { account, via: 'jwt', scopes: [] };
+  }
+  return null;
+}
+
+/** The access token a request carries: `X-API-Token` (bare or `Bearer …`), else `Authorization: Bearer …`. */
+export function realAccessToken(req: IncomingMessage): string {
+  const custom = header(req, 'x-api-token');
+  if (custom) return bearer(custom);
+  const authz = header(req, 'authorization');
+  return /^Bearer\s+/i.test(authz) ? bearer(authz) : '';
+}
+
+function authorizeReal(ctx: CmsContext, req: IncomingMessage, url: URL, permission: string): Principal {
+  const principal = realPrincipal(ctx, req, url);
+  if (!principal) throw new HttpProblem(401, 'Unauthorized', NO_CREDENTIALS);
+  const { account, scopes } = principal;
+  if (!scopesAllow(scopes, permission)) throw new HttpProblem(403, 'Forbidden', `API key is not authorized for: ${permission}`);
+  if (resolveExact(account.access, 'api.demo') === true && !permission.endsWith('.read') && !DEMO_WRITABLE.includes(permission)) {
+    throw new HttpProblem(403, 'Demo Mode', 'This is a read-only demo. Changes are disabled.', { code: 'demo_mode_write_blocked' });
+  }
+  if (isSuper(account.access)) return principal;
+  if (resolve(account.access, 'api.access') !== true) throw new HttpProblem(403, 'Forbidden', 'API access is not enabled for this user.');
+  if (resolve(account.access, permission) !== true) throw new HttpProblem(403, 'Forbidden', `Missing required permission: ${permission}`);
   return principal;
 }

@@ -1,7 +1,13 @@
 /**
  * The "who am I and what may I do" object: the `user` in a token pair and the body of GET /me.
+ *
+ * The documents describe a nested resolved access map and `cms_version`. The real flavour answers
+ * as the Grav API plugin does (getgrav/grav-plugin-api:classes/Api/Controllers/AbstractApiController.php
+ * buildUserProfile() and buildDemoModePayload(), Controllers/AuthController.php me(); recordings 05,
+ * 07–09): a flat access map with dotted keys (access.ts flatResolvedMap), a `demo_mode` block, and
+ * `grav_version` instead of `cms_version`.
  */
-import { isSuper, resolvedMap, type AccessMap } from './access';
+import { flatResolvedMap, isSuper, resolvedMap, resolveExact, type AccessMap } from './access';
 import type { Account } from './accounts';
 import type { CmsContext } from './context';
 
@@ -16,6 +22,15 @@ export interface UserProfile {
   content_editor: string;
 }
 
+/** The real service's profile: the flat access map and the account's demo-mode state. */
+export interface RealUserProfile extends Omit<UserProfile, 'access'> {
+  access: Record<string, boolean>;
+  demo_mode: { enabled: boolean; writable: string[]; reset_interval: number; seconds_until_reset: number | null };
+}
+
+/** What a demo account (`api.demo`) may still write: the plugin's default `demo.writable`. */
+export const DEMO_WRITABLE = ['api.pages.write', 'api.media.write'];
+
 export interface CurrentUser extends UserProfile {
   cms_version: string;
   admin_version: string | null;
@@ -27,7 +42,7 @@ export interface TokenPair {
   token_type: 'Bearer';
   /** access token lifetime, seconds */
   expires_in: number;
-  user: UserProfile;
+  user: UserProfile | RealUserProfile;
 }
 
 export function userProfile(account: Account): UserProfile {
@@ -42,7 +57,25 @@ export function userProfile(account: Account): UserProfile {
   };
 }
 
-export function currentUser(ctx: CmsContext, account: Account): CurrentUser {
+export function realUserProfile(account: Account): RealUserProfile {
+  // `enabled` is the account's own flag: a super admin's resolved map says api.demo even so
+  const demo = resolveExact(account.access, 'api.demo') === true;
+  return {
+    username: account.username,
+    fullname: account.fullname,
+    email: account.email,
+    avatar_url: account.avatar ? `/user/accounts/avatars/${account.avatar.name}` : null,
+    super_admin: isSuper(account.access),
+    access: flatResolvedMap(account.access),
+    content_editor: account.content_editor ?? '',
+    // no demo baseline is ever captured here, so no reset is pending
+    demo_mode: { enabled: demo, writable: demo ? [...DEMO_WRITABLE] : [], reset_interval: 30, seconds_until_reset: null },
+  };
+}
+
+/** The body of GET /me in the sandbox's flavour. */
+export function currentUser(ctx: CmsContext, account: Account): CurrentUser | (RealUserProfile & { grav_version: string; admin_version: string | null }) {
+  if (ctx.flavor === 'real') return { ...realUserProfile(account), grav_version: ctx.settings.cmsVersion, admin_version: ctx.settings.adminVersion };
   return { ...userProfile(account), cms_version: ctx.settings.cmsVersion, admin_version: ctx.settings.adminVersion };
 }
 
@@ -55,6 +88,6 @@ export function tokenPair(ctx: CmsContext, account: Account): TokenPair {
     refresh_token: refresh.token,
     token_type: 'Bearer',
     expires_in: ctx.settings.accessTtl,
-    user: userProfile(account),
+    user: ctx.flavor === 'real' ? realUserProfile(account) : userProfile(account),
   };
 }

@@ -6,6 +6,13 @@
  * configurable prefix, default /api/v1; outside it the site answers HTML like a real CMS (and serves
  * page media under /user/pages/…), except for the test-only control routes under /__sandbox (see
  * control-routes.ts).
+ *
+ * `flavor: 'real'` makes it answer as the real Grav API plugin does where that differs from the
+ * documents: every reply carries the plugin's headers and its problem bodies, `X-Grav-Environment`
+ * is checked before anything else (real-wire.ts, following
+ * getgrav/grav-plugin-api:classes/Api/ApiRouter.php process() and applyEnvironment()), /me
+ * reports Grav 2.0.7 and admin2 2.0.15 by default, and the route modules pick their real
+ * behaviour (the languages and translations have a module of their own).
  */
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
@@ -16,11 +23,12 @@ import { Accounts } from './accounts';
 import { ApiKeys } from './api-keys';
 import { registerAuthRoutes } from './auth-routes';
 import { Clock } from '../clock';
-import { DEFAULT_SETTINGS, type CmsContext, type CmsSettings } from './context';
+import { DEFAULT_SETTINGS, REAL_VERSIONS, type CmsContext, type CmsSettings } from './context';
 import { registerBlueprintRoutes } from './content/blueprint-routes';
 import { registerBulkRoutes } from './content/bulk-routes';
 import { EventLog } from './content/events';
 import { registerLanguageRoutes } from './content/language-routes';
+import { registerRealLanguageRoutes } from './content/language-routes-real';
 import { registerMediaRoutes } from './content/media-routes';
 import { registerPageRoutes } from './content/page-routes';
 import { defaultLanguages, seedContent, type ContentSeed, type ContentSeedInfo } from './content/seed-content';
@@ -34,6 +42,7 @@ import { Limits, rateLimitHeaders, type LimitConfig } from './limits';
 import { Mailbox } from './mail';
 import { RequestLog } from './request-log';
 import { registerMeRoutes } from './me-route';
+import { environmentProblem, REAL_HEADERS, realProblem, writeEnvironmentProblem } from './real-wire';
 import { seed as seedData, type SeedInfo, type SeedName } from './seed';
 
 export interface CmsSandboxOptions {
@@ -52,7 +61,7 @@ export interface CmsSandboxOptions {
   refreshTtl?: number;
   challengeTtl?: number;
   resetTtl?: number;
-  /** reported by GET /me; defaults '1.8.0' and '1.0.12' */
+  /** reported by GET /me; defaults '1.8.0' and '1.0.12' (real flavour: '2.0.7' and '2.0.15', as recorded) */
   cmsVersion?: string;
   adminVersion?: string | null;
   /** rate-limit buckets to change (null switches one off); see limits.ts for the defaults */
@@ -60,7 +69,7 @@ export interface CmsSandboxOptions {
   /** serve /__sandbox control routes (default true) */
   control?: boolean;
   /**
-   * starting content, written only when the data folder has no `pages/` yet: 'demo' (default; 300
+   * starting content, written only when the data folder has no `pages/` yet: 'demo' (default; 301
    * pages in en, de, fr), 'single' (a single-language site of 7 pages), 'empty', or {pages: N}
    */
   content?: ContentSeed;
@@ -121,11 +130,11 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
   mkdirSync(dataDir, { recursive: true });
 
   const clock = new Clock();
-  const settings: CmsSettings = { ...DEFAULT_SETTINGS };
+  const flavor = opts.flavor ?? 'spec';
+  const settings: CmsSettings = { ...DEFAULT_SETTINGS, ...(flavor === 'real' ? REAL_VERSIONS : {}) };
   for (const k of ['accessTtl', 'refreshTtl', 'challengeTtl', 'resetTtl', 'cmsVersion', 'adminVersion', 'batchMax', 'uploadMax'] as const) {
     if (opts[k] !== undefined) Object.assign(settings, { [k]: opts[k] });
   }
-  const flavor = opts.flavor ?? 'spec';
   const ctx: CmsContext = {
     flavor,
     dataDir,
@@ -133,7 +142,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     clock,
     accounts: new Accounts(dataDir, clock),
     apiKeys: new ApiKeys(dataDir, clock),
-    tokens: new Tokens(dataDir, clock),
+    tokens: new Tokens(dataDir, clock, flavor),
     limits: new Limits(opts.limits ?? {}, clock),
     mail: new Mailbox(),
     settings,
@@ -154,12 +163,14 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     });
   } else if (opts.languages) ctx.content.configure({ ...ctx.content.site, ...siteConfigFor(opts.languages) });
 
-  const api = new Router(prefix);
+  // the real service's problem bodies (and its 422 for every validation failure); see real-wire.ts
+  const api = new Router(prefix, flavor === 'real' ? realProblem : problem);
   registerMeRoutes(api, ctx);
   registerAuthRoutes(api, ctx);
   // order matters: fixed paths and sub-resources before the catch-all `/pages/{route+}`
   registerBulkRoutes(api, ctx);
-  registerLanguageRoutes(api, ctx);
+  // the real service's languages and translations differ enough to have their own module
+  (flavor === 'real' ? registerRealLanguageRoutes : registerLanguageRoutes)(api, ctx);
   registerMediaRoutes(api, ctx);
   registerPageRoutes(api, ctx);
   registerBlueprintRoutes(api, ctx);
@@ -187,6 +198,15 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     void (async () => {
       // the network in front of the service misbehaves first (faults), then the service's own limiter
       if (await faults.apply(req, res, path.slice(prefix.length), clock.nowSec())) return;
+      if (flavor === 'real') {
+        // every reply of the real service carries these; a bad environment name fails every route
+        for (const [k, v] of Object.entries(REAL_HEADERS)) res.setHeader(k, v);
+        const env = environmentProblem(req);
+        if (env) {
+          writeEnvironmentProblem(res, env);
+          return;
+        }
+      }
       const general = ctx.limits.get('api');
       if (general) {
         const s = general.attempt(`api:${req.socket.remoteAddress ?? ''}`);
@@ -199,7 +219,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
       }
       await api.handle(req, res);
     })().catch((err: unknown) => {
-      if (!res.headersSent) problem(res, 500, 'Internal Server Error', err instanceof Error ? err.message : String(err));
+      if (!res.headersSent) (flavor === 'real' ? realProblem : problem)(res, 500, 'Internal Server Error', err instanceof Error ? err.message : String(err));
       else res.destroy();
     });
   }, opts.port);

@@ -1,7 +1,8 @@
 /**
  * A minimal HTTP client for tests that talk to a CMS sandbox over real HTTP (Node's fetch): the
  * credential is sent on every call (the seeded admin API key unless told otherwise), bodies are
- * JSON, answers come back parsed with their status and headers.
+ * JSON, answers come back parsed with their status and headers. Works with both flavours:
+ * `pagination(reply)` reads a list's paging wherever the flavour puts it.
  */
 import type { CmsSandbox } from './server';
 
@@ -95,4 +96,22 @@ export async function read(res: Response): Promise<Reply> {
 /** `/pages/a/b%20c` for the route `/a/b c`: no leading slash, each segment percent-encoded. */
 export function pagePath(route: string, suffix = ''): string {
   return '/pages/' + route.split('/').filter(Boolean).map(encodeURIComponent).join('/') + suffix;
+}
+
+export interface Pagination {
+  page: number;
+  per_page: number;
+  total: number;
+  total_pages: number;
+  located_at_index?: number;
+}
+
+/**
+ * The paging of a list answer: `meta.pagination` (both flavours; the real service sends only
+ * that), else the flat `meta.total/page/per_page` the documents describe.
+ */
+export function pagination(r: Reply): Pagination {
+  const meta = (r.body.meta ?? {}) as Json;
+  if (meta.pagination && typeof meta.pagination === 'object') return meta.pagination as Pagination;
+  return { page: meta.page, per_page: meta.per_page, total: meta.total, total_pages: meta.total_pages } as Pagination;
 }

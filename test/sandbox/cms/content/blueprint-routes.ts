@@ -8,10 +8,15 @@
  * Fields form a tree like the real service's (tabs → tab → fields, `name` in dot notation such as
  * `header.title`), each `{name, type, label}` plus what a form needs (`default`, `options`,
  * `validate`, `fields`). Resolving one fires `onApiBlueprintResolved` (recorded).
+ *
+ * The real flavour answers as the Grav API plugin does (blueprint-real.ts): `api.pages.read` for
+ * both routes, the fields in its form (options as `[{value, label}]` lists), and the default form
+ * for an unknown template.
  */
 import { HttpProblem, json, type Router } from '../../http';
 import type { CmsContext } from '../context';
 import { authorize } from '../credentials';
+import { realPageBlueprint, realPageTypes } from './blueprint-real';
 
 export interface BlueprintField {
   name: string;
@@ -24,7 +29,7 @@ export interface BlueprintField {
   fields?: BlueprintField[];
 }
 
-interface Template {
+export interface Template {
   label: string;
   /** the template it extends (`extends@`) */
   extends?: string;
@@ -70,7 +75,7 @@ const ADVANCED: BlueprintField = {
 };
 
 /** The templates the demo theme offers. */
-const TEMPLATES: Record<string, Template> = {
+export const TEMPLATES: Record<string, Template> = {
   default: { label: 'Default' },
   blog: {
     label: 'Blog',
@@ -131,6 +136,19 @@ function resolveFields(name: string): BlueprintField[] {
 }
 
 export function registerBlueprintRoutes(router: Router, ctx: CmsContext): void {
+  if (ctx.flavor === 'real') {
+    router.on('GET', '/blueprints/pages', (req, res, _p, url) => {
+      authorize(ctx, req, url, 'api.pages.read');
+      json(res, 200, { data: realPageTypes() });
+    });
+    router.on('GET', '/blueprints/pages/{template+}', (req, res, params, url) => {
+      const { account } = authorize(ctx, req, url, 'api.pages.read');
+      const data = realPageBlueprint(params.template!);
+      ctx.events.record('onApiBlueprintResolved', { context: 'page', template: params.template!, fields: data.fields, user: account.username });
+      json(res, 200, { data });
+    });
+    return;
+  }
   router.on('GET', '/blueprints/pages', (req, res, _p, url) => {
     // spec: "authenticated" (the real service asks for api.pages.read)
     authorize(ctx, req, url, 'api.access');

@@ -2,12 +2,20 @@
  * POST /pages/batch and POST /pages/reorganize (spec section 4 "Pages", limit from section 8: at
  * most `settings.batchMax` routes or operations, default 50). Every bad request is a 400 problem,
  * as the spec lists them (the real service uses 422 for most of these).
+ *
+ * The real flavour follows getgrav/grav-plugin-api:classes/Api/Controllers/PagesController.php
+ * batch() and reorganize(): every bad request is a 422 (real-wire.ts turns them), the answers
+ * carry `X-Invalidates` (`pages:list` first, then one tag per page done: `pages:update:`,
+ * `pages:delete:` or `pages:create:` for a batch, `pages:move:` for a reorganize), and reorganize
+ * names each child by its public route and its folder prefix (`"01."` or false).
  */
 import { HttpProblem, json, readBody, type Router } from '../../http';
 import type { CmsContext } from '../context';
 import { authorize } from '../credentials';
+import { invalidates } from '../real-wire';
 import { isObject } from './common';
 import { titleOf, tryLoad } from './serialize';
+import { realOrder } from './serialize-real';
 import { folderName, inSubtree, normalizeRoute, parentRoute, type PageNode } from './store';
 
 const OPERATIONS = ['publish', 'unpublish', 'delete', 'copy'] as const;
@@ -39,6 +47,9 @@ interface Step {
 
 export function registerBulkRoutes(router: Router, ctx: CmsContext): void {
   const store = ctx.content;
+  const real = ctx.flavor === 'real';
+  /** the real service's X-Invalidates: the list first, then a tag per page */
+  const tagged = (tags: string[]) => (real ? invalidates(['pages:list', ...tags]) : {});
 
   router.on('POST', '/pages/batch', async (req, res, _p, url) => {
     authorize(ctx, req, url, 'api.pages.write');
@@ -74,7 +85,9 @@ export function registerBulkRoutes(router: Router, ctx: CmsContext): void {
       }
     }
     const successful = results.filter((r) => r.status === 'success').length;
-    json(res, 200, { data: { operation, results, total: results.length, successful, failed: results.length - successful } });
+    const kind = operation === 'delete' ? 'delete' : operation === 'copy' ? 'create' : 'update';
+    const tags = results.filter((r) => r.status === 'success').map((r) => `pages:${kind}:${r.route}`);
+    json(res, 200, { data: { operation, results, total: results.length, successful, failed: results.length - successful } }, tagged(tags));
   });
 
   router.on('POST', '/pages/reorganize', async (req, res, _p, url) => {
@@ -170,10 +183,10 @@ export function registerBulkRoutes(router: Router, ctx: CmsContext): void {
       if (!node) continue;
       for (const child of node.children.filter((c) => c.files.length)) {
         const p = tryLoad(store, child);
-        data.push({ route: child.route, slug: child.slug, title: p ? titleOf(p) : child.slug, order: child.order, parent });
+        data.push({ route: real ? store.publicRoute(child) : child.route, slug: child.slug, title: p ? titleOf(p) : child.slug, order: real ? realOrder(child) : child.order, parent });
       }
     }
-    json(res, 200, { data });
+    json(res, 200, { data }, tagged(steps.map((s) => `pages:move:${s.route}`)));
   });
 
   /** One batch step; throws with the message the result row carries. */

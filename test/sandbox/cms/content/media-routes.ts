@@ -12,11 +12,18 @@
  *
  * A same-name upload overwrites the file, unless the form carries `avoid_overwriting=true`: then the
  * new file is saved as `YYYYMMDDHHMMSS-<name>` (the real service's field setting).
+ *
+ * The real flavour follows getgrav/grav-plugin-api:classes/Api/Controllers/MediaController.php
+ * where it differs: a missing page is "Page '/{route}' not found.", every refusal a 422
+ * (real-wire.ts), uploads and deletes carry `X-Invalidates` (`media:update:pages/{route}`,
+ * `pages:update:/{route}`, a delete `media:delete:pages/{route}/{file}` first), the upload's
+ * Location is `/pages/{route}/media` unencoded.
  */
 import { fieldProblem, HttpProblem, json, type Router } from '../../http';
 import { readMultipart } from '../../multipart';
 import type { CmsContext } from '../context';
 import { authorize } from '../credentials';
+import { invalidates, rawHeader } from '../real-wire';
 import { pageLocation, requirePage } from './common';
 import { applyMediaQuery, parseMediaQuery } from './filters';
 import { mediaItem, mimeOf, pageRef, tryLoad } from './serialize';
@@ -54,10 +61,18 @@ const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:T]/g, '').s
 
 export function registerMediaRoutes(router: Router, ctx: CmsContext): void {
   const store = ctx.content;
+  const real = ctx.flavor === 'real';
+  /** the page of a media route, or the flavour's 404 */
+  const pageOf = (route: string) => {
+    if (!real) return requirePage(ctx, route);
+    const node = store.find(route);
+    if (!node) throw new HttpProblem(404, 'Not Found', `Page '/${route}' not found.`);
+    return node;
+  };
 
   router.on('GET', '/pages/{route+}/media', (req, res, params, url) => {
     authorize(ctx, req, url, 'api.media.read');
-    const node = requirePage(ctx, params.route!);
+    const node = pageOf(params.route!);
     const query = parseMediaQuery(url);
     const files = store.media(node).map((m) => ({ m, filename: m.name, size: m.size, modified: m.mtimeMs, meta: m.meta }));
     const picked = query.clauses.length || query.sort ? applyMediaQuery(files, query) : files;
@@ -66,7 +81,7 @@ export function registerMediaRoutes(router: Router, ctx: CmsContext): void {
 
   router.on('POST', '/pages/{route+}/media', async (req, res, params, url) => {
     authorize(ctx, req, url, 'api.media.write');
-    const node = requirePage(ctx, params.route!);
+    const node = pageOf(params.route!);
     const max = ctx.settings.uploadMax;
     // a body far beyond the per-file limit is refused while reading (413); a file over the limit
     // inside an acceptable body is the documented 422
@@ -89,12 +104,15 @@ export function registerMediaRoutes(router: Router, ctx: CmsContext): void {
     }
     ctx.events.record('onApiMediaUploaded', { page, filenames: names });
     const fresh = requirePage(ctx, node.route);
-    json(res, 201, { data: store.media(fresh).map((m) => mediaItem(store, fresh, m)) }, { Location: pageLocation(ctx.prefix, node.route, '/media') });
+    const headers = real
+      ? { Location: rawHeader(`${ctx.prefix}/pages/${params.route}/media`), ...invalidates([`media:update:pages/${params.route}`, `pages:update:/${params.route}`]) }
+      : { Location: pageLocation(ctx.prefix, node.route, '/media') };
+    json(res, 201, { data: store.media(fresh).map((m) => mediaItem(store, fresh, m)) }, headers);
   });
 
   router.on('DELETE', '/pages/{route+}/media/{filename}', (req, res, params, url) => {
     authorize(ctx, req, url, 'api.media.write');
-    const node = requirePage(ctx, params.route!);
+    const node = pageOf(params.route!);
     const filename = safeFilename(params.filename!);
     const isMedium = !filename.toLowerCase().endsWith('.md') && !filename.endsWith('.meta.yaml');
     const targets = isMedium ? store.mediaVariants(node, filename) : [];
@@ -103,7 +121,8 @@ export function registerMediaRoutes(router: Router, ctx: CmsContext): void {
     ctx.events.record('onApiBeforeMediaDelete', { page, filename });
     for (const t of targets) store.removeFile(t);
     ctx.events.record('onApiMediaDeleted', { page, filename });
-    res.writeHead(204).end();
+    const route = params.route!;
+    res.writeHead(204, real ? invalidates([`media:delete:pages/${route}/${filename}`, `media:update:pages/${route}`, `pages:update:/${route}`]) : {}).end();
   });
 }
 

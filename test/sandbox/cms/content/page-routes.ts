@@ -3,6 +3,14 @@
  * GET /taxonomy. Status codes as the spec's table lists them; where the spec says "not shown" the
  * OpenAPI description and the real service decide, noted next to the code.
  *
+ * What the real flavour answers differently (page JSON, listing, conditional requests, write
+ * headers) comes from page-wire.ts; beyond that it follows
+ * getgrav/grav-plugin-api:classes/Api/Controllers/PagesController.php here: a PATCH answers with
+ * the page object it loaded before writing, so its `date` (without a header date) and `modified`
+ * are those of before the write (recording 14: the ETag of that reply is not the next read's);
+ * GET /taxonomy lists the terms of published pages as PHP array keys, so a numeric term is a
+ * JSON number (taxonomy(), recording 41), in the order the pages first use them.
+ *
  * Routes go in the URL without a leading slash, each segment percent-encoded
  * (`/pages/about/our%20team`); the Router hands them over decoded.
  */
@@ -10,69 +18,17 @@ import type { ServerResponse } from 'node:http';
 import { HttpProblem, json, readBody, type Router } from '../../http';
 import type { CmsContext } from '../context';
 import { authorize } from '../credentials';
-import {
-  boolText,
-  checkLanguage,
-  flagParam,
-  header,
-  invalid,
-  isBoolText,
-  isObject,
-  langParam,
-  mergeHeader,
-  pageLocation,
-  requireFields,
-  requirePage,
-} from './common';
+import { boolText, checkLanguage, flagParam, header, invalid, isObject, langParam, mergeHeader, requireFields, requirePage } from './common';
 import { etagMatches, etagOf } from './etag';
-import {
-  dateMs,
-  loadPage,
-  pageData,
-  pageRef,
-  plainData,
-  published,
-  routable,
-  summaryFields,
-  titleOf,
-  tryLoad,
-  visible,
-  taxonomyOf,
-  type LoadedPage,
-} from './serialize';
-import { folderName, inSubtree, nativeOrder, normalizeRoute, parentRoute, routeBasename, slugProblem, type ContentTree } from './store';
+import { SORTS, type SortField } from './list-spec';
+import { paged, pagingOf } from './paging';
+import { pageWire } from './page-wire';
+import { loadPage, pageRef, taxonomyOf, titleOf, tryLoad, type LoadedPage } from './serialize';
+import { realLoad, realOrder, realPublished, realRequireLoad, realSerializer, realTaxonomy, realTimes } from './serialize-real';
+import { folderName, inSubtree, normalizeRoute, parentRoute, routeBasename, slugProblem, type ContentStore, type ContentTree } from './store';
 
 const READ = 'api.pages.read';
 const WRITE = 'api.pages.write';
-
-export const PER_PAGE_DEFAULT = 20;
-export const PER_PAGE_MAX = 100;
-const SORTS = ['date', 'title', 'slug', 'modified', 'order', 'default'] as const;
-type SortField = (typeof SORTS)[number];
-
-/** `page` / `per_page` as the real service reads them: bad or small values clamp, never fail. */
-export function paging(url: URL): { page: number; perPage: number } {
-  const page = Math.max(1, Math.trunc(Number(url.searchParams.get('page') ?? 1)) || 1);
-  const raw = url.searchParams.get('per_page');
-  const n = raw === null || raw.trim() === '' ? PER_PAGE_DEFAULT : Math.trunc(Number(raw));
-  const perPage = Number.isNaN(n) ? PER_PAGE_DEFAULT : Math.min(PER_PAGE_MAX, Math.max(1, n));
-  return { page, perPage };
-}
-
-/**
- * The paged envelope. The spec says `meta` carries `total`, `page`, `per_page`; the real service
- * nests them in `meta.pagination` (with `total_pages`) and adds `links`. Both are sent, so a client
- * written against either finds them. `links` carry only page and per_page, like the real service.
- */
-export function paged(ctx: CmsContext, path: string, data: unknown[], total: number, page: number, perPage: number, extra: Record<string, unknown> = {}) {
-  const totalPages = Math.max(0, Math.ceil(total / perPage));
-  const link = (p: number) => `${ctx.prefix}${path}?page=${p}&per_page=${perPage}`;
-  const links: Record<string, string> = { self: link(page) };
-  if (page > 1) Object.assign(links, { first: link(1), prev: link(page - 1) });
-  if (page < totalPages) Object.assign(links, { next: link(page + 1), last: link(totalPages) });
-  const pagination = { page, per_page: perPage, total, total_pages: totalPages, ...extra };
-  return { data, meta: { total, page, per_page: perPage, total_pages: totalPages, pagination }, links };
-}
 
 function sendPage(res: ServerResponse, status: number, data: Record<string, unknown>, headers: Record<string, string> = {}) {
   json(res, status, { data }, { 'Cache-Control': 'no-store, max-age=0', ...headers });
@@ -81,6 +37,11 @@ function sendPage(res: ServerResponse, status: number, data: Record<string, unkn
 export function registerPageRoutes(router: Router, ctx: CmsContext): void {
   const store = ctx.content;
   const events = ctx.events;
+  const real = ctx.flavor === 'real';
+  const wire = pageWire(ctx.flavor);
+  const ser = wire.serializer;
+  /** the plain read: what GET answers without options, and what PATCH's If-Match is checked against */
+  const plain = (p: LoadedPage) => ser.page(store, p);
   let listMemo: { tree: ContentTree; key: string; rows: LoadedPage[] } | null = null;
 
   // ------------------------------------------------------------------------------------------
@@ -89,14 +50,13 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
   router.on('GET', '/pages', (req, res, _p, url) => {
     authorize(ctx, req, url, READ);
     const lang = langParam(ctx, url, 400);
-    const { page, perPage } = paging(url);
+    const { page, perPage } = pagingOf(ctx.flavor, url);
     const q = url.searchParams;
     const sortParam = q.get('sort');
     if (sortParam !== null && sortParam !== '' && !SORTS.includes(sortParam as SortField)) {
       // the spec lists no 400 here; the real service answers 422 (OpenAPI: ValidationError)
       throw invalid(422, 'sort', `Invalid sort field '${sortParam}'. Allowed: ${SORTS.join(', ')}`);
     }
-    const orderParam = (q.get('order') ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
     const translations = flagParam(url, 'translations');
 
     const tree = store.tree();
@@ -107,68 +67,11 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
     let rows: LoadedPage[] = [];
     if (!memo) {
       for (const node of tree.pages) {
-        const p = tryLoad(store, node, lang);
+        const p = ser.load(store, node, lang);
         if (p) rows.push(p);
       }
+      rows = wire.select(store, tree, rows, q, lang);
     }
-
-    // filters (the real service's published, visible, routable, template, parent, children_of, root)
-    const boolFilter = (name: string, test: (p: LoadedPage) => boolean) => {
-      const v = q.get(name);
-      if (v !== null) rows = rows.filter((p) => test(p) === boolText(v));
-    };
-    boolFilter('published', published);
-    boolFilter('visible', visible);
-    boolFilter('routable', routable);
-    const template = q.get('template');
-    if (template !== null) rows = rows.filter((p) => p.file.template === template);
-    const parent = q.get('parent');
-    // spec: "descendants whose route starts with it" (the parent itself is not its own descendant)
-    if (parent !== null) {
-      const pr = normalizeRoute(parent);
-      rows = rows.filter((p) => p.node.route !== pr && inSubtree(p.node.route, pr));
-    }
-    const childrenOf = q.get('children_of');
-    if (childrenOf !== null) {
-      const pr = normalizeRoute(childrenOf);
-      rows = rows.filter((p) => parentRoute(p.node.route) === pr);
-    }
-    const root = q.get('root');
-    if (root !== null) {
-      // The spec calls `root` a subtree root; the OpenAPI and the real service treat it as a
-      // boolean "top-level pages only". Both: a boolean-looking value filters to top-level pages
-      // (or nothing, when false); a route keeps that page and everything below it.
-      if (isBoolText(root)) {
-        if (boolText(root)) rows = rows.filter((p) => parentRoute(p.node.route) === '/');
-      } else {
-        const rr = normalizeRoute(root);
-        rows = rows.filter((p) => inSubtree(p.node.route, rr));
-      }
-    }
-    const search = q.get('search');
-    if (search !== null && search.trim() !== '') {
-      // full text over title, slug, route and markdown, case-insensitive (the real service needs
-      // its indexed backend for this; the sandbox always has it)
-      const needle = search.trim().toLowerCase();
-      rows = rows.filter((p) => [titleOf(p), p.node.slug, p.node.route, p.content].some((t) => t.toLowerCase().includes(needle)));
-    }
-
-    // sort: omitted = date, newest first (real service); `default` with children_of = native order
-    // (or the parent's collection order from its header), `default` alone = order ascending
-    let field: SortField = (sortParam as SortField | null) || 'date';
-    let dir: 'asc' | 'desc' = sortParam ? orderParam : 'desc';
-    if (field === 'default' && childrenOf !== null) {
-      const parentNode = tree.byRoute.get(normalizeRoute(childrenOf));
-      const by = collectionOrder(parentNode ? tryLoad(store, parentNode, lang) : null);
-      if (by) {
-        field = by.field;
-        dir = by.dir;
-      } else rows.sort((a, b) => nativeOrder(a.node, b.node));
-    } else if (field === 'default') {
-      field = 'order';
-      dir = 'asc';
-    }
-    if (field !== 'default') sortRows(rows, field, dir);
     if (memo) rows = memo;
     else if (store.checkMethod === 'none') listMemo = { tree, key: memoKey, rows };
 
@@ -177,14 +80,14 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
     const locate = q.get('locate');
     if (locate) {
       // the real service's `locate`: answer the chunk holding that route
-      const idx = rows.findIndex((p) => p.node.route === normalizeRoute(locate));
+      const idx = wire.locate(store, rows, locate);
       if (idx >= 0) {
         pageNo = Math.floor(idx / perPage) + 1;
         extra.located_at_index = idx;
       }
     }
     const slice = rows.slice((pageNo - 1) * perPage, pageNo * perPage);
-    json(res, 200, paged(ctx, '/pages', slice.map((p) => summaryFields(store, p, translations)), rows.length, pageNo, perPage, extra));
+    json(res, 200, paged(ctx.flavor, ctx.prefix, '/pages', slice.map((p) => ser.row(store, p, translations)), rows.length, pageNo, perPage, extra));
   });
 
   // ------------------------------------------------------------------------------------------
@@ -240,7 +143,7 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
     events.record('onAdminSave', { page: pageRef(created) });
     events.record('onAdminAfterSave', { page: pageRef(created) });
     events.record('onApiPageCreated', { page: pageRef(created), route, lang });
-    sendPage(res, 201, plainData(store, created), { Location: pageLocation(ctx.prefix, route) });
+    sendPage(res, 201, plain(created), { Location: wire.location(ctx.prefix, route), ...wire.writeHeaders([['create', route]]) });
   });
 
   // ------------------------------------------------------------------------------------------
@@ -273,8 +176,8 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
     store.moveFolder(node.dir, newDir);
     const moved = loadPage(store, requirePage(ctx, newRoute));
     events.record('onApiPageMoved', { page: pageRef(moved), old_route: node.route, new_route: newRoute });
-    const data = plainData(store, moved);
-    sendPage(res, 200, data, { ETag: etagOf(data) });
+    const data = plain(moved);
+    sendPage(res, 200, data, { ETag: etagOf(data), ...wire.writeHeaders([['move', `/${params.route}`], ['update', newRoute]]) });
   });
 
   router.on('POST', '/pages/{route+}/reorder', async (req, res, params, url) => {
@@ -305,9 +208,10 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
     events.record('onApiPagesReordered', { parent: pageRef(before), order });
     const data = store.pageChildren(after).map((c) => {
       const p = tryLoad(store, c);
-      return { route: c.route, slug: c.slug, title: p ? titleOf(p) : c.slug, order: c.order };
+      // the real service names each child by its public route and its folder prefix ("01.")
+      return { route: real ? store.publicRoute(c) : c.route, slug: c.slug, title: p ? titleOf(p) : c.slug, order: real ? realOrder(c) : c.order };
     });
-    json(res, 200, { data });
+    json(res, 200, { data }, wire.writeHeaders([['reorder', `/${params.route}`]]));
   });
 
   router.on('POST', '/pages/{route+}/copy', async (req, res, params, url) => {
@@ -331,7 +235,7 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
     // translations and children come along
     store.copyFolder(node.dir, `${parent.dir}/${slug}`);
     const copy = loadPage(store, requirePage(ctx, dest));
-    sendPage(res, 201, plainData(store, copy), { Location: pageLocation(ctx.prefix, dest) });
+    sendPage(res, 201, plain(copy), { Location: wire.location(ctx.prefix, dest), ...wire.writeHeaders([['create', dest]]) });
   });
 
   // ------------------------------------------------------------------------------------------
@@ -342,9 +246,10 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
     const lang = langParam(ctx, url, 400);
     const childrenDepth = flagParam(url, 'children') ? Math.max(1, Math.trunc(Number(url.searchParams.get('children_depth') ?? 1)) || 1) : 0;
     const node = requirePage(ctx, params.route!, childrenDepth + 1);
-    const p = loadPage(store, node, lang);
+    // the real service reads a page the language lacks through its content fallback
+    const p = real ? realRequireLoad(store, node, lang) : loadPage(store, node, lang);
     const summarySize = Number(url.searchParams.get('summary_size'));
-    const data = pageData(store, p, {
+    const data = ser.page(store, p, {
       render: flagParam(url, 'render'),
       summary: flagParam(url, 'summary'),
       summarySize: Number.isInteger(summarySize) && summarySize > 0 ? summarySize : undefined,
@@ -355,7 +260,7 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
     // render/children/translations read revalidates that read; only the plain read's ETag is
     // accepted by PATCH's If-Match
     const etag = etagOf(data);
-    if (etagMatches(header(req, 'if-none-match'), etag)) {
+    if (wire.notModified && etagMatches(header(req, 'if-none-match'), etag)) {
       res.writeHead(304, { ETag: etag, 'Cache-Control': 'no-store, max-age=0' }).end();
       return;
     }
@@ -377,7 +282,7 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
 
     // optimistic concurrency: If-Match is compared with the ETag of the plain read of this language
     const ifMatch = header(req, 'if-match');
-    if (ifMatch && !etagMatches(ifMatch, etagOf(plainData(store, p)))) {
+    if (ifMatch && !wire.ifMatch(ifMatch, etagOf(plain(p)))) {
       throw new HttpProblem(409, 'Conflict', 'The resource has been modified since you last retrieved it. Please fetch the latest version and try again.');
     }
 
@@ -395,6 +300,7 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
     if (errors.length) throw new HttpProblem(422, 'Unprocessable Entity', 'The submitted data did not pass validation.', { errors });
 
     events.record('onApiBeforePageUpdate', { page: pageRef(p), data: body });
+    const loadedTimes = realTimes(store, p);
     let head: Record<string, unknown> = { ...p.header };
     let content = p.content;
     if (typeof body.content === 'string') content = body.content;
@@ -418,8 +324,9 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
     const updated = loadPage(store, requirePage(ctx, node.route), lang);
     events.record('onAdminAfterSave', { page: pageRef(updated) });
     events.record('onApiPageUpdated', { page: pageRef(updated) });
-    const data = plainData(store, updated);
-    sendPage(res, 200, data, { ETag: etagOf(data) });
+    // the real service answers with the page object it loaded before the write (recording 14)
+    const data = real ? realSerializer.pageWithTimes(store, updated, loadedTimes) : plain(updated);
+    sendPage(res, 200, data, { ETag: etagOf(data), ...wire.writeHeaders([['update', `/${params.route}`]]) });
   });
 
   router.on('DELETE', '/pages/{route+}', (req, res, params, url) => {
@@ -431,13 +338,13 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
     if (lang !== null) {
       const translated = store.translated(node);
       const file = translated[lang];
-      if (!file) throw new HttpProblem(404, 'Not Found', `No translation found for language '${lang}' at route: ${node.route}`);
+      if (!file) throw new HttpProblem(404, 'Not Found', `No translation found for language '${lang}' at route: ${real ? store.publicRoute(node) : node.route}`);
       events.record('onApiBeforePageDelete', { page: pageRef(p), lang });
       // the only translation left: the whole page goes (as the real service does)
       if (Object.keys(translated).length <= 1) store.removeFolder(node.dir);
       else store.removeFile(`${node.dir}/${file}`);
       events.record('onApiPageDeleted', { route: node.route, lang });
-      res.writeHead(204).end();
+      res.writeHead(204, wire.writeHeaders([['delete', `/${params.route}`]])).end();
       return;
     }
     const children = url.searchParams.get('children');
@@ -447,7 +354,7 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
     events.record('onApiBeforePageDelete', { page: pageRef(p), lang: null });
     store.removeFolder(node.dir);
     events.record('onApiPageDeleted', { route: node.route, lang: null });
-    res.writeHead(204).end();
+    res.writeHead(204, wire.writeHeaders([['delete', `/${params.route}`]])).end();
   });
 
   // ------------------------------------------------------------------------------------------
@@ -455,6 +362,10 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
 
   router.on('GET', '/taxonomy', (req, res, _p, url) => {
     authorize(ctx, req, url, READ);
+    if (real) {
+      json(res, 200, { data: realTaxonomyTerms(store) });
+      return;
+    }
     const lang = langParam(ctx, url, 400);
     const found = new Map<string, Set<string>>(store.site.taxonomies.map((t) => [t, new Set<string>()]));
     for (const node of store.tree().pages) {
@@ -471,40 +382,30 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
   });
 }
 
-/** The parent's collection order (`content.order.by/dir` in its header), when it sets one. */
-function collectionOrder(parent: LoadedPage | null): { field: Exclude<SortField, 'default'>; dir: 'asc' | 'desc' } | null {
-  if (!parent) return null;
-  const admin = parent.header.admin;
-  if (isObject(admin) && admin.children_display_order !== undefined && admin.children_display_order !== 'collection') return null;
-  const content = parent.header.content;
-  const order = isObject(content) ? content.order : undefined;
-  const by = isObject(order) ? order.by : undefined;
-  if (typeof by !== 'string' || by === '') return null;
-  const field = ({ title: 'title', date: 'date', modified: 'modified', timestamp: 'modified', slug: 'slug', basename: 'slug' } as const)[by as 'title'] ?? 'order';
-  const dir = isObject(order) && String(order.dir).toLowerCase() === 'desc' ? 'desc' : 'asc';
-  return { field, dir };
+/**
+ * GET /taxonomy as the real service answers it: every declared type, then the terms of published
+ * pages (read in the default language) in the order pages first use them, each a PHP array key,
+ * so a canonical integer such as 2024 arrives as a JSON number.
+ */
+function realTaxonomyTerms(store: ContentStore): Record<string, (string | number)[]> {
+  const found = new Map<string, Map<string, string | number>>(store.site.taxonomies.map((t) => [t, new Map()]));
+  for (const node of store.tree().pages) {
+    const p = realLoad(store, node);
+    if (!p || p.broken !== undefined || !realPublished(p)) continue;
+    const taxonomy = realTaxonomy(p.header);
+    if (!isObject(taxonomy)) continue;
+    for (const [type, terms] of found) {
+      const values = taxonomy[type];
+      for (const v of Array.isArray(values) ? values : values === undefined ? [] : [values]) {
+        const term = String(v);
+        if (!terms.has(term)) terms.set(term, phpArrayKey(term));
+      }
+    }
+  }
+  return Object.fromEntries([...found].map(([type, terms]) => [type, [...terms.values()]]));
 }
 
-/** Sorts in place, stable: ties keep the incoming (native) order in either direction. */
-function sortRows(rows: LoadedPage[], field: Exclude<SortField, 'default'>, dir: 'asc' | 'desc'): void {
-  const key = (p: LoadedPage): number | string => {
-    switch (field) {
-      case 'date':
-        return dateMs(p);
-      case 'modified':
-        return p.mtimeMs;
-      case 'title':
-        return titleOf(p).toLowerCase();
-      case 'slug':
-        return p.node.slug;
-      case 'order':
-        return p.node.order ?? Number.MAX_SAFE_INTEGER;
-    }
-  };
-  const keyed = rows.map((p, i) => ({ p, i, k: key(p) }));
-  keyed.sort((a, b) => {
-    const c = a.k < b.k ? -1 : a.k > b.k ? 1 : 0;
-    return (dir === 'desc' ? -c : c) || a.i - b.i;
-  });
-  keyed.forEach((x, i) => (rows[i] = x.p));
+/** A PHP array key: a canonical decimal integer string becomes an integer. */
+function phpArrayKey(term: string): string | number {
+  return /^(0|-?[1-9]\d{0,17})$/.test(term) ? Number(term) : term;
 }

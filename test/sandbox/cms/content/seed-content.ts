@@ -1,8 +1,9 @@
 /**
- * Starting content, written straight to disk (fast: the 300-page demo takes a few tens of
+ * Starting content, written straight to disk (fast: the 301-page demo takes a few tens of
  * milliseconds, 10,000 generated pages a few seconds). Deterministic, so tests can name pages.
  *
- *   demo     a multilanguage site (en default, de, fr) of exactly 300 pages: home, a blog of 140
+ *   demo     a multilanguage site (en default, de, fr) of exactly 301 pages: home (with one child,
+ *            `/home/highlights`, tagged with the number 2024), a blog of 140
  *            posts (some only in English, a third in German, a fifth in French, every 17th only an
  *            untyped base file, every 23rd unpublished), docs in 10 ordered chapters of 12 pages,
  *            about pages with a unicode slug (`über-uns`) and one with a space (`our team`), a
@@ -23,7 +24,7 @@ import { siteConfigFor, type ContentStore } from './store';
 export type ContentSeed = 'demo' | 'single' | 'empty' | { pages: number };
 
 export const DEMO_LANGUAGES = ['en', 'de', 'fr'];
-export const DEMO_PAGE_COUNT = 300;
+export const DEMO_PAGE_COUNT = 301;
 
 export interface ContentSeedInfo {
   seed: string;
@@ -190,6 +191,11 @@ function demo(w: Writer): void {
       ['brochure.pdf', PDF, { alt: '', title: 'Brochure', caption: 'Print version' }],
     ],
   );
+
+  // a child of the home page, so a client can see how home's children are addressed (the real
+  // service names home `/` but its children `/home/…`), and a numeric taxonomy term (a real
+  // service answers it as a JSON number in GET /taxonomy)
+  w.page('01.home/01.highlights', 'default', tri({ en: 'Highlights', de: 'Höhepunkte', fr: 'Points forts' }, { taxonomy: { category: ['news'], tag: [2024] } }, 15), BASE_TIME);
 
   w.page(
     '02.blog',

@@ -13,6 +13,9 @@
  *
  * The ETag of a page is the hash of exactly the object `pageData` builds, so the plain read (no
  * options) is the only representation whose ETag PATCH accepts.
+ *
+ * This is the documents' page JSON (`specSerializer`); the real service's is serialize-real.ts,
+ * behind the same `PageSerializer` interface.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { HttpProblem } from '../../http';
@@ -60,9 +63,13 @@ export function loadPage(store: ContentStore, node: PageNode, lang?: string | nu
   return loaded;
 }
 
-/** Like loadPage, but null when the page has no file for `lang`, and a broken header reads as `{}`. */
-export function tryLoad(store: ContentStore, node: PageNode, lang?: string | null): LoadedPage | null {
-  const r = store.resolve(node, lang);
+/**
+ * Like loadPage, but null when the page has no file for `lang`, and a broken header reads as `{}`.
+ * `fallback`: read it in the default language or from the base file when `lang` has no file (the
+ * real service's content fallback).
+ */
+export function tryLoad(store: ContentStore, node: PageNode, lang?: string | null, fallback = false): LoadedPage | null {
+  const r = store.resolve(node, lang, fallback);
   if (!r) return null;
   const parsed = store.read(node, r.file);
   if (!parsed.ok) return { node, file: r.file, language: r.language, header: {}, content: '', mtimeMs: parsed.mtimeMs, broken: parsed.error.message };
@@ -184,6 +191,23 @@ export function pageData(store: ContentStore, p: LoadedPage, opts: ReadOptions =
 export function plainData(store: ContentStore, p: LoadedPage): Record<string, unknown> {
   return pageData(store, p, {});
 }
+
+/** How a flavour turns a page into JSON, and reads a page in a language. */
+export interface PageSerializer {
+  /** a list row */
+  row(store: ContentStore, p: LoadedPage, translations: boolean): Record<string, unknown>;
+  /** the page as GET /pages/{route} answers it with these options (`{}`: the plain read) */
+  page(store: ContentStore, p: LoadedPage, opts?: ReadOptions): Record<string, unknown>;
+  /** the page in `lang`, null when it has no file for it */
+  load(store: ContentStore, node: PageNode, lang?: string | null): LoadedPage | null;
+}
+
+/** The documents' page JSON (this file); the real service's is in serialize-real.ts. */
+export const specSerializer: PageSerializer = {
+  row: summaryFields,
+  page: pageData,
+  load: (store, node, lang) => tryLoad(store, node, lang),
+};
 
 /** How events name a page: `{route, lang, title, template}`. */
 export function pageRef(p: LoadedPage | null, route?: string, lang?: string | null): Record<string, unknown> {

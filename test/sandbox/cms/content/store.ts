@@ -14,6 +14,12 @@
  * change is never interleaved with another's.
  *
  * The site's language set lives in `<data>/site.json` (multilanguage is on when it lists any).
+ *
+ * For the real flavour it also answers what Grav computes from the same files: a page read in a
+ * language with the content fallback (asked language, default language, base file;
+ * getgrav/grav:system/src/Grav/Common/Language/Language.php getFallbackLanguages()), the public
+ * route `/` of the home page (`home.alias`), and a page's `modified` as the newest file of its
+ * folder (system/src/Grav/Common/Flex/Types/Pages/Storage/PageStorage.php).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -45,9 +51,14 @@ export interface SiteConfig {
    * language file is named `{template}.{lang}.md`; false names it `{template}.md`.
    */
   includeDefaultLangFileExtension: boolean;
+  /**
+   * The CMS's `home.alias`: the structural route of the home page. The real service answers that
+   * page with the public route `/` (and `raw_route` this one); the documents know no such alias.
+   */
+  home: string;
 }
 
-export const SINGLE_LANGUAGE: SiteConfig = { languages: [], defaultLanguage: null, taxonomies: ['category', 'tag'], includeDefaultLangFileExtension: true };
+export const SINGLE_LANGUAGE: SiteConfig = { languages: [], defaultLanguage: null, taxonomies: ['category', 'tag'], includeDefaultLangFileExtension: true, home: '/home' };
 
 export function siteConfigFor(languages: string[]): SiteConfig {
   const langs = [...new Set(languages.map((l) => l.trim()).filter(Boolean))];
@@ -358,17 +369,44 @@ export class ContentStore {
    * single-language site: the base file (or any markdown file). Null when the page has no file
    * for that language.
    */
-  resolve(node: PageNode, lang?: string | null): { file: PageFileRef; language: string | null } | null {
+  resolve(node: PageNode, lang?: string | null, fallback = false): { file: PageFileRef; language: string | null } | null {
     if (!node.files.length) return null;
     if (!this.multilang) {
       const file = node.files.find((f) => f.lang === null) ?? node.files[0]!;
       return { file, language: null };
     }
     const want = lang ?? this.site.defaultLanguage;
-    const explicit = node.files.find((f) => f.lang === want);
-    if (explicit) return { file: explicit, language: want };
+    // `fallback`: the CMS's default content fallback, the asked language, then the default
+    // language, then the untyped base file (what the real service reads a page in)
+    const chain = fallback ? [...new Set([want, this.site.defaultLanguage])] : [want];
+    for (const code of chain) {
+      const explicit = node.files.find((f) => f.lang === code);
+      if (explicit) return { file: explicit, language: code };
+    }
     const base = node.files.find((f) => f.lang === null);
     return base ? { file: base, language: null } : null;
+  }
+
+  /**
+   * The newest modification time of any file in a page's folder (its language files, media and
+   * sidecars): what the CMS's page index reports as the page's `modified`.
+   */
+  folderModifiedMs(node: PageNode): number {
+    let newest = 0;
+    for (const e of this.listing(node.dir) ?? []) {
+      if (e.dir) continue;
+      try {
+        newest = Math.max(newest, statSync(join(node.dir, e.name)).mtimeMs);
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+    return newest;
+  }
+
+  /** The route the real service answers for a page: `/` for the home page, else its own. */
+  publicRoute(node: PageNode): string {
+    return node.route === this.site.home ? '/' : node.route;
   }
 
   /**
