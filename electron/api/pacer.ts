@@ -39,7 +39,7 @@ export interface Pace {
   /** What the site allows, in a person's terms. */
   requests: number;
   perSeconds: number;
-  /** Tokens a second the pacer counts on (a lower bound). */
+  /** Tokens a second the site refills, by the best estimate (the pacer itself counts on a lower bound). */
   ratePerS: number;
   /** Tokens there now, by the estimate, and how many of them background work leaves alone. */
   available: number;
@@ -118,7 +118,7 @@ export class Pacer {
     if (!this.bucket) return null;
     const a = allowance(this.bucket);
     if (!a) return null;
-    return { ...a, ratePerS: this.bucket.rate, available: available(this.bucket, this.now()), reserve: this.reserve() };
+    return { ...a, available: available(this.bucket, this.now()), reserve: this.reserve() };
   }
 
   /** Requests waiting for their turn (tests). */
@@ -206,7 +206,7 @@ export class Pacer {
         // a 429 is believed whatever its age (it can only make the estimate more careful)
         if (!uncounted(reading) && (id > this.accepted || answer.status === 429)) {
           this.accepted = Math.max(this.accepted, id);
-          this.bucket = learn(this.bucket, reading, now, this.inFlight.size, sentAt);
+          this.bucket = learn(this.bucket, reading, now, this.inFlight.size, sentAt, id, answer.status === 429);
         }
       } else if (answer.status >= 200 && answer.status < 300 && this.headers === 'unknown') {
         this.headers = 'none';

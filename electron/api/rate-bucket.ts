@@ -33,6 +33,13 @@ export interface Bucket {
   rate: number;
   /** Tokens per second, an upper bound (Infinity = not known): only to name the window to a person. */
   rateHigh: number;
+  /**
+   * Tokens per second as seen refilling between two readings ten or more seconds apart (what the
+   * bucket gained plus what our requests took in between): only to name the window to a person.
+   */
+  observed: number | null;
+  /** The reading such an observation starts from (restarted when the bucket may have been full). */
+  anchor: { at: number; remaining: number; seq: number } | null;
   /** 'bucket': a little every second (Grav); 'window': everything at once at the reset. */
   refill: 'bucket' | 'window';
   /** Tokens the site had at `at` (local epoch ms) by the newest reading, less requests it had not seen. */
@@ -86,20 +93,22 @@ export const uncounted = (r: BucketReading): boolean => r.remaining >= r.limit;
 /**
  * The bucket after a reading taken at `atMs` (when its answer arrived; its request left at
  * `sentMs`), with `unseen` of our requests still in flight (the reading may not count them yet).
+ * `seq` numbers our requests in the order they left, `limited` says the answer was a 429: both
+ * only for the observed refill that names the window to a person.
  */
-export function learn(prev: Bucket | null, r: BucketReading, atMs: number, unseen: number, sentMs = atMs): Bucket {
+export function learn(prev: Bucket | null, r: BucketReading, atMs: number, unseen: number, sentMs = atMs, seq?: number, limited = false): Bucket {
   const same = prev !== null && prev.limit === r.limit;
   let rate = same ? prev.rate : 0;
   let rateHigh = same ? prev.rateHigh : Infinity;
-  const deficit = r.limit - r.remaining;
-  // Reset − Date may be a second short (Date is taken after the limiter looked at its clock)
-  if (deficit >= 2 && r.fullInS >= 1) rate = Math.max(rate, (deficit - 1) / (r.fullInS + 1));
-  if (deficit >= 1 && r.fullInS >= 2) rateHigh = Math.min(rateHigh, deficit / (r.fullInS - 1));
-  let refill = same ? prev.refill : 'bucket';
-  let last429 = same ? prev.last429 : null;
-  if (r.remaining === 0 && r.resetAt !== null) {
-    if (last429 && last429.resetAt === r.resetAt && r.serverNow >= last429.serverNow + 1) refill = 'window';
-    last429 = { resetAt: r.resetAt, serverNow: r.serverNow };
+  let observed = same ? prev.observed : null;
+  let anchor = same ? prev.anchor : null;
+  if (seq !== undefined) {
+    // a bucket that may have been full wasted refill, and a 429 took nothing: start again from here
+    if (!anchor || limited || r.remaining >= r.limit - 1 || seq <= anchor.seq) anchor = { at: atMs, remaining: r.remaining, seq };
+    else if (atMs - anchor.at >= 10_000) {
+      observed = (r.remaining - anchor.remaining + (seq - anchor.seq)) / ((atMs - anchor.at) / 1000);
+      if (atMs - anchor.at >= 60_000) anchor = { at: atMs, remaining: r.remaining, seq };
+    }
   }
   // the answer was written within its Date second, after the request left and before it arrived:
   // server − ours ≥ Date − arrival, and < Date + 1 s − departure (a clock set since starts over)
@@ -109,12 +118,27 @@ export function learn(prev: Bucket | null, r: BucketReading, atMs: number, unsee
     const hi = r.serverNow * 1000 + 1000 - sentMs;
     offLo = offLo === null || offLo >= hi ? lo : Math.max(offLo, lo);
   }
+  // the deficit (more than remaining − 1 tokens) refills in at most Reset − the limiter's second:
+  // that second is at least the server's time when the request left (by the offset's lower bound);
+  // without a Date, Reset − Date may be a second short (Date is taken after the limiter ran)
+  const deficit = r.limit - r.remaining;
+  const span = offLo !== null && r.dated && r.resetAt !== null ? r.resetAt - Math.floor((sentMs + offLo) / 1000) : r.fullInS + 1;
+  if (deficit >= 2 && span >= 1) rate = Math.max(rate, (deficit - 1) / span);
+  if (deficit >= 1 && r.fullInS >= 2) rateHigh = Math.min(rateHigh, deficit / (r.fullInS - 1));
+  let refill = same ? prev.refill : 'bucket';
+  let last429 = same ? prev.last429 : null;
+  if (r.remaining === 0 && r.resetAt !== null) {
+    if (last429 && last429.resetAt === r.resetAt && r.serverNow >= last429.serverNow + 1) refill = 'window';
+    last429 = { resetAt: r.resetAt, serverNow: r.serverNow };
+  }
   let fullAt = atMs + r.fullInS * 1000;
   if (offLo !== null && r.resetAt !== null) fullAt = Math.min(fullAt, r.resetAt * 1000 - offLo);
   return {
     limit: r.limit,
     rate,
     rateHigh: Math.max(rate, rateHigh),
+    observed,
+    anchor,
     refill,
     tokens: r.remaining - unseen,
     at: atMs,
@@ -181,11 +205,12 @@ function roundWindow(s: number): number {
 }
 
 /**
- * What the site allows, for a person ("120 requests a minute"): the limit and the window it refills
- * in, from the middle of the bounds on the rate. Null until the rate is known.
+ * What the site allows, for a person ("120 requests a minute"), and the refill rate by the best
+ * estimate (the time a mirror has left): the refill observed between readings, else the middle of
+ * the bounds. Null until the rate is known.
  */
-export function allowance(b: Bucket): { requests: number; perSeconds: number } | null {
+export function allowance(b: Bucket): { requests: number; perSeconds: number; ratePerS: number } | null {
   if (b.refill !== 'bucket' || b.rate <= 0) return null;
-  const rate = Number.isFinite(b.rateHigh) ? (b.rate + b.rateHigh) / 2 : b.rate;
-  return { requests: b.limit, perSeconds: roundWindow(b.limit / rate) };
+  const rate = b.observed !== null ? Math.max(b.rate, b.observed) : Number.isFinite(b.rateHigh) ? (b.rate + b.rateHigh) / 2 : b.rate;
+  return { requests: b.limit, perSeconds: roundWindow(b.limit / rate), ratePerS: rate };
 }

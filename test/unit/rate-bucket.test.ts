@@ -56,8 +56,22 @@ describe('the bucket', () => {
     const b = learn(null, grav429, T0, 0);
     expect(b.rate).toBeGreaterThan(1.9);
     expect(b.rate).toBeLessThanOrEqual(2);
-    expect(allowance(b)).toEqual({ requests: 120, perSeconds: 60 });
-    expect(allowance(learn(null, { limit: 30, remaining: 0, fullInS: 10, resetAt: 1000, serverNow: 990, dated: false }, T0, 0))).toEqual({ requests: 30, perSeconds: 10 });
+    expect(allowance(b)).toMatchObject({ requests: 120, perSeconds: 60 });
+    expect(allowance(learn(null, { limit: 30, remaining: 0, fullInS: 10, resetAt: 1000, serverNow: 990, dated: false }, T0, 0))).toMatchObject({ requests: 30, perSeconds: 10 });
+  });
+
+  test('the refill seen between readings ten seconds apart names the window (what the bucket gained plus what we took)', () => {
+    const at = (s: number) => T0 + s * 1000;
+    const r = (remaining: number): BucketReading => ({ limit: 30, remaining, fullInS: Math.ceil((30 - remaining) / 3), resetAt: null, serverNow: 0, dated: false });
+    let b = learn(null, r(3), at(0), 0, at(0), 100);
+    b = learn(b, r(4), at(5), 0, at(5), 115);
+    expect(b.observed).toBeNull(); // too short to tell
+    b = learn(b, r(2), at(12), 0, at(12), 137);
+    expect(b.observed).toBeCloseTo((2 - 3 + 37) / 12);
+    expect(allowance(b)).toMatchObject({ requests: 30, perSeconds: 10, ratePerS: 3 });
+    // a 429 took nothing, and a full bucket wasted its refill: the observation starts again there
+    expect(learn(b, r(0), at(13), 0, at(13), 140, true).anchor).toMatchObject({ seq: 140 });
+    expect(learn(b, r(29), at(13), 0, at(13), 140).anchor).toMatchObject({ seq: 140 });
   });
 
   test('refill is credited per whole second, capped at the limit; requests sent since are taken off', () => {
