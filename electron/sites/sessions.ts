@@ -118,10 +118,6 @@ export function sessionManager(deps: SessionsDeps) {
       rows.delete(siteId);
       pacers.delete(siteId);
     },
-    /** The site's pacer for the account signed in now (the mirror's time estimate, tests). */
-    pacer(siteId: string): Pacer {
-      return pacerFor(siteId, get(siteId).info().username);
-    },
   };
 }
 
