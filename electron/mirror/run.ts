@@ -117,8 +117,6 @@ export class MirrorRun {
   private readonly t: Transport;
   /** When recent requests finished (the time estimate's throughput). */
   private finishedAt: number[] = [];
-  /** List pages left to read, by the totals known so far. */
-  private listPagesLeft = 0;
 
   constructor(
     readonly run: RunRow,
@@ -154,15 +152,14 @@ export class MirrorRun {
     return progressOf(this.run, this.counts, this.eta());
   }
 
-  /** Time left, once the listing is done: by the recent throughput and the site's budget. */
+  /** Time left, once the listing is done (the reads left are known): by the recent throughput and the site's budget. */
   private eta(): MirrorEta | null {
-    if (this.run.phase !== 'reading' && this.run.phase !== 'listing') return null;
-    if (this.run.phase === 'listing') return null;
+    if (this.run.phase !== 'reading') return null;
     const now = Date.now();
     this.finishedAt = this.finishedAt.filter((t) => now - t <= RATE_WINDOW_MS);
     const span = this.finishedAt.length >= 2 ? Math.max(1000, now - this.finishedAt[0]!) : 0;
     return etaOf({
-      requestsLeft: Math.max(0, this.counts.todo) + this.listPagesLeft,
+      requestsLeft: Math.max(0, this.counts.todo),
       perSecond: span ? this.finishedAt.length / (span / 1000) : null,
       pace: this.t.pacer?.pace() ?? null,
     });
@@ -295,7 +292,6 @@ export class MirrorRun {
             if (next) cursor.page = next.page;
             this.enqueue(fresh);
           }
-          this.listPagesLeft = this.listPagesEstimate(cursor, qi, lastPage, taken.size, perPage);
           this.emit();
         };
         await take(cursor.page);
@@ -326,7 +322,6 @@ export class MirrorRun {
         this.save();
         return added.todo ? items.map(({ route, lang }) => ({ route, lang })) : [];
       });
-      this.listPagesLeft = 0;
       this.enqueue(fresh);
       this.emit(true);
     } catch (err) {
@@ -357,12 +352,6 @@ export class MirrorRun {
     });
     // the reader maps rows one to one; should it ever not, the parsed rows stand in
     return { rows, raws: raws.length === rows.length ? raws : rows, total };
-  }
-
-  /** List pages still to read: the rest of this query's, and for each query to come as many as the first had. */
-  private listPagesEstimate(cursor: ListCursor, qi: number, lastPage: number, takenHere: number, perPage: number): number {
-    const first = Math.max(1, Math.ceil((cursor.totals[0] ?? 0) / perPage));
-    return Math.max(0, lastPage - (cursor.page - 1) - takenHere) + (this.plan.queries.length - qi - 1) * first;
   }
 
   /**
