@@ -92,7 +92,7 @@ export class Pacer {
       const wait = this.waitOf('interactive', this.now());
       if (Number.isFinite(wait) && wait > o.maxWaitMs) {
         const s = Math.max(1, Math.ceil(wait / 1000));
-        return Promise.reject(new AppError({ code: 'rate_limited', retryAfter: s, message: `The site allows only so many requests a minute; it has room again in ${s} s.` }));
+        return Promise.reject(new AppError({ code: 'rate_limited', retryAfter: s, message: `The site is rate-limiting requests. Try again in ${s} s.` }));
       }
     }
     return new Promise<Ticket>((resolve, reject) => {

@@ -101,7 +101,7 @@ export class MirrorRun {
   private counts: ItemCounts;
   private readonly plan: MirrorPlan;
   private queue: Item[] = [];
-  private answers: Answer[] = [];
+  private answers: Exclude<Answer, { kind: 'dropped' }>[] = [];
   private lastFlush = Date.now();
   private lastEmit = 0;
   private listing = false;
@@ -508,7 +508,6 @@ export class MirrorRun {
             else pages.removeTree(this.siteId, route);
             break;
         }
-        if (a.kind === 'dropped') continue;
         repo.setItem(this.run.id, route, lang, a.kind, a.kind === 'failed' ? a.error : null, a.kind === 'failed' && a.transient);
         this.counts.todo--;
         this.counts[a.kind]++;
