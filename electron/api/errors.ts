@@ -55,7 +55,11 @@ const FALLBACK: Record<number, string> = {
   429: 'The site is rate-limiting requests.',
 };
 
-export function errorFromResponse(res: HttpResponse, host: string): AppError {
+/**
+ * `retryAfterS`: the caller's reading of how long a 429 asks to wait (the transport reads the
+ * rate-limit headers too); without it, Retry-After. Neither: the message names no time.
+ */
+export function errorFromResponse(res: HttpResponse, host: string, retryAfterS?: number): AppError {
   const body = parseJson(res);
   const status = res.status;
   const code: ErrorCode = CODE_BY_STATUS[status] ?? 'http';
@@ -69,7 +73,7 @@ export function errorFromResponse(res: HttpResponse, host: string): AppError {
   }
   if (status >= 500) message = `${host} had a problem (HTTP ${status})${message ? `: ${message}` : '.'}`;
   message ??= FALLBACK[status] ?? `${host} answered HTTP ${status}.`;
-  const retryAfter = status === 429 ? (retryAfterSeconds(res.headers.get('retry-after')) ?? 60) : undefined;
+  const retryAfter = status === 429 ? (retryAfterS ?? retryAfterSeconds(res.headers.get('retry-after'))) : undefined;
   if (retryAfter !== undefined) message = `${message.replace(/\.$/, '')}. Try again in ${retryAfter} s.`;
   return new AppError({
     code,

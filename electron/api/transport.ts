@@ -1,11 +1,15 @@
 /**
  * The transport every API module uses (DESIGN.md: one transport for every request): base URL and
- * prefix, credentials, X-Cms-Environment, the {data, meta} envelope, error bodies → AppError,
- * conditional requests, timeouts, retries of idempotent calls, and one retry after a token refresh.
+ * prefix, credentials, the environment header, the {data, meta} envelope, error bodies → AppError,
+ * conditional requests, timeouts, retries of idempotent calls, one retry after a token refresh,
+ * and the site's pacer (pacer.ts): every request waits for its turn in the site's rate limit, as a
+ * person's (interactive) or as background work.
  */
 import { AppError } from '../core/app-error';
 import { badResponse, errorFromResponse, retryAfterSeconds } from './errors';
 import { parseJson, send, type FetchLike, type HttpResponse } from './http';
+import type { Pacer, Priority } from './pacer';
+import { readingOf, retryWaitMs } from './rate-bucket';
 
 export interface CredentialSource {
   /** Headers that authenticate a call (may refresh an access token that is about to expire). */
@@ -33,6 +37,10 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Envelope: 'data' unwraps {data, meta} (CMS); 'raw' returns the parsed body (store API); 'text' the body as sent (the store's login). */
   envelope?: 'data' | 'raw' | 'text';
+  /** Who waits for the answer: a person (default) or background work; see pacer.ts. */
+  priority?: Priority;
+  /** Gives the call up while it waits for its turn (PaceCancelled); a request already sent runs on. */
+  signal?: AbortSignal;
 }
 
 export interface CallResult<T> {
@@ -53,13 +61,42 @@ export interface TransportOptions {
   timeoutMs?: number;
   /** Waits between retries of idempotent calls (network failure, 5xx, short 429). */
   retryDelaysMs?: number[];
-  /** Longest Retry-After the transport waits out by itself; longer ones reach the caller. */
+  /**
+   * Longest wait for the site's rate limit (a Retry-After, or the pacer's estimate) that a person's
+   * call sits out by itself; longer ones reach the caller as rate_limited with the seconds.
+   * Background calls wait as long as the site asks.
+   */
   maxAutoWaitS?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** The site's pacer (or how to find the current one: it is per account). None: calls go at once. */
+  pacer?: Pacer | (() => Pacer | null) | null;
+  /** The priority of calls that do not name one (default interactive). */
+  priority?: Priority;
+  /** Gives up every call of this transport that still waits for its turn (a cancelled run). */
+  signal?: AbortSignal;
+  /** Query parameters every call carries unless it sets them itself (a list read in one language). */
+  query?: Record<string, string>;
+  /** Told of every answer that reached the caller (the mirror keeps what list rows carried). */
+  onAnswer?: (result: CallResult<unknown>, call: CallOptions) => void;
 }
+
+/** 429s an idempotent call waits out before the caller hears of it. */
+const LIMITED_RETRIES = 3;
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * How long a 429 asks to wait: its Retry-After, or else the time its X-RateLimit-* headers say a
+ * token is back (Grav sends no Retry-After). `known: false`: the answer said nothing; a second.
+ */
+function limitWait(res: HttpResponse): { ms: number; known: boolean } {
+  const s = retryAfterSeconds(res.headers.get('retry-after'));
+  if (s !== undefined) return { ms: s * 1000, known: true };
+  const reading = readingOf(res.headers, Date.now());
+  if (reading) return { ms: retryWaitMs(reading), known: true };
+  return { ms: 1000, known: false };
+}
 
 export class Transport {
   readonly host: string;
@@ -68,9 +105,22 @@ export class Transport {
     this.host = new URL(opts.baseUrl).host;
   }
 
+  /** This transport with some options changed: a priority, a signal, default query parameters, an observer. */
+  derive(change: Pick<TransportOptions, 'priority' | 'signal' | 'query' | 'onAnswer'>): Transport {
+    return new Transport({ ...this.opts, ...change });
+  }
+
+  /** The site's pacer for the account signed in now, if the transport has one. */
+  get pacer(): Pacer | null {
+    const p = this.opts.pacer;
+    return typeof p === 'function' ? p() : (p ?? null);
+  }
+
   url(path: string, query?: CallOptions['query']): string {
     const u = new URL(this.opts.baseUrl + path);
-    for (const [k, v] of Object.entries(query ?? {})) {
+    const merged = { ...this.opts.query };
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) Object.assign(merged, { [k]: v });
+    for (const [k, v] of Object.entries(merged)) {
       if (v === undefined) continue;
       if (Array.isArray(v)) for (const item of v) u.searchParams.append(k, item);
       else u.searchParams.set(k, String(v));
@@ -83,18 +133,29 @@ export class Transport {
     const idempotent = method === 'GET' || method === 'PUT' || method === 'DELETE';
     const delays = this.opts.retryDelaysMs ?? [250, 1000];
     const sleep = this.opts.sleep ?? defaultSleep;
+    const priority = o.priority ?? this.opts.priority ?? 'interactive';
+    const signal = o.signal ?? this.opts.signal;
+    const maxWaitMs = (this.opts.maxAutoWaitS ?? 5) * 1000;
+    const pacer = this.pacer;
     let refreshed = false;
+    let failures = 0;
+    let limited = 0;
 
-    for (let attempt = 0; ; attempt++) {
+    for (;;) {
+      // credentials first: a refresh they may need goes to the public auth route, not through the pacer
+      const credentialHeaders = o.auth !== false && this.opts.credentials ? await this.opts.credentials.headers() : {};
+      const ticket = pacer ? await pacer.acquire(priority, { ...(signal ? { signal } : {}), ...(priority === 'interactive' ? { maxWaitMs } : {}) }) : null;
       const headers: Record<string, string> = {};
       if (o.raw) headers['Content-Type'] = o.raw.contentType;
       else if (o.body !== undefined) headers['Content-Type'] = 'application/json';
-      if (this.opts.environment) headers['X-Cms-Environment'] = this.opts.environment;
+      if (this.opts.environment) {
+        // the real service reads X-Grav-Environment; the documents name X-Cms-Environment
+        headers['X-Grav-Environment'] = this.opts.environment;
+        headers['X-Cms-Environment'] = this.opts.environment;
+      }
       if (o.ifNoneMatch) headers['If-None-Match'] = o.ifNoneMatch;
       if (o.ifMatch) headers['If-Match'] = o.ifMatch;
-      const credentialHeaders = o.auth !== false && this.opts.credentials ? await this.opts.credentials.headers() : {};
       Object.assign(headers, credentialHeaders);
-
       let res: HttpResponse;
       try {
         res = await send(this.opts.fetch, {
@@ -109,30 +170,37 @@ export class Transport {
           timeoutMs: o.timeoutMs ?? this.opts.timeoutMs ?? 15_000,
         });
       } catch (err) {
+        ticket?.done(null);
         // a POST that may have arrived is never repeated here (the outbox checks first)
-        if (idempotent && attempt < delays.length && err instanceof AppError && err.code !== 'tls') {
-          await sleep(delays[attempt]!);
+        if (idempotent && failures < delays.length && err instanceof AppError && err.code !== 'tls') {
+          await sleep(delays[failures++]!);
           continue;
         }
         throw err;
       }
+      ticket?.done(res);
 
       if (res.status === 401 && o.auth !== false && this.opts.credentials && !refreshed) {
         refreshed = true;
         if (await this.opts.credentials.unauthorized(credentialHeaders)) continue;
       }
-      if (res.status === 429 && idempotent && attempt < delays.length) {
-        const wait = retryAfterSeconds(res.headers.get('retry-after')) ?? 1;
-        if (wait <= (this.opts.maxAutoWaitS ?? 5)) {
-          await sleep(wait * 1000);
+      if (res.status === 429) {
+        const wait = limitWait(res);
+        if (idempotent && limited < LIMITED_RETRIES && (priority === 'background' || wait.ms <= maxWaitMs)) {
+          limited++;
+          // the pacer learnt the wait from this answer and holds the next request until then
+          if (!pacer || !wait.known) await sleep(wait.ms);
           continue;
         }
+        throw errorFromResponse(res, this.host, wait.known ? Math.max(1, Math.ceil(wait.ms / 1000)) : undefined);
       }
-      if (res.status >= 500 && idempotent && attempt < delays.length) {
-        await sleep(delays[attempt]!);
+      if (res.status >= 500 && idempotent && failures < delays.length) {
+        await sleep(delays[failures++]!);
         continue;
       }
-      return this.read<T>(res, o.envelope ?? 'data');
+      const result = this.read<T>(res, o.envelope ?? 'data');
+      this.opts.onAnswer?.(result, o);
+      return result;
     }
   }
 

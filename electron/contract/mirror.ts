@@ -28,6 +28,15 @@ export type MirrorState = 'running' | 'cancelled' | 'failed' | 'done';
 export type MirrorPhase = 'listing' | 'reading' | 'cleaning' | 'done';
 
 /**
+ * The time a running mirror has left. `siteLimit`: the site's rate limit is what bounds it (the
+ * site allows `requests` every `perSeconds`), so the card can say why it takes that long.
+ */
+export interface MirrorEta {
+  seconds: number;
+  siteLimit: { requests: number; perSeconds: number } | null;
+}
+
+/**
  * One run of "Make available offline" (the `mirror.progress` event and `mirror.status`). Counts
  * are page × language reads. `done + failed` reaches `total` when the run ends; `unchanged` and
  * `fetched` split `done`.
@@ -45,7 +54,7 @@ export interface MirrorProgress {
   done: number;
   /** Read anew (the page changed, or was not cached). */
   fetched: number;
-  /** The cached copy was current (a 304, or the page list vouched for it). */
+  /** The cached copy was current: the page list vouched for it (nothing was read). */
   unchanged: number;
   /** Reads that failed even after retries; the run can be started again to finish them. */
   failed: number;
@@ -62,6 +71,8 @@ export interface MirrorProgress {
   finishedAt: string | null;
   /** `mirror.start` goes on where this run stopped (cancelled, failed, or cut by a restart). */
   resumable: boolean;
+  /** While reading: the time left, by the recent pace and the site's rate limit; null when not known yet. */
+  eta: MirrorEta | null;
 }
 
 /** A page the latest run could not read, and why (`mirror.failures`). */

@@ -295,6 +295,24 @@ export const migrations: Migration[] = [
       ALTER TABLE pages ADD COLUMN public_route TEXT;
     `,
   },
+  {
+    version: 8,
+    name: 'mirror: list rows seen',
+    sql: `
+      -- per page and language, a hash of the list row the mirror saw before its last read of the
+      -- page, and the server's time (its Date header) of that read; null until read. A later row
+      -- with the same hash, after the second of the page's change, vouches for the cached copy
+      -- (the real service never answers a read with 304)
+      CREATE TABLE mirror_seen (
+        site_id   TEXT NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
+        route     TEXT NOT NULL,
+        lang      TEXT NOT NULL,
+        row_hash  TEXT NOT NULL,
+        read_at   TEXT,
+        PRIMARY KEY (site_id, route, lang)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = migrations.reduce((max, m) => Math.max(max, m.version), 0);

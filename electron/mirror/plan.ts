@@ -1,16 +1,24 @@
 /**
  * What a mirror run reads and what it may skip: pure functions over settings, list rows and what
- * the cache holds, so the rules are tested without a server.
+ * the mirror saw before, so the rules are tested without a server.
+ *
+ * The real service never answers a page read with 304, so the mirror asks nothing about a page
+ * whose list row vouches for the copy: the row carries the same things as when the copy was read
+ * (a hash of the whole row: title, header, template, flags, order, dates, translation metadata…)
+ * and that read was after the second of the page's `modified`. Translations are listed in their
+ * own language (`lang=`: the site answers each page's row from that language's file, with its own
+ * `modified`), so a German file that changed is seen even when the default row did not change.
  */
+import { createHash } from 'node:crypto';
 import type { MirrorScope, OfflineSettings } from '../contract';
 import type { MirrorRow } from '../api/cms/pages';
-import { listSignature, type CacheCheck } from '../db/repos/pages';
-import type { CleanupScope } from '../db/repos/mirror';
+import type { CleanupScope, SeenRow } from '../db/repos/mirror';
 
-/** One list query of a run (GET /pages with these filters, paged). */
+/** One list query of a run (GET /pages with these filters, paged); `lang`: the rows of that language. */
 export interface ListQuery {
   parent?: string;
   childrenOf?: string;
+  lang?: string;
 }
 
 export interface MirrorPlan {
@@ -26,6 +34,11 @@ export interface MirrorPlan {
   queries: ListQuery[];
   /** Pages read without a list row (the page a prefix scope starts at). */
   extra: string[];
+  /**
+   * Languages listed in their own language after the default one (their reads are decided by their
+   * own rows). Absent in runs planned before there was such a listing: translations are all read.
+   */
+  listedLanguages?: string[];
 }
 
 /** Where the listing goes on: the next query and page to read, and the totals the site gave. */
@@ -48,26 +61,34 @@ export function settingsOf(stored: Partial<OfflineSettings> | undefined): Offlin
   };
 }
 
+/**
+ * A run's plan. `siteLanguages`: the codes the site has (none on a one-language site); each wanted
+ * one besides the default is listed after the default listing, query by query.
+ */
 export function planFor(
   settings: OfflineSettings,
   defaultLanguage: string | null,
   cachedLevels: string[],
   opts: { revalidateAll?: boolean; confirmRemoval?: boolean } = {},
+  siteLanguages: string[] = [],
 ): MirrorPlan {
+  const listedLanguages = siteLanguages.filter((c) => c !== defaultLanguage && (settings.languages === 'all' || settings.languages.includes(c)));
   const base = {
     scope: settings.scope,
     languages: settings.languages,
     defaultLanguage,
     revalidateAll: opts.revalidateAll ?? false,
     confirmRemoval: opts.confirmRemoval ?? false,
+    listedLanguages,
   };
+  const withLanguages = (queries: ListQuery[]) => [...queries, ...listedLanguages.flatMap((lang) => queries.map((q) => ({ ...q, lang })))];
   switch (settings.scope.kind) {
     case 'site':
-      return { ...base, queries: [{}], extra: [] };
+      return { ...base, queries: withLanguages([{}]), extra: [] };
     case 'prefix':
-      return { ...base, queries: [{ parent: settings.scope.route }], extra: [settings.scope.route] };
+      return { ...base, queries: withLanguages([{ parent: settings.scope.route }]), extra: [settings.scope.route] };
     case 'levels':
-      return { ...base, queries: cachedLevels.map((p) => ({ childrenOf: p })), extra: [] };
+      return { ...base, queries: withLanguages(cachedLevels.map((p) => ({ childrenOf: p }))), extra: [] };
   }
 }
 
@@ -81,21 +102,40 @@ export function langKeys(row: Pick<MirrorRow, 'translated'>, plan: Pick<MirrorPl
   return keys;
 }
 
+/** JSON with the keys of every object sorted, so equal rows hash alike whatever order the site sent. */
+function canonical(x: unknown): string {
+  if (Array.isArray(x)) return `[${x.map(canonical).join(',')}]`;
+  if (x && typeof x === 'object') {
+    const o = x as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .filter((k) => o[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(x) ?? 'null';
+}
+
+/** A hash of everything a list row carries, as the site sent it. */
+export function rowHash(raw: unknown): string {
+  return createHash('sha1').update(canonical(raw)).digest('base64url');
+}
+
 /** Whole seconds: the resolution of `modified` (file times) and of HTTP's Date header. */
 const second = (iso: string) => Math.floor(Date.parse(iso) / 1000) * 1000;
 
 /**
  * True when the list row vouches that the cached full copy is current, so no request is needed:
- * everything the row shows equals the copy, the copy has no media (media can change without the
- * page's `modified`), and the copy was known current (by the server's clock) after the second of
- * the page's last change had passed: a second change in that same second would not show in
- * `modified`. Anything short of that is asked with If-None-Match (a 304 when unchanged).
+ * the cache holds the whole page, the row carries exactly what the row seen before the last read
+ * carried (its hash), and that read was made (by the server's clock, its Date header) after the
+ * second of the page's last change had passed: a second change in that same second would not show
+ * in `modified`. Media and the other languages' files count in `modified` on Grav's Flex pages
+ * (the newest file of the page's folder). Anything short of this is read again.
  */
-export function unchangedByList(row: MirrorRow, cached: CacheCheck | undefined): boolean {
-  if (!cached || !cached.full || !cached.etag || cached.hasMedia || cached.sig === null || cached.verifiedAt === null) return false;
-  if (row.modified === null || Number.isNaN(Date.parse(row.modified)) || Number.isNaN(Date.parse(cached.verifiedAt))) return false;
-  if (listSignature(row) !== cached.sig) return false;
-  return second(cached.verifiedAt) >= second(row.modified) + 1000;
+export function unchangedByRow(row: { hash: string; modified: string | null }, seen: SeenRow | undefined, cachedFull: boolean): boolean {
+  if (!cachedFull || !seen || seen.readAt === null || seen.hash !== row.hash) return false;
+  if (row.modified === null || Number.isNaN(Date.parse(row.modified)) || Number.isNaN(Date.parse(seen.readAt))) return false;
+  return second(seen.readAt) >= second(row.modified) + 1000;
 }
 
 /** Where the cleanup looks for pages the site no longer has. */
@@ -119,9 +159,11 @@ export function holdRemoval(stale: number, cachedInScope: number, confirmed: boo
 }
 
 /**
- * The listing can be trusted for removals only when every query's rows add up to the total the
- * site gave (a page created or deleted while the list was paged shifts rows between pages).
+ * The listing can be trusted for removals only when the default-language queries' rows add up to
+ * the totals the site gave (a page created or deleted while the list was paged shifts rows between
+ * pages). A translation the default rows name but its own listing missed is read all the same
+ * (see MirrorRepo.addMissingTranslations), so the language listings need no such check.
  */
-export function listingConsistent(uniqueListed: number, cursor: ListCursor): boolean {
-  return uniqueListed === cursor.totals.reduce((a, b) => a + b, 0);
+export function listingConsistent(uniqueListed: number, cursor: ListCursor, queries: ListQuery[] = []): boolean {
+  return uniqueListed === cursor.totals.reduce((a, b, i) => (queries[i]?.lang ? a : a + (b ?? 0)), 0);
 }

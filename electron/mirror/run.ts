@@ -1,7 +1,10 @@
 /**
- * One mirror run of one site: list the pages (paged), read each page × language with a small pool
- * of concurrent requests (If-None-Match with the cached ETag, so an unchanged page costs a 304 —
- * or nothing, when the page list vouches for the copy), then remove what the site no longer has.
+ * One mirror run of one site: list the pages (paged; then again in each wanted language besides
+ * the default), read each page × language whose list row does not vouch for the cached copy (see
+ * plan.ts: the real service never answers 304, so an unchanged page costs nothing but its share of
+ * a list page), then remove what the site no longer has. Every request is background work through
+ * the site's pacer (api/pacer.ts): the pool of readers sends only as fast as the site's rate limit
+ * allows, leaves room for the person's own requests, and the progress tells the time left.
  *
  * Crash safety: the run, its items and the cache are written together in transactions of a batch
  * of answers, so a restart goes on from the last batch (an answer not yet written is simply asked
@@ -9,16 +12,18 @@
  * in a turn of the loop of its own, without waiting for an fsync (see MirrorRepo.transaction), and
  * the cleanup removes rows in chunks with a yield between them.
  */
-import type { MirrorProgress, Page } from '../contract';
+import type { MirrorEta, MirrorProgress, Page } from '../contract';
 import { isAppError } from '../core/app-error';
 import { cmsPages, type MirrorRow } from '../api/cms/pages';
+import { PaceCancelled } from '../api/pacer';
 import type { Transport } from '../api/transport';
 import type { PagesRepo } from '../db/repos/pages';
 import type { ItemCounts, ItemState, MirrorRepo, RunRow } from '../db/repos/mirror';
-import { cleanupScope, holdRemoval, langKeys, listingConsistent, unchangedByList, type ListCursor, type MirrorPlan } from './plan';
+import { etaOf } from './eta';
+import { cleanupScope, holdRemoval, langKeys, listingConsistent, rowHash, unchangedByRow, type ListCursor, type ListQuery, type MirrorPlan } from './plan';
 
-/** A run as the renderer sees it, from its row and its items' counts (live or stored). */
-export function progressOf(r: RunRow, c: ItemCounts): MirrorProgress {
+/** A run as the renderer sees it, from its row and its items' counts (live or stored); `eta` only for a live run. */
+export function progressOf(r: RunRow, c: ItemCounts, eta: MirrorEta | null = null): MirrorProgress {
   return {
     siteId: r.siteId,
     runId: r.id,
@@ -38,15 +43,17 @@ export function progressOf(r: RunRow, c: ItemCounts): MirrorProgress {
     updatedAt: r.updatedAt,
     finishedAt: r.finishedAt,
     resumable: r.state !== 'done',
+    eta: r.state === 'running' ? eta : null,
   };
 }
 
 export interface RunDeps {
+  /** The site's transport, for background work (its pacer decides when each request goes). */
   transport: Transport;
   pages: PagesRepo;
   repo: MirrorRepo;
   emit: (p: MirrorProgress) => void;
-  /** Requests in flight at once (default 8). */
+  /** Readers at most (default 8); the pacer keeps fewer in flight when the site's rate limit is what bounds the run. */
   concurrency?: number;
   /** Rows per list request (the API's maximum, 100). */
   perPage?: number;
@@ -54,14 +61,15 @@ export interface RunDeps {
   retryDelaysMs?: number[];
 }
 
-/** A read to make; `etag` is the cached copy's, when the listing looked it up already (null: no copy). */
-type Item = { route: string; lang: string; etag?: string | null };
+/** A read to make. */
+type Item = { route: string; lang: string };
 type Answer =
   | { kind: 'fetched'; item: Item; page: Page; serverDate: string | null }
-  | { kind: 'unchanged'; item: Item; serverDate: string | null }
   | { kind: 'gone'; item: Item }
   /** `transient`: worth another try in this run (no answer, 5xx, 429); others wait for the next run. */
-  | { kind: 'failed'; item: Item; error: string; transient: boolean };
+  | { kind: 'failed'; item: Item; error: string; transient: boolean }
+  /** Given up before it was sent (the run stopped): it stays to do. */
+  | { kind: 'dropped'; item: Item };
 
 /**
  * Answers written per transaction: ~2 ms of work, short enough that the requests in flight keep
@@ -82,6 +90,9 @@ const SUB_RESOURCES = new Set(['media', 'languages', 'compare', 'move', 'reorder
 /** This many network failures in a row: the site stopped answering, the run stops (resumable). */
 const OFFLINE_AFTER = 12;
 
+/** Requests finished within this window make the throughput the time estimate counts on. */
+const RATE_WINDOW_MS = 15_000;
+
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -90,7 +101,7 @@ export class MirrorRun {
   private counts: ItemCounts;
   private readonly plan: MirrorPlan;
   private queue: Item[] = [];
-  private answers: Answer[] = [];
+  private answers: Exclude<Answer, { kind: 'dropped' }>[] = [];
   private lastFlush = Date.now();
   private lastEmit = 0;
   private listing = false;
@@ -101,6 +112,11 @@ export class MirrorRun {
   private flushing = false;
   private fatal: string | null = null;
   private networkStreak = 0;
+  /** Gives up the requests still waiting for their turn in the pacer when the run stops. */
+  private readonly abort = new AbortController();
+  private readonly t: Transport;
+  /** When recent requests finished (the time estimate's throughput). */
+  private finishedAt: number[] = [];
 
   constructor(
     readonly run: RunRow,
@@ -109,6 +125,7 @@ export class MirrorRun {
   ) {
     this.plan = run.plan as MirrorPlan;
     this.counts = deps.repo.counts(run.id);
+    this.t = deps.transport.derive({ priority: 'background', signal: this.abort.signal });
     this.finished = this.main();
   }
 
@@ -120,6 +137,7 @@ export class MirrorRun {
    */
   stop(how: 'cancel' | 'quit' | 'drop'): Promise<void> {
     this.stopping ??= how;
+    this.abort.abort();
     this.wakeAll();
     if (this.stopping === 'cancel') return this.finished;
     if (!this.abandoned && this.stopping === 'quit') {
@@ -131,7 +149,26 @@ export class MirrorRun {
   }
 
   progress(): MirrorProgress {
-    return progressOf(this.run, this.counts);
+    return progressOf(this.run, this.counts, this.eta());
+  }
+
+  /** Time left, once the listing is done (the reads left are known): by the recent throughput and the site's budget. */
+  private eta(): MirrorEta | null {
+    if (this.run.phase !== 'reading') return null;
+    const now = Date.now();
+    this.finishedAt = this.finishedAt.filter((t) => now - t <= RATE_WINDOW_MS);
+    const span = this.finishedAt.length >= 2 ? Math.max(1000, now - this.finishedAt[0]!) : 0;
+    return etaOf({
+      requestsLeft: Math.max(0, this.counts.todo),
+      perSecond: span ? this.finishedAt.length / (span / 1000) : null,
+      pace: this.t.pacer?.pace() ?? null,
+    });
+  }
+
+  /** A request came back (the throughput of the time estimate). */
+  private answered(): void {
+    this.finishedAt.push(Date.now());
+    if (this.finishedAt.length > 4096) this.finishedAt = this.finishedAt.slice(-2048);
   }
 
   private emit(force = false): void {
@@ -220,7 +257,7 @@ export class MirrorRun {
   // ── listing ────────────────────────────────────────────────────────────────────────────────
 
   private async list(): Promise<void> {
-    const { repo, transport } = this.deps;
+    const { repo } = this.deps;
     const perPage = this.deps.perPage ?? 100;
     const cursor = (this.run.cursor as ListCursor | null) ?? { query: 0, page: 1, totals: [] };
     try {
@@ -232,8 +269,9 @@ export class MirrorRun {
         const taken = new Set<number>();
         let lastPage = cursor.page;
         const take = async (page: number) => {
-          const { rows, total } = await cmsPages.mirrorRows(transport, { ...query, page, perPage });
+          const { rows, raws, total } = await this.listPage(query, page, perPage);
           this.networkStreak = 0;
+          this.answered();
           // written a few rows at a time, each in a turn of the event loop of its own (answers
           // resolve as chains of microtasks): timers and other calls to the Host go on meanwhile
           for (let i = 0; i < rows.length || i === 0; i += ROWS_PER_WRITE) {
@@ -250,7 +288,7 @@ export class MirrorRun {
               while (taken.has(first)) first++;
               next = { query: qi, page: first, totals: cursor.totals };
             }
-            const fresh = repo.transaction(() => this.takeRows(rows.slice(i, i + ROWS_PER_WRITE), next));
+            const fresh = repo.transaction(() => this.takeRows(rows.slice(i, i + ROWS_PER_WRITE), raws.slice(i, i + ROWS_PER_WRITE), query, next));
             if (next) cursor.page = next.page;
             this.enqueue(fresh);
           }
@@ -273,22 +311,23 @@ export class MirrorRun {
         });
       }
       if (this.stopped) return;
-      if (this.plan.extra.length) {
-        const fresh = repo.transaction(() => {
-          const items = this.plan.extra.map((route) => ({ route, lang: '', state: 'todo' as ItemState }));
-          const added = repo.addItems(this.run.id, items);
-          this.counts.total += added.todo;
-          this.counts.todo += added.todo;
-          this.save();
-          return added.todo ? items : [];
-        });
-        this.enqueue(fresh);
-      }
-      this.run.phase = 'reading';
-      this.save();
+      const fresh = repo.transaction(() => {
+        const items: { route: string; lang: string; state: ItemState }[] = this.plan.extra.map((route) => ({ route, lang: '', state: 'todo' as ItemState }));
+        // translations the default rows name that their own listing did not show: read them anyway
+        for (const m of repo.missingTranslations(this.run.id, this.siteId, this.plan.listedLanguages ?? [])) items.push({ ...m, state: 'todo' });
+        const added = repo.addItems(this.run.id, items);
+        this.counts.total += added.todo;
+        this.counts.todo += added.todo;
+        this.run.phase = 'reading';
+        this.save();
+        return added.todo ? items.map(({ route, lang }) => ({ route, lang })) : [];
+      });
+      this.enqueue(fresh);
       this.emit(true);
     } catch (err) {
-      this.fatal ??= isAppError(err) && (err.code === 'network' || err.code === 'timeout') ? `The site stopped answering while its page list was read: ${err.message}` : message(err);
+      if (!(err instanceof PaceCancelled)) {
+        this.fatal ??= isAppError(err) && (err.code === 'network' || err.code === 'timeout') ? `The site stopped answering while its page list was read: ${err.message}` : message(err);
+      }
     } finally {
       this.listing = false;
       this.wakeAll();
@@ -296,33 +335,70 @@ export class MirrorRun {
   }
 
   /**
-   * List rows into the cache and the run (one transaction; `next` moves the cursor when they are a
-   * list page's last); answers the reads to make.
+   * One list page of a query, in its language, with each row as the site sent it (what the row
+   * hash covers: the parsed row leaves out the header, the language and whatever else a site adds).
    */
-  private takeRows(rows: MirrorRow[], next: ListCursor | null): Item[] {
+  private async listPage(query: ListQuery, page: number, perPage: number): Promise<{ rows: MirrorRow[]; raws: unknown[]; total: number }> {
+    let raws: unknown[] = [];
+    const t = this.t.derive({
+      ...(query.lang ? { query: { lang: query.lang } } : {}),
+      onAnswer: (r) => (raws = Array.isArray(r.data) ? r.data : []),
+    });
+    const { rows, total } = await cmsPages.mirrorRows(t, {
+      page,
+      perPage,
+      ...(query.parent !== undefined ? { parent: query.parent } : {}),
+      ...(query.childrenOf !== undefined ? { childrenOf: query.childrenOf } : {}),
+    });
+    // the reader maps rows one to one; should it ever not, the parsed rows stand in
+    return { rows, raws: raws.length === rows.length ? raws : rows, total };
+  }
+
+  /**
+   * List rows into the cache and the run (one transaction; `next` moves the cursor when they are a
+   * list page's last); answers the reads to make. Rows of the default language decide the default
+   * reads (and, for runs planned without language listings, every translation); rows of another
+   * language decide the reads of that language's own files.
+   */
+  private takeRows(rows: MirrorRow[], raws: unknown[], query: ListQuery, next: ListCursor | null): Item[] {
     const { repo, pages } = this.deps;
     const now = new Date().toISOString();
-    pages.putSummaries(this.siteId, '', rows, now); // with the translation metadata (the offline matrix)
-    const items: { route: string; lang: string; state: ItemState; etag?: string | null }[] = [];
-    const vouched: string[] = [];
-    for (const row of rows) {
-      const check = pages.checkOf(this.siteId, row.route, '');
-      for (const lang of langKeys(row, this.plan)) {
-        const skip = lang === '' && !this.plan.revalidateAll && unchangedByList(row, check);
-        items.push({ route: row.route, lang, state: skip ? 'unchanged' : 'todo', ...(lang === '' ? { etag: check?.full ? check.etag : null } : {}) });
-        if (skip) vouched.push(row.route);
-      }
+    const listed = this.plan.listedLanguages ?? [];
+    const items: { route: string; lang: string; state: ItemState }[] = [];
+    const vouched: { route: string; lang: string }[] = [];
+    const decide = (route: string, lang: string, hash: string, modified: string | null) => {
+      const skip = !this.plan.revalidateAll && unchangedByRow({ hash, modified }, repo.seenOf(this.siteId, route, lang), pages.checkOf(this.siteId, route, lang)?.full ?? false);
+      items.push({ route, lang, state: skip ? 'unchanged' : 'todo' });
+      if (skip) vouched.push({ route, lang });
+      else repo.saw(this.siteId, route, lang, hash);
+    };
+    if (!query.lang) {
+      pages.putSummaries(this.siteId, '', rows, now); // with the translation metadata (the offline matrix)
+      rows.forEach((row, i) => {
+        decide(row.route, '', rowHash(raws[i]), row.modified);
+        for (const lang of langKeys(row, this.plan)) if (lang !== '' && !listed.includes(lang)) items.push({ route: row.route, lang, state: 'todo' });
+      });
+    } else {
+      const lang = query.lang;
+      rows.forEach((row, i) => {
+        // a page without a file of this language is listed from its fallback: nothing of its own to copy
+        if (!repo.translatedOf(this.siteId, row.route).includes(lang)) return;
+        const raw = raws[i] as { language?: unknown } | undefined;
+        const own = raw?.language === undefined || raw.language === lang;
+        if (own) decide(row.route, lang, rowHash(raws[i]), row.modified);
+        else items.push({ route: row.route, lang, state: 'todo' }); // named a translation, listed as a fallback: read it to be sure
+      });
     }
     const added = repo.addItems(this.run.id, items);
     // the list vouched for these copies: they are current now (the time shown offline)
-    for (const route of vouched) pages.putVerified(this.siteId, '', route, null, now);
+    for (const v of vouched) pages.putVerified(this.siteId, v.lang, v.route, null, now);
     this.counts.total += added.todo + added.unchanged;
     this.counts.todo += added.todo;
     this.counts.unchanged += added.unchanged;
     this.run.listed += rows.length;
     if (next) this.run.cursor = next;
     this.save();
-    return items.filter((i) => i.state === 'todo').map(({ route, lang, etag }) => ({ route, lang, ...(etag !== undefined ? { etag } : {}) }));
+    return items.filter((i) => i.state === 'todo').map(({ route, lang }) => ({ route, lang }));
   }
 
   private enqueue(items: Item[]): void {
@@ -354,25 +430,22 @@ export class MirrorRun {
       }
       // read first, then push: `this.answers` may be a new array by the time the answer arrives
       const answer = await this.read(item);
+      if (answer.kind === 'dropped') continue;
+      this.answered();
       this.answers.push(answer);
       if (this.answers.length >= BATCH || Date.now() - this.lastFlush >= FLUSH_MS) this.flushSoon();
     }
   }
 
   private async read(item: Item): Promise<Answer> {
-    const { pages, transport } = this.deps;
-    let etag = item.etag;
-    if (etag === undefined) {
-      const cached = pages.checkOf(this.siteId, item.route, item.lang);
-      etag = cached?.full ? cached.etag : null;
-    }
     try {
-      const r = await cmsPages.read(transport, item.route, { ...(item.lang ? { lang: item.lang } : {}), ifNoneMatch: etag });
+      // a plain read, never conditional: the real service ignores If-None-Match
+      const r = await cmsPages.read(this.t, item.route, item.lang ? { lang: item.lang } : {});
       this.networkStreak = 0;
       if (r.page) return { kind: 'fetched', item, page: r.page, serverDate: r.serverDate };
-      if (!etag) return { kind: 'failed', item, error: 'The site answered “not modified” for a page Sitedesk has no copy of.', transient: false };
-      return { kind: 'unchanged', item, serverDate: r.serverDate };
+      return { kind: 'failed', item, error: 'The site answered “not modified” to a read that asked for the page.', transient: false };
     } catch (err) {
+      if (err instanceof PaceCancelled) return { kind: 'dropped', item };
       if (!isAppError(err)) return { kind: 'failed', item, error: message(err), transient: false };
       if (err.code === 'not_found') return { kind: 'gone', item };
       if (err.code === 'unauthorized' || err.code === 'forbidden') {
@@ -427,9 +500,7 @@ export class MirrorRun {
         switch (a.kind) {
           case 'fetched':
             pages.putPage(this.siteId, lang, a.page, now, a.serverDate);
-            break;
-          case 'unchanged':
-            pages.putVerified(this.siteId, lang, route, a.serverDate, now);
+            repo.readAfterRow(this.siteId, route, lang, a.serverDate);
             break;
           case 'gone':
             // deleted since it was listed: a page takes its subtree with it, a language only itself
@@ -451,7 +522,7 @@ export class MirrorRun {
     const { repo, pages } = this.deps;
     const cursor = this.run.cursor as ListCursor | null;
     // removals only from a listing that is whole and consistent, and never under changes the site has not seen
-    const trusted = cursor !== null && listingConsistent(repo.routes(this.run.id) - this.plan.extra.length, cursor);
+    const trusted = cursor !== null && listingConsistent(repo.routes(this.run.id) - this.plan.extra.length, cursor, this.plan.queries);
     if (trusted && !repo.hasStructuralChanges(this.siteId)) {
       const scope = cleanupScope(this.plan);
       const stale = repo.stale(this.run.id, this.siteId, scope, this.plan.languages, this.plan.defaultLanguage);

@@ -43,7 +43,7 @@ export function mirrorService(deps: MirrorDeps) {
 
   function launch(run: RunRow): MirrorRun {
     const r = new MirrorRun(run, run.siteId, {
-      transport: deps.sessions.get(run.siteId).transport(),
+      transport: deps.sessions.get(run.siteId).transport({ priority: 'background' }),
       pages: deps.pages,
       repo,
       emit: deps.emit,
@@ -59,7 +59,7 @@ export function mirrorService(deps: MirrorDeps) {
 
   /** The site's languages, read now (and kept for offline use). */
   async function languagesOf(siteId: string): Promise<SiteLanguages> {
-    const langs = await cmsPages.siteLanguages(deps.sessions.get(siteId).transport());
+    const langs = await cmsPages.siteLanguages(deps.sessions.get(siteId).transport({ priority: 'background' }));
     deps.siteCache.put(siteId, LANGUAGES_KEY, langs);
     return langs;
   }
@@ -102,10 +102,16 @@ export function mirrorService(deps: MirrorDeps) {
         return launch(last).progress();
       }
       const langs = await languagesOf(q.siteId);
-      const plan = planFor(wanted, langs.enabled ? langs.default : null, repo.cachedLevels(q.siteId), {
-        ...(q.revalidateAll ? { revalidateAll: true } : {}),
-        ...(q.confirmRemoval ? { confirmRemoval: true } : {}),
-      });
+      const plan = planFor(
+        wanted,
+        langs.enabled ? langs.default : null,
+        repo.cachedLevels(q.siteId),
+        {
+          ...(q.revalidateAll ? { revalidateAll: true } : {}),
+          ...(q.confirmRemoval ? { confirmRemoval: true } : {}),
+        },
+        langs.enabled ? langs.languages.map((l) => l.code) : [],
+      );
       const cursor: ListCursor = { query: 0, page: 1, totals: [] };
       return launch(repo.create(q.siteId, plan, cursor)).progress();
     },

@@ -6,6 +6,7 @@
 import type { Me, SessionInfo, Site } from '../contract';
 import { AppError, isAppError } from '../core/app-error';
 import { Transport, type CredentialSource } from '../api/transport';
+import type { Pacer, Priority } from '../api/pacer';
 import { cmsAuth, type TokenAnswer, type TokenPair } from '../api/cms/auth';
 import type { FetchLike } from '../api/http';
 import type { SessionsRepo, StoredSession } from '../db/repos/sessions';
@@ -27,6 +28,8 @@ export interface SessionDeps {
   now?: () => number;
   /** Refresh this long before the access token runs out. */
   refreshMarginMs?: number;
+  /** The pacer of this site and the account signed in now (sessions.ts keeps one per site and account). */
+  pacer?: () => Pacer | null;
 }
 
 export class CmsSession implements CredentialSource {
@@ -60,10 +63,17 @@ export class CmsSession implements CredentialSource {
     return this.deps.fetch;
   }
 
-  /** A transport for this site whose calls carry this session's credentials. */
-  transport(): Transport {
+  /** A transport for this site whose calls carry this session's credentials, paced as a person's or as background work. */
+  transport(o: { priority?: Priority } = {}): Transport {
     const site = this.deps.site();
-    return new Transport({ baseUrl: site.baseUrl, environment: site.environment, fetch: this.deps.fetch, credentials: this });
+    return new Transport({
+      baseUrl: site.baseUrl,
+      environment: site.environment,
+      fetch: this.deps.fetch,
+      credentials: this,
+      ...(this.deps.pacer ? { pacer: this.deps.pacer } : {}),
+      ...(o.priority ? { priority: o.priority } : {}),
+    });
   }
 
   /** For the public auth routes: no credentials. */

@@ -1,7 +1,12 @@
-/** The sessions of all CMS sites, created on first use and dropped with their site. */
+/**
+ * The sessions of all CMS sites, created on first use and dropped with their site, and the pacers
+ * of their rate limits: one per site and account (the site's budget is per account), shared by
+ * every request to that site — the person's, the mirror's, sync's.
+ */
 import type { SessionInfo, Site } from '../contract';
 import { AppError } from '../core/app-error';
 import { classifyFetchError, send, type FetchLike } from '../api/http';
+import { Pacer } from '../api/pacer';
 import type { SessionsRepo } from '../db/repos/sessions';
 import type { SitesRepo } from '../db/repos/sites';
 import type { SecretStore } from '../secrets/store';
@@ -16,6 +21,8 @@ export interface SessionsDeps {
   now?: () => number;
   /** Told of every request to a site: answered (online) or not (offline). See sync/connectivity.ts. */
   reach?: { reachable(siteId: string): void; unreachable(siteId: string): void };
+  /** Background requests in flight at most per site (the pacer's ceiling; default 8). */
+  maxBackground?: number;
 }
 
 /**
@@ -38,6 +45,17 @@ function reporting(siteId: string, fetchImpl: FetchLike, reach: NonNullable<Sess
 
 export function sessionManager(deps: SessionsDeps) {
   const live = new Map<string, CmsSession>();
+  /** siteId → account → pacer. The account is the one signed in (an API key's owner once known). */
+  const pacers = new Map<string, Map<string, Pacer>>();
+
+  function pacerFor(siteId: string, account: string | null): Pacer {
+    let byAccount = pacers.get(siteId);
+    if (!byAccount) pacers.set(siteId, (byAccount = new Map()));
+    const key = account ?? '';
+    let p = byAccount.get(key);
+    if (!p) byAccount.set(key, (p = new Pacer(deps.maxBackground ? { maxBackground: deps.maxBackground } : {})));
+    return p;
+  }
 
   const siteOf = (id: string): Site => {
     const site = deps.sites.get(id);
@@ -63,8 +81,14 @@ export function sessionManager(deps: SessionsDeps) {
     if (!s) {
       // the getter goes through rowOf, which an edit empties, so an edited address or key is used at once
       const fetchImpl = deps.reach ? reporting(siteId, deps.fetch, deps.reach) : deps.fetch;
-      s = new CmsSession({ ...deps, fetch: fetchImpl, site: () => rowOf(siteId), ...(deps.now ? { now: deps.now } : {}) });
-      live.set(siteId, s);
+      const session: CmsSession = new CmsSession({
+        ...deps,
+        fetch: fetchImpl,
+        site: () => rowOf(siteId),
+        pacer: () => pacerFor(siteId, session.info().username),
+        ...(deps.now ? { now: deps.now } : {}),
+      });
+      live.set(siteId, (s = session));
     }
     return s;
   }
@@ -81,6 +105,7 @@ export function sessionManager(deps: SessionsDeps) {
     async siteChanged(before: Site, after: Site): Promise<void> {
       rows.delete(after.id);
       live.get(after.id)?.forgetApiKey(); // an edit may have replaced the key
+      if (before.baseUrl !== after.baseUrl || before.hasApiKey !== after.hasApiKey) pacers.delete(after.id); // another server's (or key's) budget
       if (before.baseUrl === after.baseUrl && before.kind === after.kind && before.authMode === after.authMode && before.hasApiKey === after.hasApiKey) return;
       const s = live.get(after.id) ?? (before.kind === 'cms' ? get(after.id) : undefined);
       if (before.baseUrl !== after.baseUrl || before.kind !== after.kind || before.authMode !== after.authMode) await s?.reset();
@@ -91,6 +116,7 @@ export function sessionManager(deps: SessionsDeps) {
     dropped(siteId: string): void {
       live.delete(siteId);
       rows.delete(siteId);
+      pacers.delete(siteId);
     },
   };
 }

@@ -140,7 +140,8 @@ export function syncService(deps: SyncDeps) {
       const p = (async () => {
         try {
           const summary = await pushSite(siteId, {
-            transport: deps.sessions.get(siteId).transport(),
+            // background work for the site's pacer, but the editor's Save of one page is a person waiting
+            transport: deps.sessions.get(siteId).transport({ priority: o.only ? 'interactive' : 'background' }),
             repo,
             cache,
             ...(o.only ? { only: o.only } : {}),

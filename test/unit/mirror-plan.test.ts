@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { holdRemoval, langKeys, listingConsistent, planFor, settingsOf, unchangedByList } from '../../electron/mirror/plan';
-import { listSignature, type CacheCheck } from '../../electron/db/repos/pages';
+import { holdRemoval, langKeys, listingConsistent, planFor, rowHash, settingsOf, unchangedByRow } from '../../electron/mirror/plan';
 import type { MirrorRow } from '../../electron/api/cms/pages';
 
 const row = (over: Partial<MirrorRow> = {}): MirrorRow => ({
@@ -21,39 +20,66 @@ const row = (over: Partial<MirrorRow> = {}): MirrorRow => ({
   hasDefaultFile: false,
   ...over,
 });
-const cached = (r: MirrorRow, over: Partial<CacheCheck> = {}): CacheCheck => ({
-  full: true,
-  etag: '"abc"',
-  sig: listSignature(r),
-  verifiedAt: '2026-03-20T12:00:05.000Z',
-  hasMedia: false,
+
+/** A list row as the site sends it. */
+const raw = (over: Record<string, unknown> = {}) => ({
+  route: '/blog/post',
+  title: 'Post',
+  template: 'item',
+  language: 'en',
+  header: { title: 'Post', taxonomy: { tag: ['a', 'b'] } },
+  published: true,
+  order: '02.',
+  modified: '2026-03-20T12:00:00+00:00',
+  translated_languages: { en: '/blog/post', de: '/blog/post' },
   ...over,
 });
 
+describe('the row hash: everything a list row carries', () => {
+  test('the same row hashes alike whatever the order of its keys', () => {
+    const { route, ...rest } = raw();
+    expect(rowHash({ ...rest, route })).toBe(rowHash(raw()));
+  });
+
+  test('any difference a row shows changes it: header, order, flags, language, translations', () => {
+    const h = rowHash(raw());
+    for (const over of [
+      { header: { title: 'Post', taxonomy: { tag: ['a'] } } },
+      { order: '03.' },
+      { published: false },
+      { template: 'default' },
+      { language: null },
+      { modified: '2026-03-20T12:00:01+00:00' },
+      { translated_languages: { en: '/blog/post' } },
+      { has_children: true },
+    ]) {
+      expect(rowHash(raw(over)), JSON.stringify(over)).not.toBe(h);
+    }
+  });
+});
+
 describe('the quick check: when the page list vouches for the cached copy', () => {
-  test('everything the row shows is as cached, the copy was known current after the change: no request', () => {
-    expect(unchangedByList(row(), cached(row()))).toBe(true);
+  const hash = rowHash(raw());
+  const modified = '2026-03-20T12:00:00+00:00';
+
+  test('the row as it was before the last read, that read after the change, a full copy: no request', () => {
+    expect(unchangedByRow({ hash, modified }, { hash, readAt: '2026-03-20T12:00:05.000Z' }, true)).toBe(true);
   });
 
-  test('anything the row shows differently, or a copy that cannot be trusted: ask the site', () => {
-    const r = row();
-    expect(unchangedByList(row({ modified: '2026-03-20T12:00:01+00:00' }), cached(r))).toBe(false);
-    expect(unchangedByList(row({ title: 'Renamed' }), cached(r))).toBe(false);
-    expect(unchangedByList(row({ order: 3 }), cached(r))).toBe(false); // a folder renamed: the file time stays
-    expect(unchangedByList(row({ hasChildren: true }), cached(r))).toBe(false);
-    expect(unchangedByList(r, undefined)).toBe(false);
-    expect(unchangedByList(r, cached(r, { full: false }))).toBe(false);
-    expect(unchangedByList(r, cached(r, { etag: null }))).toBe(false);
-    expect(unchangedByList(r, cached(r, { hasMedia: true }))).toBe(false); // media change without `modified`
-    expect(unchangedByList(r, cached(r, { verifiedAt: null }))).toBe(false);
-    expect(unchangedByList(row({ modified: null }), cached(row({ modified: null })))).toBe(false);
+  test('a row that differs, a read not made, or no full copy: read again', () => {
+    const seen = { hash, readAt: '2026-03-20T12:00:05.000Z' };
+    expect(unchangedByRow({ hash: rowHash(raw({ title: 'Renamed' })), modified }, seen, true)).toBe(false);
+    expect(unchangedByRow({ hash, modified }, undefined, true)).toBe(false);
+    expect(unchangedByRow({ hash, modified }, { hash, readAt: null }, true)).toBe(false); // seen, never read since
+    expect(unchangedByRow({ hash, modified }, seen, false)).toBe(false);
+    expect(unchangedByRow({ hash, modified: null }, seen, true)).toBe(false);
+    expect(unchangedByRow({ hash, modified: 'last tuesday' }, seen, true)).toBe(false);
   });
 
-  test('a copy from the same second as the last change may miss a second change in that second', () => {
-    const r = row();
-    expect(unchangedByList(r, cached(r, { verifiedAt: '2026-03-20T12:00:00.900Z' }))).toBe(false);
-    expect(unchangedByList(r, cached(r, { verifiedAt: '2026-03-20T12:00:01.000Z' }))).toBe(true);
-    expect(unchangedByList(r, cached(r, { verifiedAt: '2026-03-20T11:59:00.000Z' }))).toBe(false); // a clock behind
+  test('a read in the same second as the last change may have missed a second change in that second', () => {
+    expect(unchangedByRow({ hash, modified }, { hash, readAt: '2026-03-20T12:00:00.900Z' }, true)).toBe(false);
+    expect(unchangedByRow({ hash, modified }, { hash, readAt: '2026-03-20T12:00:01.000Z' }, true)).toBe(true);
+    expect(unchangedByRow({ hash, modified }, { hash, readAt: '2026-03-20T11:59:00.000Z' }, true)).toBe(false); // a clock behind
   });
 });
 
@@ -70,6 +96,19 @@ describe('what a run reads', () => {
     expect(planFor(s, 'en', []).queries).toEqual([{}]);
     expect(planFor({ ...s, scope: { kind: 'prefix', route: '/docs' } }, 'en', [])).toMatchObject({ queries: [{ parent: '/docs' }], extra: ['/docs'] });
     expect(planFor({ ...s, scope: { kind: 'levels' } }, 'en', ['/', '/blog']).queries).toEqual([{ childrenOf: '/' }, { childrenOf: '/blog' }]);
+  });
+
+  test('each wanted language besides the default is listed in its own language, after the default listing', () => {
+    const s = settingsOf(undefined);
+    expect(planFor(s, 'en', [], {}, ['en', 'de', 'fr'])).toMatchObject({ queries: [{}, { lang: 'de' }, { lang: 'fr' }], listedLanguages: ['de', 'fr'] });
+    expect(planFor({ ...s, languages: ['fr', 'it'] }, 'en', [], {}, ['en', 'de', 'fr']).queries).toEqual([{}, { lang: 'fr' }]);
+    expect(planFor({ ...s, scope: { kind: 'levels' } }, 'en', ['/', '/blog'], {}, ['en', 'de']).queries).toEqual([
+      { childrenOf: '/' },
+      { childrenOf: '/blog' },
+      { childrenOf: '/', lang: 'de' },
+      { childrenOf: '/blog', lang: 'de' },
+    ]);
+    expect(planFor(s, null, [], {}, []).queries).toEqual([{}]); // one language
   });
 
   test('stored settings are completed and repaired', () => {
@@ -90,5 +129,7 @@ describe('removals', () => {
     expect(listingConsistent(300, { query: 1, page: 1, totals: [300] })).toBe(true);
     expect(listingConsistent(299, { query: 1, page: 1, totals: [300] })).toBe(false);
     expect(listingConsistent(30, { query: 2, page: 1, totals: [10, 20] })).toBe(true);
+    // the language listings' totals are not pages of their own
+    expect(listingConsistent(300, { query: 3, page: 1, totals: [300, 290, 295] }, [{}, { lang: 'de' }, { lang: 'fr' }])).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, test, vi } from 'vitest';
 import { Transport, type CredentialSource } from '../../electron/api/transport';
 import { retryAfterSeconds } from '../../electron/api/errors';
+import { PaceCancelled, Pacer } from '../../electron/api/pacer';
 
 type Reply = { status: number; body?: string; headers?: Record<string, string> } | Error;
 
@@ -44,6 +45,8 @@ describe('Transport', () => {
     const r = await t.call<number[]>({ path: '/pages', query: { page: 1, q: 'a b', skip: undefined } });
     expect(r).toMatchObject({ data: [1, 2], meta: { total: 2 }, etag: '"abc"', notModified: false });
     expect(seen[0]!.url).toBe('https://cms.example.com/api/v1/pages?page=1&q=a+b');
+    // under both names: the real service reads X-Grav-Environment, the documents name X-Cms-Environment
+    expect((seen[0]!.init.headers as Record<string, string>)['X-Grav-Environment']).toBe('staging.example.com');
     expect((seen[0]!.init.headers as Record<string, string>)['X-Cms-Environment']).toBe('staging.example.com');
   });
 
@@ -95,6 +98,58 @@ describe('Transport', () => {
 
     const post = transport([json(429, { title: 'slow down' }, { 'retry-after': '1' })]);
     await expect(post.t.call({ method: 'POST', path: '/auth/token', body: {}, auth: false })).rejects.toMatchObject({ info: { retryAfter: 1 } });
+  });
+
+  test('a 429 without Retry-After (Grav): the wait comes from X-RateLimit-*, never a made-up minute', async () => {
+    const now = Date.now();
+    const grav = (limit: number, resetIn: number) => ({
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Math.floor(now / 1000) + resetIn),
+      date: new Date(now).toUTCString(),
+    });
+    // 120 a minute: a token is back within a second; waited out, then answered
+    const short = transport([json(429, { title: 'Too Many Requests' }, grav(120, 60)), json(200, { data: 1 })]);
+    expect((await short.t.call({ path: '/pages' })).data).toBe(1);
+    expect(short.sleeps).toEqual([1000]);
+    // 1 every 30 s: too long for a person; the caller hears the real 30 s
+    const long = transport([json(429, { title: 'Too Many Requests', detail: 'Rate limit exceeded. Try again later.' }, grav(1, 30))]);
+    await expect(long.t.call({ path: '/pages' })).rejects.toMatchObject({ code: 'rate_limited', info: { retryAfter: 30 }, message: expect.stringContaining('30 s') });
+    // nothing said at all: a second between tries, then the 429 without a number of seconds
+    const blind = transport([json(429, {}), json(429, {}), json(429, {}), json(429, {})]);
+    const err = await blind.t.call({ path: '/pages' }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'rate_limited' });
+    expect((err as { info: { retryAfter?: number } }).info.retryAfter).toBeUndefined();
+    expect((err as Error).message).not.toMatch(/\d+ s/);
+    expect(blind.sleeps).toEqual([1000, 1000, 1000]);
+  });
+
+  test('with a pacer: background calls ride out a 429 by the headers; a waiting call can be given up', async () => {
+    const now = Date.now();
+    const limited = { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(now / 1000) + 1), date: new Date(now).toUTCString() };
+    const pacer = new Pacer();
+    const { t, sleeps, fetchImpl } = transport([json(429, {}, limited), json(200, { data: 'ok' }, { ...limited, 'x-ratelimit-remaining': '0' })], { pacer, priority: 'background' });
+    const started = Date.now();
+    expect((await t.call({ path: '/pages' })).data).toBe('ok');
+    expect(sleeps).toEqual([]); // the pacer held the retry, by the Reset
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    expect(fetchImpl).toHaveBeenCalledTimes(2);
+    // the bucket is empty again: a cancelled run's call gives up while it waits, nothing is sent
+    const ac = new AbortController();
+    const waiting = t.derive({ signal: ac.signal }).call({ path: '/pages/x' });
+    ac.abort();
+    await expect(waiting).rejects.toBeInstanceOf(PaceCancelled);
+    expect(fetchImpl).toHaveBeenCalledTimes(2);
+  });
+
+  test('derived transports: default query parameters and an observer of answers', async () => {
+    const { t, seen } = transport([json(200, { data: [{ route: '/a' }] }), json(200, { data: {} })]);
+    const got: unknown[] = [];
+    const de = t.derive({ query: { lang: 'de' }, onAnswer: (r) => got.push(r.data) });
+    await de.call({ path: '/pages', query: { page: 2 } });
+    await de.call({ path: '/pages/a', query: { lang: 'fr' } });
+    expect(seen.map((s) => s.url)).toEqual(['https://cms.example.com/api/v1/pages?lang=de&page=2', 'https://cms.example.com/api/v1/pages/a?lang=fr']);
+    expect(got).toEqual([[{ route: '/a' }], {}]);
   });
 
   test('a 401 asks the credentials to refresh once, then retries with the new header', async () => {

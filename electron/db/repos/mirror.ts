@@ -1,4 +1,7 @@
-/** Mirror runs and their items: what "Make available offline" has read so far, for a resume. */
+/**
+ * Mirror runs and their items (what "Make available offline" has read so far, for a resume), and
+ * the list rows the mirror saw before its reads (what decides, next time, that a page is unchanged).
+ */
 import type { MirrorPhase, MirrorState } from '../../contract';
 import type { Db } from '../open';
 
@@ -61,6 +64,12 @@ const toRun = (r: DbRun): RunRow => ({
   finishedAt: r.finished_at,
 });
 
+/** A page's list row as seen before the mirror's last read of it: its hash, and the server's time of that read (null: not read since). */
+export interface SeenRow {
+  hash: string;
+  readAt: string | null;
+}
+
 /** Where a cleanup looks: the whole site, one subtree, or the listed tree levels. */
 export type CleanupScope = { kind: 'site' } | { kind: 'prefix'; route: string } | { kind: 'levels'; parents: string[] };
 
@@ -91,6 +100,23 @@ export function mirrorRepo(db: Db) {
     counts: db.prepare<[number], { state: ItemState; n: number }>('SELECT state, count(*) AS n FROM mirror_items WHERE run_id = ? GROUP BY state'),
     failures: db.prepare<[number], { route: string; lang: string; error: string | null }>(
       "SELECT route, lang, error FROM mirror_items WHERE run_id = ? AND state = 'failed' ORDER BY route, lang LIMIT 50",
+    ),
+    seen: db.prepare<[string, string, string], { row_hash: string; read_at: string | null }>('SELECT row_hash, read_at FROM mirror_seen WHERE site_id = ? AND route = ? AND lang = ?'),
+    // the same row again keeps the time of the read that followed it; a new one waits for its read
+    saw: db.prepare<[string, string, string, string]>(
+      `INSERT INTO mirror_seen (site_id, route, lang, row_hash) VALUES (?, ?, ?, ?)
+       ON CONFLICT (site_id, route, lang) DO UPDATE SET read_at = CASE WHEN row_hash = excluded.row_hash THEN read_at END, row_hash = excluded.row_hash`,
+    ),
+    read: db.prepare<[string, string, string, string]>('UPDATE mirror_seen SET read_at = ? WHERE site_id = ? AND route = ? AND lang = ?'),
+    translated: db.prepare<[string, string], { translated: string | null }>("SELECT translated FROM pages WHERE site_id = ? AND route = ? AND lang = ''"),
+    missingTranslations: db.prepare<{ run: number; site: string; langs: string }, { route: string; lang: string }>(
+      `SELECT i.route AS route, j.value AS lang
+       FROM mirror_items i
+       JOIN pages p ON p.site_id = @site AND p.route = i.route AND p.lang = ''
+       JOIN json_each(CASE WHEN json_valid(p.translated) THEN p.translated ELSE '[]' END) j
+       WHERE i.run_id = @run AND i.lang = '' AND j.value IN (SELECT value FROM json_each(@langs))
+         AND NOT EXISTS (SELECT 1 FROM mirror_items k WHERE k.run_id = @run AND k.route = i.route AND k.lang = j.value)
+       ORDER BY i.id`,
     ),
   };
 
@@ -220,6 +246,37 @@ export function mirrorRepo(db: Db) {
     cachedLevels(siteId: string): string[] {
       return (db.prepare("SELECT DISTINCT parent FROM pages WHERE site_id = ? AND lang = '' ORDER BY parent").all(siteId) as { parent: string }[]).map((r) => r.parent);
     },
+    /** The list row seen before the last read of a page in a language. */
+    seenOf(siteId: string, route: string, lang: string): SeenRow | undefined {
+      const r = q.seen.get(siteId, route, lang);
+      return r && { hash: r.row_hash, readAt: r.read_at };
+    },
+    /** A list row that did not vouch for the copy: its hash, waiting for the read that follows. */
+    saw(siteId: string, route: string, lang: string, hash: string): void {
+      q.saw.run(siteId, route, lang, hash);
+    },
+    /** The page was read after its row was seen, at the server's `readAt` (its Date header; null: unknown, nothing is vouched). */
+    readAfterRow(siteId: string, route: string, lang: string, readAt: string | null): void {
+      if (readAt !== null) q.read.run(readAt, siteId, route, lang);
+    },
+    /** The languages the cached default-language row of a page says it is translated into. */
+    translatedOf(siteId: string, route: string): string[] {
+      const r = q.translated.get(siteId, route);
+      if (!r?.translated) return [];
+      try {
+        const v = JSON.parse(r.translated) as unknown;
+        return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+      } catch {
+        return [];
+      }
+    },
+    /**
+     * Translations in `langs` that the run's default-language rows name but no item of the run
+     * reads (their language's listing missed them: a page moved between its pages, say).
+     */
+    missingTranslations: (runId: number, siteId: string, langs: string[]): { route: string; lang: string }[] =>
+      langs.length ? q.missingTranslations.all({ run: runId, site: siteId, langs: JSON.stringify(langs) }) : [],
+
     /** Queued creates, moves, deletes or translations: the cache shows a tree the site has not seen yet. */
     hasStructuralChanges: (siteId: string): boolean =>
       db.prepare("SELECT 1 FROM outbox WHERE site_id = ? AND op <> 'save' LIMIT 1").get(siteId) !== undefined,

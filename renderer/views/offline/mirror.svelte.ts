@@ -9,6 +9,8 @@
 import type { MirrorProgress, OfflineSettings } from '../../../electron/contract/index';
 import { invoke, on } from '../../lib/client';
 
+export { allowanceText, count, countsText, etaText, progressText, timeLeftText } from './mirror-text';
+
 class Mirrors {
   #runs = $state<Record<string, MirrorProgress>>({});
   #settings = $state<Record<string, OfflineSettings>>({});
@@ -68,29 +70,3 @@ class Mirrors {
 }
 
 export const mirrors = new Mirrors();
-
-/** "1,234" in the user's locale. */
-export const count = (n: number) => n.toLocaleString();
-
-/** One line for where a run is: "Reading pages: 1,200 of 10,000". */
-export function progressText(p: MirrorProgress): string {
-  const of = p.listed ? ` of ${count(p.total)}` : p.total ? ` of ${count(p.total)} so far` : '';
-  switch (p.phase) {
-    case 'listing':
-      return `Listing the site’s pages${p.total ? `: ${count(p.total)} found` : '…'}`;
-    case 'reading':
-      return `Copying pages: ${count(p.done + p.failed)}${of}`;
-    case 'cleaning':
-      return 'Removing pages the site no longer has…';
-    case 'done':
-      return `${count(p.done)}${of} pages copied`;
-  }
-}
-
-/** The counts after a run, in words: "9,990 unchanged · 10 read anew · 2 failed · 3 removed". */
-export function countsText(p: MirrorProgress): string {
-  const parts = [`${count(p.unchanged)} unchanged`, `${count(p.fetched)} read anew`];
-  if (p.failed) parts.push(`${count(p.failed)} failed`);
-  if (p.removed) parts.push(`${count(p.removed)} removed`);
-  return parts.join(' · ');
-}

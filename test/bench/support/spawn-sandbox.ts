@@ -16,7 +16,8 @@ export interface ChildSandbox {
   stop(): Promise<void>;
 }
 
-export async function spawnSandbox(pages: number): Promise<ChildSandbox> {
+/** `options` go to the child as they are: `{flavor, api}` (see cms-child.ts). */
+export async function spawnSandbox(pages: number, options: { flavor?: 'spec' | 'real'; api?: { limit: number; windowSec: number } | null } = {}): Promise<ChildSandbox> {
   const root = process.cwd();
   const outfile = join(root, 'out/bench/cms-child.mjs');
   await build({
@@ -31,7 +32,7 @@ export async function spawnSandbox(pages: number): Promise<ChildSandbox> {
     logLevel: 'warning',
   });
   const dir = tempDir('sitedesk-bench-cms-');
-  const child: ChildProcess = spawn(process.execPath, [outfile, String(pages), dir.path], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [outfile, String(pages), dir.path, JSON.stringify(options)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const info = await new Promise<{ url: string; apiKey: string; pages: number }>((resolve, reject) => {
     let out = '';
     child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before it listened`)));

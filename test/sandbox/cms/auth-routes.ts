@@ -67,7 +67,8 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
     const limiter = ctx.limits.get(name);
     if (!limiter) return null;
     const s = limiter[op](`${name}:${key}`);
-    rateLimitHeaders(res, s);
+    // the real login limiter (the login plugin's) reports nothing: the headers stay the general bucket's
+    if (!real) rateLimitHeaders(res, s);
     if (s.limited) throw tooMany(s, detail);
     return s;
   };

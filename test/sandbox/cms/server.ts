@@ -38,7 +38,7 @@ import { CONTROL_PREFIX, controlRouter, editPage } from './control-routes';
 import { Faults } from '../faults';
 import type { Flavor } from '../flavor';
 import { Tokens } from './jwt';
-import { Limits, rateLimitHeaders, type LimitConfig } from './limits';
+import { bucketKey, Limits, rateLimitHeaders, type LimitConfig } from './limits';
 import { Mailbox } from './mail';
 import { RequestLog } from './request-log';
 import { registerMeRoutes } from './me-route';
@@ -64,7 +64,11 @@ export interface CmsSandboxOptions {
   /** reported by GET /me; defaults '1.8.0' and '1.0.12' (real flavour: '2.0.7' and '2.0.15', as recorded) */
   cmsVersion?: string;
   adminVersion?: string | null;
-  /** rate-limit buckets to change (null switches one off); see limits.ts for the defaults */
+  /**
+   * rate-limit buckets to change (null switches one off); see limits.ts for the defaults. In the
+   * `real` flavour `api` is Grav's token bucket per account (default 120 per 60 s); change it
+   * while running with `sandbox.limits.set('api', rule)`.
+   */
   limits?: Partial<LimitConfig>;
   /** serve /__sandbox control routes (default true) */
   control?: boolean;
@@ -143,7 +147,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     accounts: new Accounts(dataDir, clock),
     apiKeys: new ApiKeys(dataDir, clock),
     tokens: new Tokens(dataDir, clock, flavor),
-    limits: new Limits(opts.limits ?? {}, clock),
+    limits: new Limits(opts.limits ?? {}, clock, flavor),
     mail: new Mailbox(),
     settings,
     content: new ContentStore(dataDir, clock),
@@ -207,7 +211,20 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
           return;
         }
       }
-      const general = ctx.limits.get('api');
+      const bucket = ctx.limits.bucket();
+      if (ctx.flavor === 'real' && bucket) {
+        // Grav: after authentication, per account; excluded paths report a full, untouched bucket
+        const key = ctx.limits.excludedPaths.some((p) => p !== '' && path.includes(p)) ? 'excluded' : bucketKey(ctx, req, new URL(req.url ?? '/', 'http://sandbox'), path.slice(prefix.length));
+        if (key !== null) {
+          const s = key === 'excluded' ? bucket.untouched() : bucket.take(key);
+          rateLimitHeaders(res, s);
+          if (s.limited) {
+            problem(res, 429, 'Too Many Requests', 'Rate limit exceeded. Try again later.');
+            return;
+          }
+        }
+      }
+      const general = ctx.flavor === 'real' ? null : ctx.limits.get('api');
       if (general) {
         const s = general.attempt(`api:${req.socket.remoteAddress ?? ''}`);
         rateLimitHeaders(res, s);
