@@ -252,7 +252,12 @@ export class CmsSession implements CredentialSource {
   async signIn(username: string, password: string): Promise<SessionInfo> {
     this.requirePasswordMode();
     this.challenge = null;
-    const answer: TokenAnswer = await cmsAuth.token(this.publicTransport(), username, password);
+    let answer: TokenAnswer;
+    try {
+      answer = await cmsAuth.token(this.publicTransport(), username, password);
+    } catch (err) {
+      throw this.accountRefused(err);
+    }
     if (answer.kind === 'challenge') {
       this.challenge = { token: answer.challengeToken, username, expiresAt: this.now() + answer.expiresIn * 1000 };
       const info = this.info();
@@ -274,6 +279,11 @@ export class CmsSession implements CredentialSource {
       const pair = await cmsAuth.verify2fa(this.publicTransport(), c.token, code);
       return await this.finish(c.username, pair);
     } catch (err) {
+      if (isAppError(err) && err.code === 'forbidden') {
+        this.challenge = null;
+        this.deps.emit(this.info());
+        throw this.accountRefused(err);
+      }
       if (isAppError(err) && err.code === 'unauthorized') {
         // The server tells an expired or spent challenge from a wrong code only in its words.
         if (/challenge/i.test(err.message)) {
@@ -290,6 +300,25 @@ export class CmsSession implements CredentialSource {
       }
       throw err;
     }
+  }
+
+  /**
+   * A 403 at sign-in: the real service checks the password first and then refuses the account
+   * itself (no API access, or disabled), where the documents answer 401. Said as what it is: the
+   * password is not the problem, the account is.
+   */
+  private accountRefused(err: unknown): unknown {
+    if (!isAppError(err) || err.code !== 'forbidden') return err;
+    const site = this.deps.site();
+    const why = err.message.trim();
+    return new AppError(
+      {
+        code: 'forbidden',
+        status: 403,
+        message: `The password is right, but ${site.name} does not let this account use its API${why ? `: ${why}` : '.'} An administrator of the site can change that.`,
+      },
+      { cause: err },
+    );
   }
 
   /** Leaves the two-factor step without signing in. */

@@ -158,6 +158,29 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
   });
 
+  describe('accounts the site refuses', () => {
+    test('the right password for an account without API access, or a disabled one: said plainly, still signed out', async () => {
+      const cms = await sandbox();
+      const w = await world();
+      const site = await cmsSite(w, cms);
+      await cms.accounts.create({ username: 'siteonly', password: 'Site-only-pass-1', email: 's@example.test', access: { site: { login: true } } });
+      await cms.accounts.update('viewer', { state: 'disabled' });
+      const noApi = await w.fails('auth.signIn', { siteId: site.id, username: 'siteonly', password: 'Site-only-pass-1' });
+      const disabled = await w.fails('auth.signIn', { siteId: site.id, username: 'viewer', password: DEMO_ACCOUNTS.viewer.password });
+      if (real) {
+        // the real service checks the password first, then refuses the account with 403
+        expect(noApi).toMatchObject({ code: 'forbidden', status: 403, message: expect.stringMatching(/password is right.*does not let this account use its API.*API access is not enabled/) });
+        expect(disabled).toMatchObject({ code: 'forbidden', status: 403, message: expect.stringMatching(/password is right.*This user account is disabled/) });
+      } else {
+        // the documents answer 401 with the reason
+        expect(noApi).toMatchObject({ code: 'unauthorized', status: 401, message: 'API access is not enabled for this user.' });
+        expect(disabled).toMatchObject({ code: 'unauthorized', status: 401, message: 'This user account is disabled.' });
+      }
+      expect((await w.call('auth.sessions', {}))[0]).toMatchObject({ state: 'signed_out' });
+      expect(await w.secrets.get(`site:${site.id}:tokens:siteonly`)).toBeNull();
+    });
+  });
+
   describe('two-factor', () => {
     test('challenge, wrong code, right code; the challenge cannot be used twice', async () => {
       const cms = await sandbox();
