@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHost, type Host } from '../../electron/core/host';
 import { MemorySecretStore } from '../../electron/secrets/memory';
-import { areaBlockedReason, type ChannelInput, type ChannelName, type ChannelOutput, type ErrorInfo, type SessionInfo } from '../../electron/contract';
+import { areaBlockedReason, isDemoAccount, type ChannelInput, type ChannelName, type ChannelOutput, type ErrorInfo, type SessionInfo } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { DEMO_ACCOUNTS, DEMO_TOTP_SECRET } from '../sandbox/cms/seed';
 import { totp } from '../sandbox/cms/totp';
@@ -178,6 +178,33 @@ describe.each(flavors)('%s flavour', (flavor) => {
       }
       expect((await w.call('auth.sessions', {}))[0]).toMatchObject({ state: 'signed_out' });
       expect(await w.secrets.get(`site:${site.id}:tokens:siteonly`)).toBeNull();
+    });
+
+    test('a demo account: signed in and described, never taken for signed out; it edits pages (the site lets demo accounts write pages)', async () => {
+      const cms = await sandbox();
+      const w = await world();
+      await cms.accounts.create({ username: 'demo', password: 'Demo-pass-1', email: 'd@example.test', access: { api: { access: true, demo: true, pages: true } } });
+      const site = await cmsSite(w, cms);
+      const info = await w.call('auth.signIn', { siteId: site.id, username: 'demo', password: 'Demo-pass-1' });
+      // the real service refuses /me to a demo account (its demo lock keys on api.access, not a `.read`):
+      // the account is as the sign-in described it
+      expect(info).toMatchObject({ state: 'signed_in', username: 'demo', me: { username: 'demo' } });
+      expect(isDemoAccount(info.me)).toBe(true);
+      expect(areaBlockedReason(info.me!.access, 'pages')).toBeNull();
+      const again = await w.call('auth.refreshMe', { siteId: site.id });
+      expect(again).toMatchObject({ state: 'signed_in', username: 'demo', me: { username: 'demo' } });
+      expect(isDemoAccount(again.me)).toBe(true);
+      // it reads pages like anyone, and writes them (api.pages.write is among the real service's demo.writable)
+      const about = await w.call('pages.get', { siteId: site.id, route: '/about' });
+      expect((await w.call('pages.save', { siteId: site.id, route: '/about', etag: about.etag, content: 'Edited in the demo.' })).content).toBe('Edited in the demo.');
+      // an API key of the account: /me refused, said for what it is, the session not ended
+      const keyed = await cmsSite(w, cms, { name: 'Demo key', authMode: 'apikey', apiKey: cms.apiKeys.create({ username: 'demo' }).api_key });
+      if (real) {
+        expect(await w.fails('auth.refreshMe', { siteId: keyed.id })).toMatchObject({ code: 'forbidden', message: expect.stringContaining('demo account') });
+      } else {
+        expect(await w.call('auth.refreshMe', { siteId: keyed.id })).toMatchObject({ state: 'signed_in', me: { username: 'demo' } });
+      }
+      expect((await w.call('auth.sessions', {})).find((s) => s.siteId === keyed.id)).toMatchObject({ state: 'signed_in' });
     });
   });
 
