@@ -383,9 +383,23 @@ export const cmsPages = {
     return { route, defaultLanguage: d.default_language ?? null, translated, untranslated: d.untranslated ?? [] };
   },
 
-  /** The answer's language is the one asked for (the spec says `lang`, the real service `language`). */
+  /**
+   * The answer's language is the one asked for (the spec says `lang`, the real service `language`).
+   * A title goes inside the header too: the real service lays the header over the title it is sent
+   * (the source's header, title included, when none is sent), and takes a header whole rather than
+   * over the source's, so without one the source's header is read first and sent with the title.
+   */
   async translate(t: Transport, route: string, body: { lang: string; title?: string; content?: string; header?: Header }) {
-    const call: CallOptions = { method: 'POST', path: `/pages/${routePath(route)}/translate`, body };
+    let send = body;
+    if (body.title !== undefined) {
+      let header = body.header;
+      if (header === undefined) {
+        const source = await cmsPages.get(t, route);
+        header = source === 'not_modified' ? {} : source.header;
+      }
+      send = { ...body, header: { ...header, title: body.title } };
+    }
+    const call: CallOptions = { method: 'POST', path: `/pages/${routePath(route)}/translate`, body: send };
     const r = await request(t, call);
     const d = parseAnswer(TranslatedSchema, r.data ?? {}, t, 'a translation', callName(call));
     return { route, lang: body.lang, ...(d.title != null ? { title: d.title } : {}), ...(d.content != null ? { content: d.content } : {}) };
