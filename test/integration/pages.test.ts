@@ -174,6 +174,25 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
   });
 
+  describe('a language a page lacks', () => {
+    test('is not found: the real service answers its default-language page instead, which is not kept as the translation', async () => {
+      const m = await call('translations.matrix', { siteId: site.id });
+      const row = m.rows.find((r) => r.route.startsWith('/docs/') && !r.translated.includes('de') && r.explicit.includes('en'))!;
+      expect(row).toBeTruthy();
+      const err = await fails('pages.get', { siteId: site.id, route: row.route, lang: 'de' });
+      expect(err).toMatchObject({ code: 'not_found', message: expect.stringContaining('de') });
+      // the default-language copy is not cached under de: offline, de is not found either
+      cms.faults.set({ route: '*', drop: true });
+      try {
+        expect(await fails('pages.get', { siteId: site.id, route: row.route, lang: 'de' })).toMatchObject({ code: 'network' });
+      } finally {
+        cms.faults.clear();
+      }
+      // the page itself reads as ever
+      expect((await call('pages.get', { siteId: site.id, route: row.route })).title).toBe(row.title);
+    });
+  });
+
   describe('media', () => {
     test('upload with progress, list with a filter, delete', async () => {
       const bytes = Buffer.alloc(300_000, 7);

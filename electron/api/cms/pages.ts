@@ -25,6 +25,7 @@ import type {
   TranslationSide,
   UnreadablePage,
 } from '../../contract';
+import { AppError } from '../../core/app-error';
 import type { CallOptions, Transport } from '../transport';
 import { parseAnswer, parseRows, type RowProblem } from '../parse';
 import { callName, listCall, nextPage, request } from './envelope';
@@ -144,6 +145,17 @@ function toPage(p: v.InferOutput<typeof PageSchema>, etag: string | null): Page 
     ...(p.explicit_language_files ? { explicitLanguageFiles: p.explicit_language_files } : {}),
     etag,
   };
+}
+
+/**
+ * A page read in `lang` that came back in another language: the real service answers a language a
+ * page lacks with its content fallback (the default language's file, `language: "en"`) where the
+ * documents answer 404. Either way there is no such translation: not_found. A page without a
+ * language of its own (an untyped base file, which serves every language) is the page in any.
+ */
+function inLanguage(page: Page, route: string, lang: string | undefined): Page {
+  if (!lang || !nonEmpty(page.language) || page.language === lang) return page;
+  throw new AppError({ code: 'not_found', status: 404, message: `${route} has no ${lang} translation on the site (it answered with its ${page.language} page).` });
 }
 
 /** An answer naming a written page: the structural route when the site sends one (`raw_route`). */
@@ -274,7 +286,7 @@ export const cmsPages = {
     };
     const r = await request(t, call);
     if (r.notModified) return 'not_modified';
-    return toPage(parseAnswer(PageSchema, r.data, t, 'a page', callName(call)), plain ? (r.etag ?? null) : null);
+    return inLanguage(toPage(parseAnswer(PageSchema, r.data, t, 'a page', callName(call)), plain ? (r.etag ?? null) : null), route, o.lang);
   },
 
   /** Creates a page; answers its structural route (the real service answers the whole page). */
@@ -484,7 +496,7 @@ export const cmsPages = {
     const date = Date.parse(r.headers.get('date') ?? '');
     const serverDate = Number.isNaN(date) ? null : new Date(date).toISOString();
     if (r.notModified) return { page: null, serverDate };
-    return { page: toPage(parseAnswer(PageSchema, r.data, t, 'a page', callName(call)), r.etag ?? null), serverDate };
+    return { page: inLanguage(toPage(parseAnswer(PageSchema, r.data, t, 'a page', callName(call)), r.etag ?? null), route, o.lang), serverDate };
   },
 
   /** Type → terms, as text (the real service sends numeric terms such as 2024 as numbers; `[]` when there are none). */
