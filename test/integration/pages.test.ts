@@ -9,6 +9,7 @@ import type { ErrorInfo, Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { flavors } from '../support/flavors';
 import { hostCalls } from '../support/host-calls';
+import { startProxy } from '../support/proxy';
 import { tempDir } from '../support/tmp';
 
 let cms: CmsSandbox;
@@ -241,6 +242,29 @@ describe.each(flavors)('%s flavour', (flavor) => {
         if (!r.ok) err = r.error;
       }
       expect(err).toMatchObject({ code: 'invalid_input', fields: { file: expect.stringContaining('64 MB') } });
+    });
+
+    test('an upload with progress reaches the site with a Content-Length, not chunked (a PHP front end may see no file otherwise)', async () => {
+      const proxy = await startProxy(cms.origin);
+      try {
+        const via = await call('sites.add', { name: 'Through a proxy', kind: 'cms', baseUrl: `${proxy.origin}${cms.prefix}`, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+        const bytes = Buffer.alloc(1_000_000, 3);
+        events.length = 0;
+        const after = await call('media.upload', { siteId: via.id, route: '/about/history', uploadId: 'cl', filename: 'sized.txt', type: 'text/plain', data: bytes.toString('base64') });
+        expect(after.find((m) => m.filename === 'sized.txt')).toMatchObject({ size: 1_000_000 });
+        const post = proxy.seen.find((r) => r.method === 'POST' && r.url.endsWith('/media'))!;
+        expect(post.headers['transfer-encoding']).toBeUndefined();
+        expect(Number(post.headers['content-length'])).toBe(post.bytes);
+        expect(post.bytes).toBeGreaterThan(1_000_000);
+        // and the progress was told along the way
+        const progress = events.filter((e) => e.name === 'media.progress' && (e.payload as { uploadId: string }).uploadId === 'cl').map((e) => e.payload as { sent: number; total: number });
+        expect(progress.length).toBeGreaterThan(2);
+        expect(progress.at(-1)!.sent).toBe(progress.at(-1)!.total);
+        await call('media.delete', { siteId: via.id, route: '/about/history', filename: 'sized.txt' });
+        await call('sites.remove', { id: via.id });
+      } finally {
+        await proxy.close();
+      }
     });
 
     test('eleven filter clauses are refused before any request', async () => {
