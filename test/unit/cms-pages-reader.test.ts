@@ -127,11 +127,10 @@ describe('one page (recorded)', () => {
     expect(page.header).toEqual({ title: 'Home', body_classes: 'title-center title-h1h2' });
   });
 
-  test('GET /pages/typography?lang=de and a PATCH answer read the same way', async () => {
+  test('GET /pages/typography?lang=de reads; a PATCH answer is taken without handing on its ETag (that of the page before the write)', async () => {
     const de = (await cmsPages.get(transportFor(() => recorded('19-page-typography-de')).t, '/typography', { lang: 'de' })) as Page;
     expect(de).toMatchObject({ route: '/typography', title: 'Typografie', language: 'de', order: 2 });
-    const saved = await cmsPages.update(transportFor(() => recorded('14-page-patch-if-match')).t, '/typography', { title: 'x' }, { ifMatch: '"e"' });
-    expect(saved.etag).toBe('"104143c2e955e37102259a90e584aca3"');
+    await expect(cmsPages.update(transportFor(() => recorded('14-page-patch-if-match')).t, '/typography', { title: 'x' }, { ifMatch: '"e"' })).resolves.toBeUndefined();
   });
 
   test('a stale If-Match is a conflict; a missing page is not_found with the site’s words', async () => {
