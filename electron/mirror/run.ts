@@ -269,7 +269,7 @@ export class MirrorRun {
         const taken = new Set<number>();
         let lastPage = cursor.page;
         const take = async (page: number) => {
-          const { rows, raws, total } = await this.listPage(query, page, perPage);
+          const { rows, total } = await this.listPage(query, page, perPage);
           this.networkStreak = 0;
           this.answered();
           // written a few rows at a time, each in a turn of the event loop of its own (answers
@@ -288,7 +288,7 @@ export class MirrorRun {
               while (taken.has(first)) first++;
               next = { query: qi, page: first, totals: cursor.totals };
             }
-            const fresh = repo.transaction(() => this.takeRows(rows.slice(i, i + ROWS_PER_WRITE), raws.slice(i, i + ROWS_PER_WRITE), query, next));
+            const fresh = repo.transaction(() => this.takeRows(rows.slice(i, i + ROWS_PER_WRITE), query, next));
             if (next) cursor.page = next.page;
             this.enqueue(fresh);
           }
@@ -334,24 +334,15 @@ export class MirrorRun {
     }
   }
 
-  /**
-   * One list page of a query, in its language, with each row as the site sent it (what the row
-   * hash covers: the parsed row leaves out the header, the language and whatever else a site adds).
-   */
-  private async listPage(query: ListQuery, page: number, perPage: number): Promise<{ rows: MirrorRow[]; raws: unknown[]; total: number }> {
-    let raws: unknown[] = [];
-    const t = this.t.derive({
-      ...(query.lang ? { query: { lang: query.lang } } : {}),
-      onAnswer: (r) => (raws = Array.isArray(r.data) ? r.data : []),
-    });
-    const { rows, total } = await cmsPages.mirrorRows(t, {
+  /** One list page of a query, in its language. */
+  private listPage(query: ListQuery, page: number, perPage: number) {
+    return cmsPages.mirrorRows(this.t, {
       page,
       perPage,
       ...(query.parent !== undefined ? { parent: query.parent } : {}),
       ...(query.childrenOf !== undefined ? { childrenOf: query.childrenOf } : {}),
+      ...(query.lang ? { lang: query.lang } : {}),
     });
-    // the reader maps rows one to one; should it ever not, the parsed rows stand in
-    return { rows, raws: raws.length === rows.length ? raws : rows, total };
   }
 
   /**
@@ -360,7 +351,7 @@ export class MirrorRun {
    * reads (and, for runs planned without language listings, every translation); rows of another
    * language decide the reads of that language's own files.
    */
-  private takeRows(rows: MirrorRow[], raws: unknown[], query: ListQuery, next: ListCursor | null): Item[] {
+  private takeRows(rows: MirrorRow[], query: ListQuery, next: ListCursor | null): Item[] {
     const { repo, pages } = this.deps;
     const now = new Date().toISOString();
     const listed = this.plan.listedLanguages ?? [];
@@ -374,18 +365,18 @@ export class MirrorRun {
     };
     if (!query.lang) {
       pages.putSummaries(this.siteId, '', rows, now); // with the translation metadata (the offline matrix)
-      rows.forEach((row, i) => {
-        decide(row.route, '', rowHash(raws[i]), row.modified);
+      rows.forEach((row) => {
+        decide(row.route, '', rowHash(row.sent), row.modified);
         for (const lang of langKeys(row, this.plan)) if (lang !== '' && !listed.includes(lang)) items.push({ route: row.route, lang, state: 'todo' });
       });
     } else {
       const lang = query.lang;
-      rows.forEach((row, i) => {
+      rows.forEach((row) => {
         // a page without a file of this language is listed from its fallback: nothing of its own to copy
         if (!repo.translatedOf(this.siteId, row.route).includes(lang)) return;
-        const raw = raws[i] as { language?: unknown } | undefined;
-        const own = raw?.language === undefined || raw.language === lang;
-        if (own) decide(row.route, lang, rowHash(raws[i]), row.modified);
+        const sent = row.sent as { language?: unknown } | undefined;
+        const own = sent?.language === undefined || sent.language === lang;
+        if (own) decide(row.route, lang, rowHash(row.sent), row.modified);
         else items.push({ route: row.route, lang, state: 'todo' }); // named a translation, listed as a fallback: read it to be sure
       });
     }

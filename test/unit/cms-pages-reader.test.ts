@@ -48,6 +48,18 @@ describe('page lists of the real service (recorded)', () => {
     expect(mirror.total).toBe(2);
     expect(mirror.rows.find((r) => r.route === '/home')).toMatchObject({ publicRoute: '/', order: 1, translated: ['en'], untranslated: ['de'], explicit: [], hasDefaultFile: true });
     expect(seen.every((r) => r.path.includes('sort=default'))).toBe(true);
+    // each mirror row comes with the row as the site sent it (what the mirror's row hash covers)
+    const sent = rowsOf('17-pages-translations');
+    expect(mirror.rows.map((r) => r.sent)).toEqual(sent);
+  });
+
+  test('the mirror rows of one language: asked with lang', async () => {
+    const { t, seen } = transportFor(() => recorded('18-pages-lang-de'));
+    const de = await cmsPages.mirrorRows(t, { page: 2, perPage: 50, lang: 'de' });
+    expect(seen[0]!.path).toContain('lang=de');
+    expect(seen[0]!.path).toContain('page=2');
+    expect(de.rows.length).toBeGreaterThan(0);
+    expect(de.rows.every((r) => typeof r.sent === 'object' && r.sent !== null)).toBe(true);
   });
 
   test('a site with one language sends translated_languages as [] and untranslated as an object with gaps', async () => {

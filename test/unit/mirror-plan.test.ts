@@ -18,6 +18,7 @@ const row = (over: Partial<MirrorRow> = {}): MirrorRow => ({
   untranslated: ['fr'],
   explicit: ['en', 'de'],
   hasDefaultFile: false,
+  sent: {},
   ...over,
 });
 

@@ -194,6 +194,11 @@ export interface MirrorRow extends PageSummary {
   untranslated: string[];
   explicit: string[];
   hasDefaultFile: boolean;
+  /**
+   * The row as the site sent it: what the mirror's row hash covers (the parsed row leaves out the
+   * header, the language and whatever else a site adds).
+   */
+  sent: unknown;
 }
 
 /**
@@ -208,13 +213,13 @@ export interface RowsPage<R> {
   unreadable: UnreadablePage[];
 }
 
-/** Reads a paged list answer row by row. */
+/** Reads a paged list answer row by row (`to` is also handed the row as sent). */
 async function pagedRows<S extends v.GenericSchema, R>(
   t: Transport,
   o: CallOptions,
   asked: { page: number; perPage: number },
   row: S,
-  to: (x: v.InferOutput<S>) => R,
+  to: (x: v.InferOutput<S>, sent: unknown) => R,
 ): Promise<{ items: R[]; unreadable: UnreadablePage[]; total: number; page: number; perPage: number; next: number | null }> {
   const { data, paging } = await listCall(t, o, 'a page list');
   const { rows, problems } = parseRows(row, data, t, 'a page list', callName(o));
@@ -223,7 +228,7 @@ async function pagedRows<S extends v.GenericSchema, R>(
   const offset = (page - 1) * perPage;
   const sent = (data as unknown[]).length;
   return {
-    items: rows.map((r) => to(r.value)),
+    items: rows.map((r) => to(r.value, (data as unknown[])[r.index])),
     unreadable: problems.map((p) => unreadableRow(p, offset)),
     total: paging.total ?? offset + sent,
     page,
@@ -469,19 +474,22 @@ export const cmsPages = {
 
   /**
    * One page of list rows for the mirror: the summary and the translation metadata together
-   * (translations=true), in the site's own order so paging is stable.
+   * (translations=true), in the site's own order so paging is stable; each row with what the site
+   * sent (`sent`). `lang`: the rows of that language (the real service answers each page from that
+   * language's file, with its own `modified`, or from its fallback).
    */
-  async mirrorRows(t: Transport, q: { page: number; perPage: number; parent?: string; childrenOf?: string }): Promise<RowsPage<MirrorRow>> {
+  async mirrorRows(t: Transport, q: { page: number; perPage: number; parent?: string; childrenOf?: string; lang?: string }): Promise<RowsPage<MirrorRow>> {
     const o: CallOptions = {
       path: '/pages',
-      query: { page: q.page, per_page: q.perPage, sort: 'default', translations: true, parent: q.parent, children_of: q.childrenOf },
+      query: { page: q.page, per_page: q.perPage, sort: 'default', translations: true, parent: q.parent, children_of: q.childrenOf, lang: q.lang },
     };
-    const r = await pagedRows(t, o, q, MirrorRowSchema, (x) => ({
+    const r = await pagedRows(t, o, q, MirrorRowSchema, (x, sent) => ({
       ...toSummary(x),
       translated: x.translated_languages ?? [],
       untranslated: x.untranslated_languages ?? [],
       explicit: x.explicit_language_files ?? [],
       hasDefaultFile: x.has_default_file ?? false,
+      sent,
     }));
     return { rows: r.items, total: r.total, next: r.next, unreadable: r.unreadable };
   },
