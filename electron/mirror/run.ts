@@ -20,7 +20,7 @@ import type { Transport } from '../api/transport';
 import type { PagesRepo } from '../db/repos/pages';
 import type { ItemCounts, ItemState, MirrorRepo, RunRow } from '../db/repos/mirror';
 import { etaOf } from './eta';
-import { cleanupScope, holdRemoval, langKeys, listingConsistent, rowHash, unchangedByRow, type ListCursor, type ListQuery, type MirrorPlan } from './plan';
+import { cleanupScope, holdRemoval, inScope, langKeys, listingConsistent, rowHash, unchangedByRow, type ListCursor, type ListQuery, type MirrorPlan } from './plan';
 
 /** A run as the renderer sees it, from its row and its items' counts (live or stored); `eta` only for a live run. */
 export function progressOf(r: RunRow, c: ItemCounts, eta: MirrorEta | null = null): MirrorProgress {
@@ -259,7 +259,7 @@ export class MirrorRun {
   private async list(): Promise<void> {
     const { repo } = this.deps;
     const perPage = this.deps.perPage ?? 100;
-    const cursor = (this.run.cursor as ListCursor | null) ?? { query: 0, page: 1, totals: [] };
+    const cursor = (this.run.cursor as ListCursor | null) ?? { query: 0, page: 1, totals: [], skipped: [] };
     try {
       while (cursor.query < this.plan.queries.length && !this.stopped) {
         const qi = cursor.query;
@@ -269,7 +269,11 @@ export class MirrorRun {
         const taken = new Set<number>();
         let lastPage = cursor.page;
         const take = async (page: number) => {
-          const { rows, total } = await this.listPage(query, page, perPage);
+          const answer = await this.listPage(query, page, perPage);
+          const { total } = answer;
+          // the real service's parent filter is a bare prefix: rows outside the scope are counted, not kept
+          const rows = answer.rows.filter((r) => inScope(r.route, query));
+          const outside = answer.rows.length - rows.length;
           this.networkStreak = 0;
           this.answered();
           // written a few rows at a time, each in a turn of the event loop of its own (answers
@@ -282,11 +286,12 @@ export class MirrorRun {
             if (last) {
               // the cursor moves on with the page's last rows: a page cut short is listed again
               cursor.totals[qi] = total;
+              (cursor.skipped ??= [])[qi] = (cursor.skipped[qi] ?? 0) + outside;
               lastPage = Math.max(lastPage, Math.ceil(total / perPage));
               taken.add(page);
               let first = cursor.page;
               while (taken.has(first)) first++;
-              next = { query: qi, page: first, totals: cursor.totals };
+              next = { query: qi, page: first, totals: cursor.totals, skipped: cursor.skipped };
             }
             const fresh = repo.transaction(() => this.takeRows(rows.slice(i, i + ROWS_PER_WRITE), query, next));
             if (next) cursor.page = next.page;
