@@ -80,8 +80,6 @@ const BATCH = 32;
 const FLUSH_MS = 200;
 /** List rows written per transaction (a list page is 100). */
 const ROWS_PER_WRITE = 25;
-/** List requests in flight at once: the site's work on one overlaps ours on the last. */
-const LIST_CONCURRENCY = 3;
 /** Progress events at most this often (and at every phase or state change). */
 const EMIT_MS = 150;
 const CLEANUP_CHUNK = 500;
@@ -264,49 +262,11 @@ export class MirrorRun {
       while (cursor.query < this.plan.queries.length && !this.stopped) {
         const qi = cursor.query;
         const query = this.plan.queries[qi]!;
-        // pages of the list are asked a few at a time (the first tells how many there are); the
-        // cursor is the first page not yet taken, so a restart never skips one
-        const taken = new Set<number>();
-        let lastPage = cursor.page;
-        const take = async (page: number) => {
-          const answer = await this.listPage(query, page, perPage);
-          const { total } = answer;
-          // the real service's parent filter is a bare prefix: rows outside the scope are counted, not kept
-          const rows = answer.rows.filter((r) => inScope(r.route, query));
-          const outside = answer.rows.length - rows.length;
-          this.networkStreak = 0;
-          this.answered();
-          // written a few rows at a time, each in a turn of the event loop of its own (answers
-          // resolve as chains of microtasks): timers and other calls to the Host go on meanwhile
-          for (let i = 0; i < rows.length || i === 0; i += ROWS_PER_WRITE) {
-            await yieldToLoop();
-            if (this.stopped) return;
-            const last = i + ROWS_PER_WRITE >= rows.length;
-            let next: ListCursor | null = null;
-            if (last) {
-              // the cursor moves on with the page's last rows: a page cut short is listed again
-              cursor.totals[qi] = total;
-              (cursor.skipped ??= [])[qi] = (cursor.skipped[qi] ?? 0) + outside;
-              lastPage = Math.max(lastPage, Math.ceil(total / perPage));
-              taken.add(page);
-              let first = cursor.page;
-              while (taken.has(first)) first++;
-              next = { query: qi, page: first, totals: cursor.totals, skipped: cursor.skipped };
-            }
-            const fresh = repo.transaction(() => this.takeRows(rows.slice(i, i + ROWS_PER_WRITE), query, next));
-            if (next) cursor.page = next.page;
-            this.enqueue(fresh);
-          }
-          this.emit();
-        };
-        await take(cursor.page);
-        // a list that grew while it was paged is followed to its new end
-        for (let from = cursor.page; from <= lastPage && !this.stopped; from = Math.max(from, ...taken) + 1) {
-          const pages = Array.from({ length: lastPage - from + 1 }, (_, i) => from + i).filter((p) => !taken.has(p));
-          let next = 0;
-          await Promise.all(Array.from({ length: Math.min(LIST_CONCURRENCY, pages.length) }, async () => {
-            while (next < pages.length && !this.stopped) await take(pages[next++]!);
-          }));
+        // the pages of the list one after the other, each answer naming the page after it (null
+        // after the last: by the site's links, its total, or a page that is not full); the cursor is
+        // the page to take next, so a restart never skips one
+        for (let page: number | null = cursor.page; page !== null && !this.stopped; ) {
+          page = await this.takePage(query, qi, page, perPage, cursor);
         }
         if (this.stopped) break;
         Object.assign(cursor, { query: qi + 1, page: 1 });
@@ -337,6 +297,40 @@ export class MirrorRun {
       this.listing = false;
       this.wakeAll();
     }
+  }
+
+  /**
+   * One page of a query's list into the cache and the run; answers the page to take next, or null
+   * when this was the last (or the run stopped). A next page that is not further on ends the list
+   * (a site that repeats a page would otherwise never end).
+   */
+  private async takePage(query: ListQuery, qi: number, page: number, perPage: number, cursor: ListCursor): Promise<number | null> {
+    const { repo } = this.deps;
+    const answer = await this.listPage(query, page, perPage);
+    // the real service's parent filter is a bare prefix: rows outside the scope are counted, not kept
+    const rows = answer.rows.filter((r) => inScope(r.route, query));
+    const outside = answer.rows.length - rows.length;
+    const following = answer.next !== null && answer.next > page ? answer.next : null;
+    this.networkStreak = 0;
+    this.answered();
+    // written a few rows at a time, each in a turn of the event loop of its own (answers resolve
+    // as chains of microtasks): timers and other calls to the Host go on meanwhile
+    for (let i = 0; i < rows.length || i === 0; i += ROWS_PER_WRITE) {
+      await yieldToLoop();
+      if (this.stopped) return null;
+      let next: ListCursor | null = null;
+      if (i + ROWS_PER_WRITE >= rows.length) {
+        // the cursor moves on with the page's last rows: a page cut short is listed again
+        cursor.totals[qi] = answer.total;
+        (cursor.skipped ??= [])[qi] = (cursor.skipped[qi] ?? 0) + outside;
+        next = following === null ? { query: qi + 1, page: 1, totals: cursor.totals, skipped: cursor.skipped } : { query: qi, page: following, totals: cursor.totals, skipped: cursor.skipped };
+      }
+      const fresh = repo.transaction(() => this.takeRows(rows.slice(i, i + ROWS_PER_WRITE), query, next));
+      if (next) cursor.page = next.page;
+      this.enqueue(fresh);
+    }
+    this.emit();
+    return following;
   }
 
   /** One list page of a query, in its language. */
