@@ -12,7 +12,7 @@
  * in a turn of the loop of its own, without waiting for an fsync (see MirrorRepo.transaction), and
  * the cleanup removes rows in chunks with a yield between them.
  */
-import type { MirrorEta, MirrorProgress, Page } from '../contract';
+import type { MirrorEta, MirrorProgress, Page, UnreadablePage } from '../contract';
 import { isAppError } from '../core/app-error';
 import { cmsPages, type MirrorRow } from '../api/cms/pages';
 import { PaceCancelled } from '../api/pacer';
@@ -85,6 +85,8 @@ const EMIT_MS = 150;
 const CLEANUP_CHUNK = 500;
 /** GET /pages/{route}/… sub-resources that shadow a child page of the same slug. */
 const SUB_RESOURCES = new Set(['media', 'languages', 'compare', 'move', 'reorder', 'copy', 'translate', 'adopt-language', 'sync']);
+/** The route a list row without a readable address is kept under (with its place in the list). */
+const UNREADABLE_ROW = 'list row ';
 /** This many network failures in a row: the site stopped answering, the run stops (resumable). */
 const OFFLINE_AFTER = 12;
 
@@ -309,7 +311,8 @@ export class MirrorRun {
     const answer = await this.listPage(query, page, perPage);
     // the real service's parent filter is a bare prefix: rows outside the scope are counted, not kept
     const rows = answer.rows.filter((r) => inScope(r.route, query));
-    const outside = answer.rows.length - rows.length;
+    const unreadable = answer.unreadable.filter((u) => u.route === null || inScope(u.route, query));
+    const outside = answer.rows.length + answer.unreadable.length - rows.length - unreadable.length;
     const following = answer.next !== null && answer.next > page ? answer.next : null;
     this.networkStreak = 0;
     this.answered();
@@ -319,13 +322,14 @@ export class MirrorRun {
       await yieldToLoop();
       if (this.stopped) return null;
       let next: ListCursor | null = null;
-      if (i + ROWS_PER_WRITE >= rows.length) {
+      const last = i + ROWS_PER_WRITE >= rows.length;
+      if (last) {
         // the cursor moves on with the page's last rows: a page cut short is listed again
         cursor.totals[qi] = answer.total;
         (cursor.skipped ??= [])[qi] = (cursor.skipped[qi] ?? 0) + outside;
         next = following === null ? { query: qi + 1, page: 1, totals: cursor.totals, skipped: cursor.skipped } : { query: qi, page: following, totals: cursor.totals, skipped: cursor.skipped };
       }
-      const fresh = repo.transaction(() => this.takeRows(rows.slice(i, i + ROWS_PER_WRITE), query, next));
+      const fresh = repo.transaction(() => this.takeRows(rows.slice(i, i + ROWS_PER_WRITE), last ? unreadable : [], query, next));
       if (next) cursor.page = next.page;
       this.enqueue(fresh);
     }
@@ -350,7 +354,7 @@ export class MirrorRun {
    * reads (and, for runs planned without language listings, every translation); rows of another
    * language decide the reads of that language's own files.
    */
-  private takeRows(rows: MirrorRow[], query: ListQuery, next: ListCursor | null): Item[] {
+  private takeRows(rows: MirrorRow[], unreadable: UnreadablePage[], query: ListQuery, next: ListCursor | null): Item[] {
     const { repo, pages } = this.deps;
     const now = new Date().toISOString();
     const listed = this.plan.listedLanguages ?? [];
@@ -385,10 +389,29 @@ export class MirrorRun {
     this.counts.total += added.todo + added.unchanged;
     this.counts.todo += added.todo;
     this.counts.unchanged += added.unchanged;
-    this.run.listed += rows.length;
+    this.failUnreadable(unreadable, query.lang ?? '');
+    this.run.listed += rows.length + unreadable.length;
     if (next) this.run.cursor = next;
     this.save();
     return items.filter((i) => i.state === 'todo').map(({ route, lang }) => ({ route, lang }));
+  }
+
+  /**
+   * Rows of the list that could not be read: failed reads of the run, with the reason (shown under
+   * the Offline copy card), never skipped in silence. A row of another language's list whose page
+   * has no file of that language is its fallback (nothing of its own to copy). A row without a
+   * readable address is named by its place in the list.
+   */
+  private failUnreadable(unreadable: UnreadablePage[], lang: string): void {
+    const { repo } = this.deps;
+    for (const u of unreadable) {
+      if (lang && u.route !== null && !repo.translatedOf(this.siteId, u.route).includes(lang)) continue;
+      const route = u.route ?? `${UNREADABLE_ROW}${u.position + 1}`;
+      if (repo.addItems(this.run.id, [{ route, lang, state: 'todo' }]).todo === 0) continue;
+      repo.setItem(this.run.id, route, lang, 'failed', `Its row in the site's page list cannot be read (${u.problem}).`, false);
+      this.counts.total++;
+      this.counts.failed++;
+    }
   }
 
   private enqueue(items: Item[]): void {
@@ -428,6 +451,10 @@ export class MirrorRun {
   }
 
   private async read(item: Item): Promise<Answer> {
+    if (item.route.startsWith(UNREADABLE_ROW)) {
+      // a list row without an address (see failUnreadable), tried again: there is nothing to read by
+      return { kind: 'failed', item, error: `The site's page list has a row Sitedesk cannot read and that names no page (${item.route}).`, transient: false };
+    }
     try {
       // a plain read, never conditional: the real service ignores If-None-Match
       const r = await cmsPages.read(this.t, item.route, item.lang ? { lang: item.lang } : {});

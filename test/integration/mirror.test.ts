@@ -357,6 +357,50 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
   });
 
+  describe('list rows neither flavour sends', () => {
+    test('are failed reads with the reason, not a crash and not skipped in silence; the rest is read', async () => {
+      const proxy = await startProxy(cms.origin);
+      const children = cms.content.tree().pages.filter((n) => n.parent?.route === '/about');
+      const withDe = children.find((n) => !['/about/history', '/about/press'].includes(n.route) && Object.keys(cms.content.translated(n)).includes('de'))!.route;
+      proxy.bend = (call, answer) => {
+        if (!/^GET \/api\/v1\/pages\?/.test(call) || typeof answer.json !== 'object' || answer.json === null) return null;
+        const body = answer.json as { data: Record<string, unknown>[] };
+        const de = call.includes('lang=de');
+        for (const row of body.data) {
+          const route = (row.raw_route ?? row.route) as string;
+          if (!de && route === '/about/history') row.order = { wrong: true }; // a wrong type
+          if (!de && route === '/about/press') {
+            row.route = 42; // no address at all
+            delete row.raw_route;
+          }
+          if (de && route === withDe) row.translated_languages = 'de';
+        }
+        return { status: answer.status, body: JSON.stringify(body) };
+      };
+      try {
+        const about = await call('sites.add', { name: 'About through a proxy', kind: 'cms', baseUrl: `${proxy.origin}${cms.prefix}`, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+        await call('mirror.setSettings', { siteId: about.id, scope: { kind: 'prefix', route: '/about' }, languages: ['de'] });
+        const r = await mirrored({}, about.id);
+        expect(r).toMatchObject({ state: 'done', failed: 3, error: expect.stringContaining('3 of') });
+        expect(r.done + r.failed).toBe(r.total);
+        const failures = await call('mirror.failures', { siteId: about.id });
+        expect(failures.items).toEqual(
+          expect.arrayContaining([
+            { route: '/about/history', lang: '', reason: expect.stringMatching(/page list cannot be read \(order: /) },
+            { route: expect.stringMatching(/^list row \d+$/), lang: '', reason: expect.stringMatching(/page list cannot be read \(route: /) },
+            { route: withDe, lang: 'de', reason: expect.stringMatching(/page list cannot be read \(translated_languages: /) },
+          ]),
+        );
+        // the other pages of the scope are in the cache
+        const others = children.filter((n) => !['/about/history', '/about/press'].includes(n.route)).map((n) => n.route);
+        for (const route of others) expect(cacheRows("SELECT 1 AS ok FROM pages WHERE site_id = ? AND route = ? AND lang = '' AND full_at IS NOT NULL", about.id, route)).toEqual([{ ok: 1 }]);
+        await call('sites.remove', { id: about.id });
+      } finally {
+        await proxy.close();
+      }
+    });
+  });
+
   describe('a long page list', () => {
     test('a list that does not say how long it is is followed page by page to its end', async () => {
       // the same site through a proxy that takes every count out of the list answers: what is left
