@@ -357,6 +357,22 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
   });
 
+  describe("at the site's own rate limit", () => {
+    test('a small site is mirrored within the default bucket (the real service: 120 a minute per account), no 429 on the wire', async () => {
+      const small = await startCmsSandbox({ flavor, seed: 'demo', content: 'single', recordRequests: true });
+      try {
+        const smallSite = await call('sites.add', { name: 'Small', kind: 'cms', baseUrl: small.url, environment: null, authMode: 'apikey', apiKey: small.seeded!.adminApiKey! });
+        const pages = small.content.tree().pages.length;
+        const r = await mirrored({}, smallSite.id);
+        expect(r).toMatchObject({ state: 'done', total: pages, done: pages, fetched: pages, failed: 0 });
+        expect(small.requests.list((q) => q.status === 429)).toEqual([]);
+        await call('sites.remove', { id: smallSite.id });
+      } finally {
+        await small.close();
+      }
+    });
+  });
+
   describe('list rows neither flavour sends', () => {
     test('are failed reads with the reason, not a crash and not skipped in silence; the rest is read', async () => {
       const proxy = await startProxy(cms.origin);
