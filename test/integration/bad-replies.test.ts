@@ -1,6 +1,6 @@
 /**
  * Replies neither flavour sends — a field left out, a wrong type, a web page instead of JSON — for
- * a page list, a tree level, a page and /me, made by a proxy in front of each flavour's
+ * a page list, a tree level, a page, page media and /me, made by a proxy in front of each flavour's
  * CMS sandbox: each gets the clear "the site sent something Sitedesk cannot read" message naming
  * the call and the field, and the rest keeps working (the next call, the other site, the session).
  */
@@ -145,6 +145,27 @@ describe.each(flavors)('%s flavour', (flavor) => {
       });
       proxy.bend = null;
       expect(await call('pages.get', { siteId: bent.id, route: '/about/history' })).toMatchObject({ title: before.title, content: before.content });
+      await stillWorking();
+    });
+  });
+
+  describe('page media', () => {
+    test('a media list of the wrong shape names the call and the field', async () => {
+      proxy.bend = bendOnly(/^GET \/api\/v1\/pages\/home\/media$/, (body) => {
+        (body.data as Json[])[0]!.filename = 7;
+        return body;
+      });
+      expect(await fails('media.list', { siteId: bent.id, route: '/home' })).toMatchObject({
+        code: 'bad_response',
+        message: expect.stringMatching(/sent a media list Sitedesk cannot read \(GET \/pages\/home\/media, field data\.0\.filename\)/),
+      });
+      proxy.bend = htmlOnly(/^GET \/api\/v1\/pages\/home\/media$/);
+      expect(await fails('media.list', { siteId: bent.id, route: '/home' })).toMatchObject({
+        code: 'bad_response',
+        message: expect.stringMatching(/web page.*GET \/pages\/home\/media/),
+      });
+      proxy.bend = null;
+      expect((await call('media.list', { siteId: bent.id, route: '/home' })).length).toBeGreaterThan(0);
       await stillWorking();
     });
   });
