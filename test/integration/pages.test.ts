@@ -131,6 +131,15 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(bad.fields?.title).toBeTruthy();
     });
 
+    test('reorganize: a page moved under another parent, each row of the answer addressed by its structural route', async () => {
+      await call('pages.create', { siteId: site.id, route: '/about/moving', title: 'Moving', content: 'x' });
+      const rows = await call('pages.reorganize', { siteId: site.id, operations: [{ route: '/about/moving', parent: '/docs', position: 0 }] });
+      expect(rows).toContainEqual(expect.objectContaining({ route: '/docs/moving', slug: 'moving', parent: '/docs' }));
+      expect(rows.every((r) => r.route.startsWith(`${r.parent === '/' ? '' : r.parent}/`))).toBe(true);
+      expect((await call('pages.get', { siteId: site.id, route: '/docs/moving' })).title).toBe('Moving');
+      await call('pages.delete', { siteId: site.id, route: '/docs/moving' });
+    });
+
     test('moving a page into its own subtree is refused with the reason', async () => {
       const err = await fails('pages.reorganize', { siteId: site.id, operations: [{ route: '/docs', parent: '/docs/getting-started' }] });
       expect(err.code).toBe('invalid_input');
