@@ -184,6 +184,22 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
   });
 
+  describe('translations, continued', () => {
+    test("a page's languages, a sync of a translation from its source, and taxonomy terms as text", async () => {
+      const about = await call('translations.languages', { siteId: site.id, route: '/about/history' });
+      expect(Object.keys(about.translated).sort()).toEqual(['en', 'fr']); // fr made by the translate test above
+      expect(about.untranslated).toContain('de');
+      const source = await call('pages.get', { siteId: site.id, route: '/about/history' });
+      const synced = await call('translations.sync', { siteId: site.id, route: '/about/history', sourceLang: 'en', targetLang: 'fr' });
+      expect(synced).toMatchObject({ route: '/about/history', lang: 'fr' });
+      expect((await call('pages.get', { siteId: site.id, route: '/about/history', lang: 'fr' })).content).toBe(source.content);
+      // the real service sends a numeric term (2024) as a number: read as text either way
+      const terms = await call('pages.taxonomy', { siteId: site.id });
+      expect(Object.values(terms).flat().every((t) => typeof t === 'string')).toBe(true);
+      expect(Object.values(terms).flat()).toContain('2024');
+    });
+  });
+
   describe('a language a page lacks', () => {
     test('is not found: the real service answers its default-language page instead, which is not kept as the translation', async () => {
       const m = await call('translations.matrix', { siteId: site.id });
