@@ -305,6 +305,11 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const bp = await call('blueprints.page', { siteId: site.id, template: 'default' });
       const names = JSON.stringify(bp.fields);
       expect(names).toContain('header.title');
+      // select options as value and label, whichever way the site sent them (the real service: [{value, label}])
+      const flat = (fs: typeof bp.fields): typeof bp.fields => fs.flatMap((f) => [f, ...flat(f.fields ?? [])]);
+      const withOptions = flat(bp.fields).filter((f) => f.options?.length);
+      expect(withOptions.length).toBeGreaterThan(0);
+      for (const f of withOptions) for (const o of f.options!) expect(o).toEqual({ value: expect.any(String), label: expect.not.stringContaining('[object') });
     });
   });
 
