@@ -56,6 +56,17 @@ const FALLBACK: Record<number, string> = {
 };
 
 /**
+ * The `detail` of a refusal the real service gives a demo account (problem `code`
+ * `demo_mode_write_blocked`): it may read, but every permission that is not a `.read` (nor one of
+ * the site's `demo.writable`) is refused, /me's `api.access` included. Not a signed-out account.
+ */
+export const DEMO_REFUSAL = 'demo_mode_write_blocked';
+
+/** A 403 of the real service's demo lock (see DEMO_REFUSAL). */
+export const isDemoRefusal = (err: unknown): boolean =>
+  err instanceof AppError && err.code === 'forbidden' && err.info.detail === DEMO_REFUSAL;
+
+/**
  * `retryAfterS`: the caller's reading of how long a 429 asks to wait (the transport reads the
  * rate-limit headers too); without it, Retry-After. Neither: the message names no time.
  */
@@ -71,6 +82,8 @@ export function errorFromResponse(res: HttpResponse, host: string, retryAfterS?:
     message = pick(body.detail, body.message, nested?.message, typeof body.error === 'string' ? body.error : undefined, body.title);
     fields = fieldsOf(body) ?? (nested ? fieldsOf(nested) : undefined);
   }
+  const demo = status === 403 && isObject(body) && body.code === DEMO_REFUSAL;
+  if (demo) message = `This is a demo account: ${host} lets it read but refuses this change${message ? ` (it says: ${message.replace(/\.$/, '')})` : ''}.`;
   if (status >= 500) message = `${host} had a problem (HTTP ${status})${message ? `: ${message}` : '.'}`;
   message ??= FALLBACK[status] ?? `${host} answered HTTP ${status}.`;
   const retryAfter = status === 429 ? (retryAfterS ?? retryAfterSeconds(res.headers.get('retry-after'))) : undefined;
@@ -81,6 +94,7 @@ export function errorFromResponse(res: HttpResponse, host: string, retryAfterS?:
     status,
     ...(fields ? { fields } : {}),
     ...(retryAfter !== undefined ? { retryAfter } : {}),
+    ...(demo ? { detail: DEMO_REFUSAL } : {}),
   });
 }
 

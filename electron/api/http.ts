@@ -10,7 +10,7 @@ export interface HttpRequest {
   url: string;
   method?: string;
   headers?: Record<string, string>;
-  /** A string, or bytes (uploads); bytes with `onProgress` are streamed so progress can be told. */
+  /** A string, or bytes (uploads); bytes with `onProgress` tell how much has been sent (see ProgressBlob). */
   body?: string | Uint8Array;
   onProgress?: (sent: number, total: number) => void;
   timeoutMs?: number;
@@ -18,21 +18,42 @@ export interface HttpRequest {
 
 const CHUNK = 64 * 1024;
 
-/** Bytes as a pull stream: the network takes a chunk when it can, so `sent` follows the socket. */
-function progressStream(bytes: Uint8Array, onProgress: (sent: number, total: number) => void): ReadableStream<Uint8Array> {
-  let sent = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (sent >= bytes.length) {
-        controller.close();
-        return;
-      }
-      const chunk = bytes.subarray(sent, sent + CHUNK);
-      sent += chunk.length;
-      controller.enqueue(chunk);
-      onProgress(sent, bytes.length);
-    },
-  });
+/**
+ * Bytes as a body of known length that tells how much of it has been taken. A stream body would
+ * go out chunked, without Content-Length, and a PHP front end may then hand the site no file at all
+ * (field finding 17); a Blob is sent with its size. Both Node's fetch and Electron's net.fetch take
+ * a Blob's bytes through its `stream()`, so reading them a chunk at a time here is the progress:
+ * in Node it follows the socket; Electron's net.fetch gathers the body before it sends it, so there
+ * it follows that gathering (Chromium then sends the length itself; a Content-Length header set by
+ * hand is refused there, so none is).
+ */
+class ProgressBlob extends Blob {
+  readonly #data: Uint8Array;
+  readonly #onProgress: (sent: number, total: number) => void;
+
+  constructor(data: Uint8Array, onProgress: (sent: number, total: number) => void) {
+    super([data as Uint8Array<ArrayBuffer>]);
+    this.#data = data;
+    this.#onProgress = onProgress;
+  }
+
+  override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+    const bytes = this.#data;
+    const onProgress = this.#onProgress;
+    let sent = 0;
+    return new ReadableStream({
+      pull(controller) {
+        if (sent >= bytes.length) {
+          controller.close();
+          return;
+        }
+        const chunk = bytes.slice(sent, sent + CHUNK);
+        sent += chunk.length;
+        controller.enqueue(chunk);
+        onProgress(sent, bytes.length);
+      },
+    });
+  }
 }
 
 export interface HttpResponse {
@@ -118,7 +139,7 @@ export async function send(fetchImpl: FetchLike, req: HttpRequest): Promise<Http
       headers: { Accept: 'application/json', ...req.headers },
       ...(req.body !== undefined
         ? typeof req.body !== 'string' && req.onProgress
-          ? { body: progressStream(req.body, req.onProgress), duplex: 'half' as const }
+          ? { body: new ProgressBlob(req.body, req.onProgress) }
           : { body: req.body as NonNullable<RequestInit['body']> }
         : {}),
       redirect: 'manual', // a redirect is reported, never followed blindly with credentials attached

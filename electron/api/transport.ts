@@ -74,10 +74,6 @@ export interface TransportOptions {
   priority?: Priority;
   /** Gives up every call of this transport that still waits for its turn (a cancelled run). */
   signal?: AbortSignal;
-  /** Query parameters every call carries unless it sets them itself (a list read in one language). */
-  query?: Record<string, string>;
-  /** Told of every answer that reached the caller (the mirror keeps what list rows carried). */
-  onAnswer?: (result: CallResult<unknown>, call: CallOptions) => void;
 }
 
 /** 429s an idempotent call waits out before the caller hears of it. */
@@ -105,8 +101,8 @@ export class Transport {
     this.host = new URL(opts.baseUrl).host;
   }
 
-  /** This transport with some options changed: a priority, a signal, default query parameters, an observer. */
-  derive(change: Pick<TransportOptions, 'priority' | 'signal' | 'query' | 'onAnswer'>): Transport {
+  /** This transport with some options changed: a priority, a signal. */
+  derive(change: Pick<TransportOptions, 'priority' | 'signal'>): Transport {
     return new Transport({ ...this.opts, ...change });
   }
 
@@ -118,9 +114,7 @@ export class Transport {
 
   url(path: string, query?: CallOptions['query']): string {
     const u = new URL(this.opts.baseUrl + path);
-    const merged = { ...this.opts.query };
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) Object.assign(merged, { [k]: v });
-    for (const [k, v] of Object.entries(merged)) {
+    for (const [k, v] of Object.entries(query ?? {})) {
       if (v === undefined) continue;
       if (Array.isArray(v)) for (const item of v) u.searchParams.append(k, item);
       else u.searchParams.set(k, String(v));
@@ -198,9 +192,7 @@ export class Transport {
         await sleep(delays[failures++]!);
         continue;
       }
-      const result = this.read<T>(res, o.envelope ?? 'data');
-      this.opts.onAnswer?.(result, o);
-      return result;
+      return this.read<T>(res, o.envelope ?? 'data');
     }
   }
 

@@ -41,11 +41,27 @@ export interface MirrorPlan {
   listedLanguages?: string[];
 }
 
-/** Where the listing goes on: the next query and page to read, and the totals the site gave. */
+/**
+ * Where the listing goes on: the next query and page to read, the totals the site gave, and how
+ * many of each query's rows were outside the scope (see inScope).
+ */
 export interface ListCursor {
   query: number;
   page: number;
   totals: number[];
+  skipped?: number[];
+}
+
+/**
+ * Whether a listed row belongs to its query's scope. The real service's `parent` filter is a bare
+ * string prefix (a mirror of /blog is also sent /blog itself and /blog-archive/…); the scope is the
+ * pages below the prefix (the prefix's own page is read as an extra). The documents' filter lists
+ * exactly those.
+ */
+export function inScope(route: string, query: ListQuery): boolean {
+  if (query.parent === undefined) return true;
+  const base = query.parent.replace(/\/+$/, '');
+  return base === '' || route.startsWith(`${base}/`);
 }
 
 export const DEFAULT_SETTINGS: OfflineSettings = { scope: { kind: 'site' }, languages: 'all', autoSync: true };
@@ -159,11 +175,11 @@ export function holdRemoval(stale: number, cachedInScope: number, confirmed: boo
 }
 
 /**
- * The listing can be trusted for removals only when the default-language queries' rows add up to
- * the totals the site gave (a page created or deleted while the list was paged shifts rows between
- * pages). A translation the default rows name but its own listing missed is read all the same
+ * The listing can be trusted for removals only when the default-language queries' rows in scope
+ * add up to the totals the site gave, less the rows outside the scope (a page created or deleted
+ * while the list was paged shifts rows between pages). A translation the default rows name but its own listing missed is read all the same
  * (see MirrorRepo.addMissingTranslations), so the language listings need no such check.
  */
 export function listingConsistent(uniqueListed: number, cursor: ListCursor, queries: ListQuery[] = []): boolean {
-  return uniqueListed === cursor.totals.reduce((a, b, i) => (queries[i]?.lang ? a : a + (b ?? 0)), 0);
+  return uniqueListed === cursor.totals.reduce((a, b, i) => (queries[i]?.lang ? a : a + (b ?? 0) - (cursor.skipped?.[i] ?? 0)), 0);
 }

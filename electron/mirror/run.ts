@@ -12,7 +12,7 @@
  * in a turn of the loop of its own, without waiting for an fsync (see MirrorRepo.transaction), and
  * the cleanup removes rows in chunks with a yield between them.
  */
-import type { MirrorEta, MirrorProgress, Page } from '../contract';
+import type { MirrorEta, MirrorProgress, Page, UnreadablePage } from '../contract';
 import { isAppError } from '../core/app-error';
 import { cmsPages, type MirrorRow } from '../api/cms/pages';
 import { PaceCancelled } from '../api/pacer';
@@ -20,7 +20,7 @@ import type { Transport } from '../api/transport';
 import type { PagesRepo } from '../db/repos/pages';
 import type { ItemCounts, ItemState, MirrorRepo, RunRow } from '../db/repos/mirror';
 import { etaOf } from './eta';
-import { cleanupScope, holdRemoval, langKeys, listingConsistent, rowHash, unchangedByRow, type ListCursor, type ListQuery, type MirrorPlan } from './plan';
+import { cleanupScope, holdRemoval, inScope, langKeys, listingConsistent, rowHash, unchangedByRow, type ListCursor, type ListQuery, type MirrorPlan } from './plan';
 
 /** A run as the renderer sees it, from its row and its items' counts (live or stored); `eta` only for a live run. */
 export function progressOf(r: RunRow, c: ItemCounts, eta: MirrorEta | null = null): MirrorProgress {
@@ -80,13 +80,13 @@ const BATCH = 32;
 const FLUSH_MS = 200;
 /** List rows written per transaction (a list page is 100). */
 const ROWS_PER_WRITE = 25;
-/** List requests in flight at once: the site's work on one overlaps ours on the last. */
-const LIST_CONCURRENCY = 3;
 /** Progress events at most this often (and at every phase or state change). */
 const EMIT_MS = 150;
 const CLEANUP_CHUNK = 500;
 /** GET /pages/{route}/… sub-resources that shadow a child page of the same slug. */
 const SUB_RESOURCES = new Set(['media', 'languages', 'compare', 'move', 'reorder', 'copy', 'translate', 'adopt-language', 'sync']);
+/** The route a list row without a readable address is kept under (with its place in the list). */
+const UNREADABLE_ROW = 'list row ';
 /** This many network failures in a row: the site stopped answering, the run stops (resumable). */
 const OFFLINE_AFTER = 12;
 
@@ -259,49 +259,16 @@ export class MirrorRun {
   private async list(): Promise<void> {
     const { repo } = this.deps;
     const perPage = this.deps.perPage ?? 100;
-    const cursor = (this.run.cursor as ListCursor | null) ?? { query: 0, page: 1, totals: [] };
+    const cursor = (this.run.cursor as ListCursor | null) ?? { query: 0, page: 1, totals: [], skipped: [] };
     try {
       while (cursor.query < this.plan.queries.length && !this.stopped) {
         const qi = cursor.query;
         const query = this.plan.queries[qi]!;
-        // pages of the list are asked a few at a time (the first tells how many there are); the
-        // cursor is the first page not yet taken, so a restart never skips one
-        const taken = new Set<number>();
-        let lastPage = cursor.page;
-        const take = async (page: number) => {
-          const { rows, raws, total } = await this.listPage(query, page, perPage);
-          this.networkStreak = 0;
-          this.answered();
-          // written a few rows at a time, each in a turn of the event loop of its own (answers
-          // resolve as chains of microtasks): timers and other calls to the Host go on meanwhile
-          for (let i = 0; i < rows.length || i === 0; i += ROWS_PER_WRITE) {
-            await yieldToLoop();
-            if (this.stopped) return;
-            const last = i + ROWS_PER_WRITE >= rows.length;
-            let next: ListCursor | null = null;
-            if (last) {
-              // the cursor moves on with the page's last rows: a page cut short is listed again
-              cursor.totals[qi] = total;
-              lastPage = Math.max(lastPage, Math.ceil(total / perPage));
-              taken.add(page);
-              let first = cursor.page;
-              while (taken.has(first)) first++;
-              next = { query: qi, page: first, totals: cursor.totals };
-            }
-            const fresh = repo.transaction(() => this.takeRows(rows.slice(i, i + ROWS_PER_WRITE), raws.slice(i, i + ROWS_PER_WRITE), query, next));
-            if (next) cursor.page = next.page;
-            this.enqueue(fresh);
-          }
-          this.emit();
-        };
-        await take(cursor.page);
-        // a list that grew while it was paged is followed to its new end
-        for (let from = cursor.page; from <= lastPage && !this.stopped; from = Math.max(from, ...taken) + 1) {
-          const pages = Array.from({ length: lastPage - from + 1 }, (_, i) => from + i).filter((p) => !taken.has(p));
-          let next = 0;
-          await Promise.all(Array.from({ length: Math.min(LIST_CONCURRENCY, pages.length) }, async () => {
-            while (next < pages.length && !this.stopped) await take(pages[next++]!);
-          }));
+        // the pages of the list one after the other, each answer naming the page after it (null
+        // after the last: by the site's links, its total, or a page that is not full); the cursor is
+        // the page to take next, so a restart never skips one
+        for (let page: number | null = cursor.page; page !== null && !this.stopped; ) {
+          page = await this.takePage(query, qi, page, perPage, cursor);
         }
         if (this.stopped) break;
         Object.assign(cursor, { query: qi + 1, page: 1 });
@@ -335,23 +302,50 @@ export class MirrorRun {
   }
 
   /**
-   * One list page of a query, in its language, with each row as the site sent it (what the row
-   * hash covers: the parsed row leaves out the header, the language and whatever else a site adds).
+   * One page of a query's list into the cache and the run; answers the page to take next, or null
+   * when this was the last (or the run stopped). A next page that is not further on ends the list
+   * (a site that repeats a page would otherwise never end).
    */
-  private async listPage(query: ListQuery, page: number, perPage: number): Promise<{ rows: MirrorRow[]; raws: unknown[]; total: number }> {
-    let raws: unknown[] = [];
-    const t = this.t.derive({
-      ...(query.lang ? { query: { lang: query.lang } } : {}),
-      onAnswer: (r) => (raws = Array.isArray(r.data) ? r.data : []),
-    });
-    const { rows, total } = await cmsPages.mirrorRows(t, {
+  private async takePage(query: ListQuery, qi: number, page: number, perPage: number, cursor: ListCursor): Promise<number | null> {
+    const { repo } = this.deps;
+    const answer = await this.listPage(query, page, perPage);
+    // the real service's parent filter is a bare prefix: rows outside the scope are counted, not kept
+    const rows = answer.rows.filter((r) => inScope(r.route, query));
+    const unreadable = answer.unreadable.filter((u) => u.route === null || inScope(u.route, query));
+    const outside = answer.rows.length + answer.unreadable.length - rows.length - unreadable.length;
+    const following = answer.next !== null && answer.next > page ? answer.next : null;
+    this.networkStreak = 0;
+    this.answered();
+    // written a few rows at a time, each in a turn of the event loop of its own (answers resolve
+    // as chains of microtasks): timers and other calls to the Host go on meanwhile
+    for (let i = 0; i < rows.length || i === 0; i += ROWS_PER_WRITE) {
+      await yieldToLoop();
+      if (this.stopped) return null;
+      let next: ListCursor | null = null;
+      const last = i + ROWS_PER_WRITE >= rows.length;
+      if (last) {
+        // the cursor moves on with the page's last rows: a page cut short is listed again
+        cursor.totals[qi] = answer.total;
+        (cursor.skipped ??= [])[qi] = (cursor.skipped[qi] ?? 0) + outside;
+        next = following === null ? { query: qi + 1, page: 1, totals: cursor.totals, skipped: cursor.skipped } : { query: qi, page: following, totals: cursor.totals, skipped: cursor.skipped };
+      }
+      const fresh = repo.transaction(() => this.takeRows(rows.slice(i, i + ROWS_PER_WRITE), last ? unreadable : [], query, next));
+      if (next) cursor.page = next.page;
+      this.enqueue(fresh);
+    }
+    this.emit();
+    return following;
+  }
+
+  /** One list page of a query, in its language. */
+  private listPage(query: ListQuery, page: number, perPage: number) {
+    return cmsPages.mirrorRows(this.t, {
       page,
       perPage,
       ...(query.parent !== undefined ? { parent: query.parent } : {}),
       ...(query.childrenOf !== undefined ? { childrenOf: query.childrenOf } : {}),
+      ...(query.lang ? { lang: query.lang } : {}),
     });
-    // the reader maps rows one to one; should it ever not, the parsed rows stand in
-    return { rows, raws: raws.length === rows.length ? raws : rows, total };
   }
 
   /**
@@ -360,7 +354,7 @@ export class MirrorRun {
    * reads (and, for runs planned without language listings, every translation); rows of another
    * language decide the reads of that language's own files.
    */
-  private takeRows(rows: MirrorRow[], raws: unknown[], query: ListQuery, next: ListCursor | null): Item[] {
+  private takeRows(rows: MirrorRow[], unreadable: UnreadablePage[], query: ListQuery, next: ListCursor | null): Item[] {
     const { repo, pages } = this.deps;
     const now = new Date().toISOString();
     const listed = this.plan.listedLanguages ?? [];
@@ -374,18 +368,18 @@ export class MirrorRun {
     };
     if (!query.lang) {
       pages.putSummaries(this.siteId, '', rows, now); // with the translation metadata (the offline matrix)
-      rows.forEach((row, i) => {
-        decide(row.route, '', rowHash(raws[i]), row.modified);
+      rows.forEach((row) => {
+        decide(row.route, '', rowHash(row.sent), row.modified);
         for (const lang of langKeys(row, this.plan)) if (lang !== '' && !listed.includes(lang)) items.push({ route: row.route, lang, state: 'todo' });
       });
     } else {
       const lang = query.lang;
-      rows.forEach((row, i) => {
+      rows.forEach((row) => {
         // a page without a file of this language is listed from its fallback: nothing of its own to copy
         if (!repo.translatedOf(this.siteId, row.route).includes(lang)) return;
-        const raw = raws[i] as { language?: unknown } | undefined;
-        const own = raw?.language === undefined || raw.language === lang;
-        if (own) decide(row.route, lang, rowHash(raws[i]), row.modified);
+        const sent = row.sent as { language?: unknown } | undefined;
+        const own = sent?.language === undefined || sent.language === lang;
+        if (own) decide(row.route, lang, rowHash(row.sent), row.modified);
         else items.push({ route: row.route, lang, state: 'todo' }); // named a translation, listed as a fallback: read it to be sure
       });
     }
@@ -395,10 +389,29 @@ export class MirrorRun {
     this.counts.total += added.todo + added.unchanged;
     this.counts.todo += added.todo;
     this.counts.unchanged += added.unchanged;
-    this.run.listed += rows.length;
+    this.failUnreadable(unreadable, query.lang ?? '');
+    this.run.listed += rows.length + unreadable.length;
     if (next) this.run.cursor = next;
     this.save();
     return items.filter((i) => i.state === 'todo').map(({ route, lang }) => ({ route, lang }));
+  }
+
+  /**
+   * Rows of the list that could not be read: failed reads of the run, with the reason (shown under
+   * the Offline copy card), never skipped in silence. A row of another language's list whose page
+   * has no file of that language is its fallback (nothing of its own to copy). A row without a
+   * readable address is named by its place in the list.
+   */
+  private failUnreadable(unreadable: UnreadablePage[], lang: string): void {
+    const { repo } = this.deps;
+    for (const u of unreadable) {
+      if (lang && u.route !== null && !repo.translatedOf(this.siteId, u.route).includes(lang)) continue;
+      const route = u.route ?? `${UNREADABLE_ROW}${u.position + 1}`;
+      if (repo.addItems(this.run.id, [{ route, lang, state: 'todo' }]).todo === 0) continue;
+      repo.setItem(this.run.id, route, lang, 'failed', `Its row in the site's page list cannot be read (${u.problem}).`, false);
+      this.counts.total++;
+      this.counts.failed++;
+    }
   }
 
   private enqueue(items: Item[]): void {
@@ -438,6 +451,10 @@ export class MirrorRun {
   }
 
   private async read(item: Item): Promise<Answer> {
+    if (item.route.startsWith(UNREADABLE_ROW)) {
+      // a list row without an address (see failUnreadable), tried again: there is nothing to read by
+      return { kind: 'failed', item, error: `The site's page list has a row Sitedesk cannot read and that names no page (${item.route}).`, transient: false };
+    }
     try {
       // a plain read, never conditional: the real service ignores If-None-Match
       const r = await cmsPages.read(this.t, item.route, item.lang ? { lang: item.lang } : {});

@@ -8,6 +8,7 @@ import { AppError, isAppError } from '../core/app-error';
 import { Transport, type CredentialSource } from '../api/transport';
 import type { Pacer, Priority } from '../api/pacer';
 import { cmsAuth, type TokenAnswer, type TokenPair } from '../api/cms/auth';
+import { isDemoRefusal } from '../api/errors';
 import type { FetchLike } from '../api/http';
 import type { SessionsRepo, StoredSession } from '../db/repos/sessions';
 import { siteAccount, type SecretStore } from '../secrets/store';
@@ -42,6 +43,11 @@ export class CmsSession implements CredentialSource {
   private apiKey: string | undefined;
   private challenge: { token: string; username: string; expiresAt: number } | null = null;
   private refreshing: Promise<boolean> | null = null;
+  /**
+   * The account as the last token pair described it (the real service sends it with the pair). Used
+   * only where /me cannot be read for it: the real service refuses /me to a demo account.
+   */
+  private pairUser: Me | null = null;
   private stored: StoredSession | undefined;
   private readonly now: () => number;
 
@@ -230,6 +236,7 @@ export class CmsSession implements CredentialSource {
     // keychain first: if it refuses, no half-signed-in state is recorded
     await this.storeTokens(username, pair);
     this.challenge = null;
+    this.pairUser = pair.user ?? null;
     this.save({ siteId: this.siteId, via: 'password', username, state: 'signed_in', reason: null, me: this.stored?.username === username ? (this.stored.me ?? null) : null, meAt: null });
     try {
       await this.refreshMe();
@@ -252,7 +259,12 @@ export class CmsSession implements CredentialSource {
   async signIn(username: string, password: string): Promise<SessionInfo> {
     this.requirePasswordMode();
     this.challenge = null;
-    const answer: TokenAnswer = await cmsAuth.token(this.publicTransport(), username, password);
+    let answer: TokenAnswer;
+    try {
+      answer = await cmsAuth.token(this.publicTransport(), username, password);
+    } catch (err) {
+      throw this.accountRefused(err);
+    }
     if (answer.kind === 'challenge') {
       this.challenge = { token: answer.challengeToken, username, expiresAt: this.now() + answer.expiresIn * 1000 };
       const info = this.info();
@@ -274,6 +286,11 @@ export class CmsSession implements CredentialSource {
       const pair = await cmsAuth.verify2fa(this.publicTransport(), c.token, code);
       return await this.finish(c.username, pair);
     } catch (err) {
+      if (isAppError(err) && err.code === 'forbidden') {
+        this.challenge = null;
+        this.deps.emit(this.info());
+        throw this.accountRefused(err);
+      }
       if (isAppError(err) && err.code === 'unauthorized') {
         // The server tells an expired or spent challenge from a wrong code only in its words.
         if (/challenge/i.test(err.message)) {
@@ -290,6 +307,25 @@ export class CmsSession implements CredentialSource {
       }
       throw err;
     }
+  }
+
+  /**
+   * A 403 at sign-in: the real service checks the password first and then refuses the account
+   * itself (no API access, or disabled), where the documents answer 401. Said as what it is: the
+   * password is not the problem, the account is.
+   */
+  private accountRefused(err: unknown): unknown {
+    if (!isAppError(err) || err.code !== 'forbidden' || isDemoRefusal(err)) return err;
+    const site = this.deps.site();
+    const why = err.message.trim();
+    return new AppError(
+      {
+        code: 'forbidden',
+        status: 403,
+        message: `The password is right, but ${site.name} does not let this account use its API${why ? `: ${why}` : '.'} An administrator of the site can change that.`,
+      },
+      { cause: err },
+    );
   }
 
   /** Leaves the two-factor step without signing in. */
@@ -322,16 +358,43 @@ export class CmsSession implements CredentialSource {
     }
     if (username) await this.deps.secrets.delete(siteAccount.tokens(this.siteId, username));
     this.tokens = null;
+    this.pairUser = null;
     this.save(undefined);
     return { info: this.info(), revoked };
   }
 
   async refreshMe(): Promise<SessionInfo> {
-    const me: Me = await cmsAuth.me(this.transport());
+    let me: Me;
+    try {
+      me = await cmsAuth.me(this.transport());
+    } catch (err) {
+      if (!isDemoRefusal(err)) throw err;
+      me = this.demoAccount();
+    }
     const site = this.deps.site();
     const via = site.authMode;
     this.save({ siteId: this.siteId, via, username: me.username, state: 'signed_in', reason: null, me, meAt: new Date(this.now()).toISOString() });
     return this.info();
+  }
+
+  /**
+   * The account when /me refused it as a demo account (the real service's demo lock refuses every
+   * permission that is not a `.read`, /me's `api.access` included): signed in all the same, and as
+   * the sign-in (or an earlier /me) described it, marked a demo account. Without such a
+   * description (an API key) it is said what the refusal means; the session stays as it is.
+   */
+  private demoAccount(): Me {
+    const site = this.deps.site();
+    const known = this.pairUser ?? (this.stored?.username && this.stored.me?.username === this.stored.username ? this.stored.me : null);
+    if (!known) {
+      throw new AppError({
+        code: 'forbidden',
+        status: 403,
+        message: `This is a demo account: ${site.name} lets it read pages but refuses it the account description (/me) and most changes, so Sitedesk cannot tell what else it may do. Sign in with another account to work on the site.`,
+      });
+    }
+    const demo = known.demoMode ?? { enabled: true, writable: [], resetInterval: null, secondsUntilReset: null };
+    return { ...known, demoMode: { ...demo, enabled: true } };
   }
 
   async forgotPassword(email: string): Promise<string> {
@@ -348,6 +411,7 @@ export class CmsSession implements CredentialSource {
     const username = this.stored?.username;
     if (username) await this.deps.secrets.delete(siteAccount.tokens(this.siteId, username)).catch(() => {});
     this.tokens = null;
+    this.pairUser = null;
     this.challenge = null;
     this.save(undefined);
   }

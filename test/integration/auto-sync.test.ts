@@ -9,6 +9,7 @@ import { MemorySecretStore } from '../../electron/secrets/memory';
 import { cmsPages } from '../../electron/api/cms/pages';
 import type { Site, SyncSiteStatus } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import { flavors } from '../support/flavors';
 import { adminApi, hostCalls } from '../support/host-calls';
 import { tempDir } from '../support/tmp';
 
@@ -49,57 +50,59 @@ async function editOffline(route: string, content: string) {
   expect(await mine()).toMatchObject({ pending: 1, online: false });
 }
 
-beforeAll(async () => {
-  cms = await startCmsSandbox({ seed: 'demo', content: 'demo' });
-  dir = tempDir();
-  await openHost();
-  site = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
-});
-afterAll(async () => {
-  await host.close();
-  await cms.close();
-  dir.remove();
-});
-
-describe('auto-sync when back online', () => {
-  test('the site answers again: its outbox goes out by itself, and the status says online again', async () => {
-    statuses.length = 0;
-    await editOffline('/about/history', 'Written on a train.');
-    cms.faults.clear();
-    const back = await until(mine, (s) => s.pending === 0);
-    expect(back).toMatchObject({ online: true, conflicted: 0 });
-    expect(await serverContent('/about/history')).toBe('Written on a train.');
-    // the renderer was told: offline first, then online, then nothing pending
-    const offlineAt = statuses.findIndex((s) => s.online === false);
-    const onlineAt = statuses.findIndex((s, i) => i > offlineAt && s.online === true);
-    expect(offlineAt).toBeGreaterThanOrEqual(0);
-    expect(onlineAt).toBeGreaterThan(offlineAt);
-    expect(statuses.at(-1)).toMatchObject({ pending: 0, online: true });
+describe.each(flavors)('%s flavour', (flavor) => {
+  beforeAll(async () => {
+    cms = await startCmsSandbox({ flavor, seed: 'demo', content: 'demo' });
+    dir = tempDir();
+    await openHost();
+    site = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
   });
-
-  test('switched off: the site comes back, the change waits for a push', async () => {
-    expect(await call('mirror.setSettings', { siteId: site.id, autoSync: false })).toMatchObject({ autoSync: false });
-    try {
-      await editOffline('/about/history', 'Kept until I press push.');
-      cms.faults.clear();
-      await until(mine, (s) => s.online === true);
-      await new Promise((r) => setTimeout(r, 500));
-      expect(await mine()).toMatchObject({ pending: 1 });
-      expect(await serverContent('/about/history')).toBe('Written on a train.');
-      expect(await call('sync.push', { siteId: site.id })).toMatchObject({ pushed: 1, remaining: 0 });
-    } finally {
-      await call('mirror.setSettings', { siteId: site.id, autoSync: true });
-    }
-  });
-
-  test('changes queued offline before a restart go out when the site answers after it', async () => {
-    await editOffline('/about/history', 'Queued before the restart.');
+  afterAll(async () => {
     await host.close();
-    await openHost(); // the site still drops every connection: the first probe fails
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await mine()).toMatchObject({ pending: 1, online: false });
-    cms.faults.clear();
-    await until(mine, (s) => s.pending === 0);
-    expect(await serverContent('/about/history')).toBe('Queued before the restart.');
+    await cms.close();
+    dir.remove();
+  });
+
+  describe('auto-sync when back online', () => {
+    test('the site answers again: its outbox goes out by itself, and the status says online again', async () => {
+      statuses.length = 0;
+      await editOffline('/about/history', 'Written on a train.');
+      cms.faults.clear();
+      const back = await until(mine, (s) => s.pending === 0);
+      expect(back).toMatchObject({ online: true, conflicted: 0 });
+      expect(await serverContent('/about/history')).toBe('Written on a train.');
+      // the renderer was told: offline first, then online, then nothing pending
+      const offlineAt = statuses.findIndex((s) => s.online === false);
+      const onlineAt = statuses.findIndex((s, i) => i > offlineAt && s.online === true);
+      expect(offlineAt).toBeGreaterThanOrEqual(0);
+      expect(onlineAt).toBeGreaterThan(offlineAt);
+      expect(statuses.at(-1)).toMatchObject({ pending: 0, online: true });
+    });
+
+    test('switched off: the site comes back, the change waits for a push', async () => {
+      expect(await call('mirror.setSettings', { siteId: site.id, autoSync: false })).toMatchObject({ autoSync: false });
+      try {
+        await editOffline('/about/history', 'Kept until I press push.');
+        cms.faults.clear();
+        await until(mine, (s) => s.online === true);
+        await new Promise((r) => setTimeout(r, 500));
+        expect(await mine()).toMatchObject({ pending: 1 });
+        expect(await serverContent('/about/history')).toBe('Written on a train.');
+        expect(await call('sync.push', { siteId: site.id })).toMatchObject({ pushed: 1, remaining: 0 });
+      } finally {
+        await call('mirror.setSettings', { siteId: site.id, autoSync: true });
+      }
+    });
+
+    test('changes queued offline before a restart go out when the site answers after it', async () => {
+      await editOffline('/about/history', 'Queued before the restart.');
+      await host.close();
+      await openHost(); // the site still drops every connection: the first probe fails
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await mine()).toMatchObject({ pending: 1, online: false });
+      cms.faults.clear();
+      await until(mine, (s) => s.pending === 0);
+      expect(await serverContent('/about/history')).toBe('Queued before the restart.');
+    });
   });
 });

@@ -9,6 +9,7 @@ import { MemorySecretStore } from '../../electron/secrets/memory';
 import { cmsPages } from '../../electron/api/cms/pages';
 import type { ChannelInput, ChannelName, SearchHit, Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import { flavors } from '../support/flavors';
 import { adminApi, hostCalls } from '../support/host-calls';
 import { tempDir } from '../support/tmp';
 
@@ -38,121 +39,125 @@ async function mirror(site: Site) {
   }
 }
 
-beforeAll(async () => {
-  [demo, small] = await Promise.all([startCmsSandbox({ seed: 'demo', content: 'demo' }), startCmsSandbox({ seed: 'demo', content: 'single' })]);
-  await cmsPages.create(serverOf(small), {
-    route: '/tokyo',
-    title: 'Ünïcödé café in 東京',
-    header: { tags: ['Größe', 'naïve'] },
-    content: 'Über die Straße: the smörgåsbord costs 1 200 ¥ near Shibuya. 🍣 Sushi for everyone.',
+describe.each(flavors)('%s flavour', (flavor) => {
+  beforeAll(async () => {
+    // not a test of the rate limit: two mirrors of 120 a minute would take minutes
+    const limits = { api: { limit: 10_000, windowSec: 60 } };
+    [demo, small] = await Promise.all([startCmsSandbox({ flavor, seed: 'demo', content: 'demo', limits }), startCmsSandbox({ flavor, seed: 'demo', content: 'single', limits })]);
+    await cmsPages.create(serverOf(small), {
+      route: '/tokyo',
+      title: 'Ünïcödé café in 東京',
+      header: { tags: ['Größe', 'naïve'] },
+      content: 'Über die Straße: the smörgåsbord costs 1 200 ¥ near Shibuya. 🍣 Sushi for everyone.',
+    });
+    dir = tempDir();
+    host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {} });
+    demoSite = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: demo.url, environment: null, authMode: 'apikey', apiKey: demo.seeded!.adminApiKey! });
+    smallSite = await call('sites.add', { name: 'Small', kind: 'cms', baseUrl: small.url, environment: null, authMode: 'apikey', apiKey: small.seeded!.adminApiKey! });
+    await Promise.all([mirror(demoSite), mirror(smallSite)]);
   });
-  dir = tempDir();
-  host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {} });
-  demoSite = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: demo.url, environment: null, authMode: 'apikey', apiKey: demo.seeded!.adminApiKey! });
-  smallSite = await call('sites.add', { name: 'Small', kind: 'cms', baseUrl: small.url, environment: null, authMode: 'apikey', apiKey: small.seeded!.adminApiKey! });
-  await Promise.all([mirror(demoSite), mirror(smallSite)]);
-});
-afterAll(async () => {
-  await host.close();
-  await Promise.all([demo.close(), small.close()]);
-  dir.remove();
-});
-
-describe('offline search', () => {
-  test('hits carry the site, route, language, title, a marked snippet and the time of the copy; titles rank first', async () => {
-    const hits = await search('lighthouse');
-    expect(hits.length).toBeGreaterThan(3);
-    for (const h of hits) {
-      expect(h).toMatchObject({ siteId: demoSite.id, route: expect.stringMatching(/^\//), lang: expect.any(String), title: expect.any(String), cachedAt: expect.any(String) });
-      expect(marked(h)).toContain('lighthouse');
-    }
-    // a title match outranks text-only matches
-    expect(hits[0]!.title.toLowerCase()).toContain('lighthouse');
-    expect(hits.every((h) => typeof Date.parse(h.cachedAt) === 'number')).toBe(true);
+  afterAll(async () => {
+    await host.close();
+    await Promise.all([demo.close(), small.close()]);
+    dir.remove();
   });
 
-  test('translations are found in their language, and the language is told', async () => {
-    const de = await search('Leuchtturm');
-    expect(de.length).toBeGreaterThan(0);
-    expect(de.every((h) => h.lang === 'de')).toBe(true);
-  });
-
-  test('every site is searched, or one', async () => {
-    const both = await search('contact');
-    expect(new Set(both.map((h) => h.siteId))).toEqual(new Set([demoSite.id, smallSite.id]));
-    const one = await search('contact', { siteId: smallSite.id });
-    expect(one.length).toBeGreaterThan(0);
-    expect(one.every((h) => h.siteId === smallSite.id)).toBe(true);
-    expect(await search('lighthouse', { siteId: smallSite.id })).toEqual([]);
-  });
-
-  test('unicode: accents optional, CJK and German words found, snippets keep the original text', async () => {
-    // (ß is a letter of its own to the tokenizer: "strasse" does not find "Straße")
-    for (const q of ['東京', 'Ünïcödé', 'unicode', 'Straße', 'STRAßE', 'smorgasbord', 'naive', 'Größe', 'GRÖßE', 'cafe']) {
-      const hits = await search(q);
-      expect(hits.map((h) => h.route), q).toContain('/tokyo');
-    }
-    const [tokyo] = await search('smorgasbord');
-    expect(hitText(tokyo!)).toContain('smörgåsbord');
-    expect(marked(tokyo!)).toEqual(['smörgåsbord']);
-    // the demo's unicode slug, through its German title
-    expect((await search('über uns')).map((h) => h.route)).toContain('/about/über-uns');
-  });
-
-  test('header values are searched (taxonomy tags), not only titles and text', async () => {
-    const hits = await search('photography', { limit: 100 });
-    expect(hits.length).toBeGreaterThan(5);
-    // the word is in no title or text of the demo site: every hit comes from a tag in the header
-    expect(hits.every((h) => !h.title.toLowerCase().includes('photography'))).toBe(true);
-    expect(hits.some((h) => h.route.startsWith('/blog/'))).toBe(true);
-    expect(hits.every((h) => marked(h).includes('photography'))).toBe(true);
-  });
-
-  test('phrases, prefixes and the limit', async () => {
-    expect((await search('harb*')).some((h) => marked(h).includes('harbour'))).toBe(true);
-    const phrase = await search('"written for the demo"', { limit: 100 });
-    expect(phrase.length).toBeGreaterThan(0);
-    expect(await search('"demo written for the"')).toEqual([]); // the words, but not in that order
-    expect((await search('demo written for the', { limit: 100 })).length).toBe(phrase.length); // all the words, anywhere
-    expect(await search('page', { limit: 3 })).toHaveLength(3);
-  });
-
-  test('the index follows the cache: a page read anew is found by its new words, a removed page is gone', async () => {
-    demo.editPage({ route: '/about/history', content: 'Zeppelins over the quokka meadow.' });
-    expect(await search('quokka')).toEqual([]);
-    await call('pages.get', { siteId: demoSite.id, route: '/about/history' });
-    expect((await search('quokka')).map((h) => h.route)).toEqual(['/about/history']);
-    await call('pages.delete', { siteId: demoSite.id, route: '/about/history' });
-    expect(await search('quokka')).toEqual([]);
-  });
-
-  test('what people type is never FTS5 syntax: no crash, either hits or a clear error', async () => {
-    const hostile = [
-      '"', '""', '*', 'AND OR', 'AND', 'OR NOT', 'NEAR(', 'NEAR(a b', 'title:lighthouse', '(', ')))', '^', '-', 'a*', '"unbalanced',
-      'foo"bar', "'; DROP TABLE pages; --", '{title}: x', 'lighthouse NOT', 'x'.repeat(200), '🍣', '+-*/', 'col:', '\\', 'NEAR("a" "b", 2)',
-    ];
-    for (const text of hostile) {
-      const r = await answer('search.query', { text });
-      if (r.ok) {
-        expect(Array.isArray(r.value), text).toBe(true);
-      } else {
-        expect(r.error, text).toMatchObject({ code: 'invalid_input', fields: { text: expect.any(String) } });
+  describe('offline search', () => {
+    test('hits carry the site, route, language, title, a marked snippet and the time of the copy; titles rank first', async () => {
+      const hits = await search('lighthouse');
+      expect(hits.length).toBeGreaterThan(3);
+      for (const h of hits) {
+        expect(h).toMatchObject({ siteId: demoSite.id, route: expect.stringMatching(/^\//), lang: expect.any(String), title: expect.any(String), cachedAt: expect.any(String) });
+        expect(marked(h)).toContain('lighthouse');
       }
-    }
-    // the operators' characters around a word are dropped: it is searched as the word
-    const plain = (await search('lighthouse', { limit: 100 })).map((h) => `${h.siteId}${h.route}${h.lang}`);
-    for (const text of ['(lighthouse', 'lighthouse)', '"lighthouse', '^lighthouse', 'lighthouse:', '{lighthouse}']) {
-      expect((await search(text, { limit: 100 })).map((h) => `${h.siteId}${h.route}${h.lang}`), text).toEqual(plain);
-    }
-    // nothing searchable: said plainly
-    for (const text of ['"', '*', '^', '🍣', '+-*/']) {
-      expect(await answer('search.query', { text })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('word') } });
-    }
-    // the boundary: empty, too long, bad limit
-    expect(await answer('search.query', { text: '   ' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(await answer('search.query', { text: 'x'.repeat(201) })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(await answer('search.query', { text: 'x', limit: 0 })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    // and the table is still there
-    expect((await search('lighthouse')).length).toBeGreaterThan(0);
+      // a title match outranks text-only matches
+      expect(hits[0]!.title.toLowerCase()).toContain('lighthouse');
+      expect(hits.every((h) => typeof Date.parse(h.cachedAt) === 'number')).toBe(true);
+    });
+
+    test('translations are found in their language, and the language is told', async () => {
+      const de = await search('Leuchtturm');
+      expect(de.length).toBeGreaterThan(0);
+      expect(de.every((h) => h.lang === 'de')).toBe(true);
+    });
+
+    test('every site is searched, or one', async () => {
+      const both = await search('contact');
+      expect(new Set(both.map((h) => h.siteId))).toEqual(new Set([demoSite.id, smallSite.id]));
+      const one = await search('contact', { siteId: smallSite.id });
+      expect(one.length).toBeGreaterThan(0);
+      expect(one.every((h) => h.siteId === smallSite.id)).toBe(true);
+      expect(await search('lighthouse', { siteId: smallSite.id })).toEqual([]);
+    });
+
+    test('unicode: accents optional, CJK and German words found, snippets keep the original text', async () => {
+      // (ß is a letter of its own to the tokenizer: "strasse" does not find "Straße")
+      for (const q of ['東京', 'Ünïcödé', 'unicode', 'Straße', 'STRAßE', 'smorgasbord', 'naive', 'Größe', 'GRÖßE', 'cafe']) {
+        const hits = await search(q);
+        expect(hits.map((h) => h.route), q).toContain('/tokyo');
+      }
+      const [tokyo] = await search('smorgasbord');
+      expect(hitText(tokyo!)).toContain('smörgåsbord');
+      expect(marked(tokyo!)).toEqual(['smörgåsbord']);
+      // the demo's unicode slug, through its German title
+      expect((await search('über uns')).map((h) => h.route)).toContain('/about/über-uns');
+    });
+
+    test('header values are searched (taxonomy tags), not only titles and text', async () => {
+      const hits = await search('photography', { limit: 100 });
+      expect(hits.length).toBeGreaterThan(5);
+      // the word is in no title or text of the demo site: every hit comes from a tag in the header
+      expect(hits.every((h) => !h.title.toLowerCase().includes('photography'))).toBe(true);
+      expect(hits.some((h) => h.route.startsWith('/blog/'))).toBe(true);
+      expect(hits.every((h) => marked(h).includes('photography'))).toBe(true);
+    });
+
+    test('phrases, prefixes and the limit', async () => {
+      expect((await search('harb*')).some((h) => marked(h).includes('harbour'))).toBe(true);
+      const phrase = await search('"written for the demo"', { limit: 100 });
+      expect(phrase.length).toBeGreaterThan(0);
+      expect(await search('"demo written for the"')).toEqual([]); // the words, but not in that order
+      expect((await search('demo written for the', { limit: 100 })).length).toBe(phrase.length); // all the words, anywhere
+      expect(await search('page', { limit: 3 })).toHaveLength(3);
+    });
+
+    test('the index follows the cache: a page read anew is found by its new words, a removed page is gone', async () => {
+      demo.editPage({ route: '/about/history', content: 'Zeppelins over the quokka meadow.' });
+      expect(await search('quokka')).toEqual([]);
+      await call('pages.get', { siteId: demoSite.id, route: '/about/history' });
+      expect((await search('quokka')).map((h) => h.route)).toEqual(['/about/history']);
+      await call('pages.delete', { siteId: demoSite.id, route: '/about/history' });
+      expect(await search('quokka')).toEqual([]);
+    });
+
+    test('what people type is never FTS5 syntax: no crash, either hits or a clear error', async () => {
+      const hostile = [
+        '"', '""', '*', 'AND OR', 'AND', 'OR NOT', 'NEAR(', 'NEAR(a b', 'title:lighthouse', '(', ')))', '^', '-', 'a*', '"unbalanced',
+        'foo"bar', "'; DROP TABLE pages; --", '{title}: x', 'lighthouse NOT', 'x'.repeat(200), '🍣', '+-*/', 'col:', '\\', 'NEAR("a" "b", 2)',
+      ];
+      for (const text of hostile) {
+        const r = await answer('search.query', { text });
+        if (r.ok) {
+          expect(Array.isArray(r.value), text).toBe(true);
+        } else {
+          expect(r.error, text).toMatchObject({ code: 'invalid_input', fields: { text: expect.any(String) } });
+        }
+      }
+      // the operators' characters around a word are dropped: it is searched as the word
+      const plain = (await search('lighthouse', { limit: 100 })).map((h) => `${h.siteId}${h.route}${h.lang}`);
+      for (const text of ['(lighthouse', 'lighthouse)', '"lighthouse', '^lighthouse', 'lighthouse:', '{lighthouse}']) {
+        expect((await search(text, { limit: 100 })).map((h) => `${h.siteId}${h.route}${h.lang}`), text).toEqual(plain);
+      }
+      // nothing searchable: said plainly
+      for (const text of ['"', '*', '^', '🍣', '+-*/']) {
+        expect(await answer('search.query', { text })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('word') } });
+      }
+      // the boundary: empty, too long, bad limit
+      expect(await answer('search.query', { text: '   ' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+      expect(await answer('search.query', { text: 'x'.repeat(201) })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+      expect(await answer('search.query', { text: 'x', limit: 0 })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+      // and the table is still there
+      expect((await search('lighthouse')).length).toBeGreaterThan(0);
+    });
   });
 });

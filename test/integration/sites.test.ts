@@ -4,17 +4,12 @@ import { MemorySecretStore } from '../../electron/secrets/memory';
 import type { ChannelInput, ChannelName, ChannelOutput, ConnectionReport, Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { startStoreSandbox, type StoreSandbox } from '../sandbox/store/server';
+import { flavors } from '../support/flavors';
 import { closedPort, selfSignedServer, silentServer } from '../support/servers';
 import { tempDir } from '../support/tmp';
 
 let cms: CmsSandbox;
 let store: StoreSandbox;
-beforeAll(async () => {
-  [cms, store] = await Promise.all([startCmsSandbox(), startStoreSandbox()]);
-});
-afterAll(async () => {
-  await Promise.all([cms.close(), store.close()]);
-});
 
 let dir: ReturnType<typeof tempDir>;
 let host: Host;
@@ -56,182 +51,194 @@ function beforeAllTests() {
   });
 }
 
-describe('sites through the Host', () => {
-  test('add, list, edit, reorder, and find them again after a restart', async () => {
-    dir = tempDir();
-    secrets = new MemorySecretStore();
-    await open();
-    const blog = await call('sites.add', cmsDraft());
-    const shop = await call('sites.add', { name: 'Shop', kind: 'store', baseUrl: store.url, environment: null, authMode: 'apikey', apiKey: 'k-123' });
-    expect(shop.hasApiKey).toBe(true);
-    expect(await secrets.get(`site:${shop.id}:apikey`)).toBe('k-123');
-    expect(JSON.stringify(await call('sites.list', {}))).not.toContain('k-123'); // the key never leaves the Host
-
-    const edited = await call('sites.update', { id: blog.id, ...cmsDraft({ name: 'Blog (staging)', environment: 'staging.example.com' }) });
-    expect(edited).toMatchObject({ name: 'Blog (staging)', environment: 'staging.example.com' });
-
-    await call('sites.reorder', { ids: [shop.id, blog.id] });
-    expect((await call('sites.list', {})).map((s) => s.name)).toEqual(['Shop', 'Blog (staging)']);
-    expect(events.filter((e) => e.name === 'sites.changed')).toHaveLength(4);
-
-    await call('workspace.set', { tabs: [blog.id, shop.id], active: shop.id, split: blog.id, ratio: 0.6 });
-    await host.close();
-    await open();
-    expect((await call('sites.list', {})).map((s) => s.name)).toEqual(['Shop', 'Blog (staging)']);
-    expect(await call('workspace.get', {})).toEqual({ tabs: [blog.id, shop.id], active: shop.id, split: blog.id, ratio: 0.6 });
+describe.each(flavors)('%s flavour', (flavor) => {
+  beforeAll(async () => {
+    [cms, store] = await Promise.all([startCmsSandbox({ flavor }), startStoreSandbox({ flavor })]);
+  });
+  afterAll(async () => {
+    await Promise.all([cms.close(), store.close()]);
   });
 
-  test('bad input: duplicate name, non-http scheme, malformed URL — field errors, nothing changed', async () => {
-    dir = tempDir();
-    secrets = new MemorySecretStore();
-    await open();
-    await call('sites.add', cmsDraft());
-    expect(await fails('sites.add', cmsDraft({ name: ' blog ' }))).toMatchObject({ code: 'duplicate', fields: { name: expect.stringContaining('already exists') } });
-    expect((await fails('sites.add', cmsDraft({ name: 'Other', baseUrl: 'ftp://x.test/api/v1' }))).fields?.baseUrl).toContain('Only http://');
-    expect((await fails('sites.add', cmsDraft({ name: 'Other', baseUrl: 'not a url' }))).fields?.baseUrl).toContain('Include the scheme');
-    expect((await fails('sites.add', cmsDraft({ name: 'Other', environment: 'bad value!' }))).fields?.environment).toBeTruthy();
-    expect(await call('sites.list', {})).toHaveLength(1);
-  });
+  describe('sites through the Host', () => {
+    test('add, list, edit, reorder, and find them again after a restart', async () => {
+      dir = tempDir();
+      secrets = new MemorySecretStore();
+      await open();
+      const blog = await call('sites.add', cmsDraft());
+      const shop = await call('sites.add', { name: 'Shop', kind: 'store', baseUrl: store.url, environment: null, authMode: 'apikey', apiKey: 'k-123' });
+      expect(shop.hasApiKey).toBe(true);
+      expect(await secrets.get(`site:${shop.id}:apikey`)).toBe('k-123');
+      expect(JSON.stringify(await call('sites.list', {}))).not.toContain('k-123'); // the key never leaves the Host
 
-  test('an address without a path gets the default prefix of its kind', async () => {
-    dir = tempDir();
-    secrets = new MemorySecretStore();
-    await open();
-    const s = await call('sites.add', { name: 'Shop', kind: 'store', baseUrl: store.origin, environment: null, authMode: 'password' });
-    expect(s.baseUrl).toBe(store.url);
-  });
+      const edited = await call('sites.update', { id: blog.id, ...cmsDraft({ name: 'Blog (staging)', environment: 'staging.example.com' }) });
+      expect(edited).toMatchObject({ name: 'Blog (staging)', environment: 'staging.example.com' });
 
-  test('removing a site deletes its secrets and drops it from the workspace', async () => {
-    dir = tempDir();
-    secrets = new MemorySecretStore();
-    await open();
-    const a = await call('sites.add', cmsDraft({ authMode: 'apikey', apiKey: 'secret-a' }));
-    const b = await call('sites.add', cmsDraft({ name: 'Docs', authMode: 'apikey', apiKey: 'secret-b' }));
-    await secrets.set(`site:${a.id}:refresh`, 'r');
-    await call('workspace.set', { tabs: [a.id, b.id], active: a.id, split: b.id, ratio: 0.5 });
-    await call('sites.remove', { id: a.id });
-    expect(await secrets.get(`site:${a.id}:apikey`)).toBeNull();
-    expect(await secrets.get(`site:${a.id}:refresh`)).toBeNull();
-    expect(await secrets.get(`site:${b.id}:apikey`)).toBe('secret-b');
-    expect(await call('workspace.get', {})).toEqual({ tabs: [b.id], active: b.id, split: b.id, ratio: 0.5 });
-    expect(await fails('sites.remove', { id: a.id })).toMatchObject({ code: 'not_found' });
-  });
+      await call('sites.reorder', { ids: [shop.id, blog.id] });
+      expect((await call('sites.list', {})).map((s) => s.name)).toEqual(['Shop', 'Blog (staging)']);
+      expect(events.filter((e) => e.name === 'sites.changed')).toHaveLength(4);
 
-  test('switching to password sign-in forgets the stored key; an empty key forgets it too', async () => {
-    dir = tempDir();
-    secrets = new MemorySecretStore();
-    await open();
-    const s = await call('sites.add', cmsDraft({ authMode: 'apikey', apiKey: 'k' }));
-    const { apiKey: _, ...rest } = cmsDraft();
-    expect((await call('sites.update', { id: s.id, ...rest, authMode: 'password' })).hasApiKey).toBe(false);
-    expect(await secrets.get(`site:${s.id}:apikey`)).toBeNull();
-    await call('sites.update', { id: s.id, ...rest, authMode: 'apikey', apiKey: 'k2' });
-    expect((await call('sites.update', { id: s.id, ...rest, authMode: 'apikey', apiKey: '' })).hasApiKey).toBe(false);
-  });
-
-  test('a keychain that refuses: clear message, nothing saved', async () => {
-    dir = tempDir();
-    secrets = new MemorySecretStore();
-    const refusing = Object.assign(Object.create(secrets), {
-      set: async () => {
-        const { AppError } = await import('../../electron/core/app-error');
-        throw new AppError({ code: 'keychain', message: 'The system keychain refused to store the secret. Nothing was changed.' });
-      },
+      await call('workspace.set', { tabs: [blog.id, shop.id], active: shop.id, split: blog.id, ratio: 0.6 });
+      await host.close();
+      await open();
+      expect((await call('sites.list', {})).map((s) => s.name)).toEqual(['Shop', 'Blog (staging)']);
+      expect(await call('workspace.get', {})).toEqual({ tabs: [blog.id, shop.id], active: shop.id, split: blog.id, ratio: 0.6 });
     });
-    host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets: refusing, log: () => {} });
-    const err = await fails('sites.add', cmsDraft({ authMode: 'apikey', apiKey: 'k' }));
-    expect(err).toMatchObject({ code: 'keychain', message: expect.stringContaining('refused') });
-    expect(await call('sites.list', {})).toEqual([]);
-  });
 
-  test('reordering with a stale list is refused', async () => {
-    dir = tempDir();
-    secrets = new MemorySecretStore();
-    await open();
-    const a = await call('sites.add', cmsDraft());
-    await call('sites.add', cmsDraft({ name: 'Two' }));
-    expect(await fails('sites.reorder', { ids: [a.id] })).toMatchObject({ code: 'conflict' });
-  });
-});
-
-describe('test connection', () => {
-  const probe = async (target: { kind: 'cms' | 'store'; baseUrl: string; environment?: string | null }): Promise<ConnectionReport> =>
-    call('sites.test', { target: { environment: null, ...target } });
-
-  test('reachable CMS and store', async () => {
-    dir = tempDir();
-    secrets = new MemorySecretStore();
-    await open();
-    expect(await probe({ kind: 'cms', baseUrl: cms.url })).toMatchObject({ outcome: 'reachable', ok: true, status: 200 });
-    expect(await probe({ kind: 'store', baseUrl: store.url })).toMatchObject({ outcome: 'reachable', ok: true });
-    const site: Site = await call('sites.add', cmsDraft());
-    expect(await call('sites.test', { id: site.id })).toMatchObject({ outcome: 'reachable' });
-  });
-
-  test('wrong prefix, with the address that works', async () => {
-    dir = tempDir();
-    secrets = new MemorySecretStore();
-    await open();
-    const r = await probe({ kind: 'cms', baseUrl: `${cms.origin}/api/v2` });
-    expect(r).toMatchObject({ outcome: 'wrong_prefix', ok: false, suggestedBaseUrl: cms.url });
-  });
-
-  test('not this kind of service', async () => {
-    dir = tempDir();
-    secrets = new MemorySecretStore();
-    await open();
-    // a store's prefix probed as a CMS: 404 problem+json, and the CMS default prefix is not there either
-    expect((await probe({ kind: 'cms', baseUrl: store.url })).ok).toBe(false);
-    // the CMS probed as a store: its HTML/404 answers are not an inventory
-    const r = await probe({ kind: 'store', baseUrl: cms.url });
-    expect(r.ok).toBe(false);
-    expect(['wrong_service', 'wrong_prefix']).toContain(r.outcome);
-  });
-
-  test('unreachable, timeout and TLS problems each say what happened', async () => {
-    dir = tempDir();
-    secrets = new MemorySecretStore();
-    await open();
-    const port = await closedPort();
-    const refused = await probe({ kind: 'cms', baseUrl: `http://127.0.0.1:${port}/api/v1` });
-    expect(refused).toMatchObject({ outcome: 'unreachable', ok: false, message: expect.stringContaining('refused') });
-
-    const silent = await silentServer();
-    try {
-      const started = Date.now();
-      const { probeSite } = await import('../../electron/sites/probe');
-      const r = await probeSite(fetch, { kind: 'cms', baseUrl: `${silent.origin}/api/v1`, environment: null }, 500);
-      expect(r).toMatchObject({ outcome: 'timeout', ok: false, message: expect.stringContaining('did not answer') });
-      expect(Date.now() - started).toBeLessThan(3000);
-    } finally {
-      await silent.close();
-    }
-
-    const tls = await selfSignedServer();
-    try {
-      const r = await probe({ kind: 'cms', baseUrl: `${tls.origin}/api/v1` });
-      expect(r).toMatchObject({ outcome: 'tls', ok: false, message: expect.stringContaining('certificate') });
-    } finally {
-      await tls.close();
-    }
-  });
-
-  test('the environment header is sent with the probe', async () => {
-    dir = tempDir();
-    secrets = new MemorySecretStore();
-    await open();
-    const seen: (string | undefined)[] = [];
-    const { listen, json } = await import('../sandbox/http');
-    const spy = await listen((req, res) => {
-      seen.push(req.headers['x-cms-environment'] as string | undefined);
-      json(res, 200, { data: { pong: true } });
+    test('bad input: duplicate name, non-http scheme, malformed URL — field errors, nothing changed', async () => {
+      dir = tempDir();
+      secrets = new MemorySecretStore();
+      await open();
+      await call('sites.add', cmsDraft());
+      expect(await fails('sites.add', cmsDraft({ name: ' blog ' }))).toMatchObject({ code: 'duplicate', fields: { name: expect.stringContaining('already exists') } });
+      expect((await fails('sites.add', cmsDraft({ name: 'Other', baseUrl: 'ftp://x.test/api/v1' }))).fields?.baseUrl).toContain('Only http://');
+      expect((await fails('sites.add', cmsDraft({ name: 'Other', baseUrl: 'not a url' }))).fields?.baseUrl).toContain('Include the scheme');
+      expect((await fails('sites.add', cmsDraft({ name: 'Other', environment: 'bad value!' }))).fields?.environment).toBeTruthy();
+      expect(await call('sites.list', {})).toHaveLength(1);
     });
-    try {
-      await probe({ kind: 'cms', baseUrl: `${spy.origin}/api/v1`, environment: 'staging.example.com' });
-      expect(seen).toEqual(['staging.example.com']);
-    } finally {
-      await spy.close();
-    }
+
+    test('an address without a path gets the default prefix of its kind', async () => {
+      dir = tempDir();
+      secrets = new MemorySecretStore();
+      await open();
+      const s = await call('sites.add', { name: 'Shop', kind: 'store', baseUrl: store.origin, environment: null, authMode: 'password' });
+      expect(s.baseUrl).toBe(store.url);
+    });
+
+    test('removing a site deletes its secrets and drops it from the workspace', async () => {
+      dir = tempDir();
+      secrets = new MemorySecretStore();
+      await open();
+      const a = await call('sites.add', cmsDraft({ authMode: 'apikey', apiKey: 'secret-a' }));
+      const b = await call('sites.add', cmsDraft({ name: 'Docs', authMode: 'apikey', apiKey: 'secret-b' }));
+      await secrets.set(`site:${a.id}:refresh`, 'r');
+      await call('workspace.set', { tabs: [a.id, b.id], active: a.id, split: b.id, ratio: 0.5 });
+      await call('sites.remove', { id: a.id });
+      expect(await secrets.get(`site:${a.id}:apikey`)).toBeNull();
+      expect(await secrets.get(`site:${a.id}:refresh`)).toBeNull();
+      expect(await secrets.get(`site:${b.id}:apikey`)).toBe('secret-b');
+      expect(await call('workspace.get', {})).toEqual({ tabs: [b.id], active: b.id, split: b.id, ratio: 0.5 });
+      expect(await fails('sites.remove', { id: a.id })).toMatchObject({ code: 'not_found' });
+    });
+
+    test('switching to password sign-in forgets the stored key; an empty key forgets it too', async () => {
+      dir = tempDir();
+      secrets = new MemorySecretStore();
+      await open();
+      const s = await call('sites.add', cmsDraft({ authMode: 'apikey', apiKey: 'k' }));
+      const { apiKey: _, ...rest } = cmsDraft();
+      expect((await call('sites.update', { id: s.id, ...rest, authMode: 'password' })).hasApiKey).toBe(false);
+      expect(await secrets.get(`site:${s.id}:apikey`)).toBeNull();
+      await call('sites.update', { id: s.id, ...rest, authMode: 'apikey', apiKey: 'k2' });
+      expect((await call('sites.update', { id: s.id, ...rest, authMode: 'apikey', apiKey: '' })).hasApiKey).toBe(false);
+    });
+
+    test('a keychain that refuses: clear message, nothing saved', async () => {
+      dir = tempDir();
+      secrets = new MemorySecretStore();
+      const refusing = Object.assign(Object.create(secrets), {
+        set: async () => {
+          const { AppError } = await import('../../electron/core/app-error');
+          throw new AppError({ code: 'keychain', message: 'The system keychain refused to store the secret. Nothing was changed.' });
+        },
+      });
+      host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets: refusing, log: () => {} });
+      const err = await fails('sites.add', cmsDraft({ authMode: 'apikey', apiKey: 'k' }));
+      expect(err).toMatchObject({ code: 'keychain', message: expect.stringContaining('refused') });
+      expect(await call('sites.list', {})).toEqual([]);
+    });
+
+    test('reordering with a stale list is refused', async () => {
+      dir = tempDir();
+      secrets = new MemorySecretStore();
+      await open();
+      const a = await call('sites.add', cmsDraft());
+      await call('sites.add', cmsDraft({ name: 'Two' }));
+      expect(await fails('sites.reorder', { ids: [a.id] })).toMatchObject({ code: 'conflict' });
+    });
+  });
+
+  describe('test connection', () => {
+    const probe = async (target: { kind: 'cms' | 'store'; baseUrl: string; environment?: string | null }): Promise<ConnectionReport> =>
+      call('sites.test', { target: { environment: null, ...target } });
+
+    test('reachable CMS and store', async () => {
+      dir = tempDir();
+      secrets = new MemorySecretStore();
+      await open();
+      expect(await probe({ kind: 'cms', baseUrl: cms.url })).toMatchObject({ outcome: 'reachable', ok: true, status: 200 });
+      expect(await probe({ kind: 'store', baseUrl: store.url })).toMatchObject({ outcome: 'reachable', ok: true });
+      const site: Site = await call('sites.add', cmsDraft());
+      expect(await call('sites.test', { id: site.id })).toMatchObject({ outcome: 'reachable' });
+    });
+
+    test('wrong prefix, with the address that works', async () => {
+      dir = tempDir();
+      secrets = new MemorySecretStore();
+      await open();
+      const r = await probe({ kind: 'cms', baseUrl: `${cms.origin}/api/v2` });
+      expect(r).toMatchObject({ outcome: 'wrong_prefix', ok: false, suggestedBaseUrl: cms.url });
+    });
+
+    test('not this kind of service', async () => {
+      dir = tempDir();
+      secrets = new MemorySecretStore();
+      await open();
+      // a store's prefix probed as a CMS: 404 problem+json, and the CMS default prefix is not there either
+      expect((await probe({ kind: 'cms', baseUrl: store.url })).ok).toBe(false);
+      // the CMS probed as a store: its HTML/404 answers are not an inventory
+      const r = await probe({ kind: 'store', baseUrl: cms.url });
+      expect(r.ok).toBe(false);
+      expect(['wrong_service', 'wrong_prefix']).toContain(r.outcome);
+    });
+
+    test('unreachable, timeout and TLS problems each say what happened', async () => {
+      dir = tempDir();
+      secrets = new MemorySecretStore();
+      await open();
+      const port = await closedPort();
+      const refused = await probe({ kind: 'cms', baseUrl: `http://127.0.0.1:${port}/api/v1` });
+      expect(refused).toMatchObject({ outcome: 'unreachable', ok: false, message: expect.stringContaining('refused') });
+
+      const silent = await silentServer();
+      try {
+        const started = Date.now();
+        const { probeSite } = await import('../../electron/sites/probe');
+        const r = await probeSite(fetch, { kind: 'cms', baseUrl: `${silent.origin}/api/v1`, environment: null }, 500);
+        expect(r).toMatchObject({ outcome: 'timeout', ok: false, message: expect.stringContaining('did not answer') });
+        expect(Date.now() - started).toBeLessThan(3000);
+      } finally {
+        await silent.close();
+      }
+
+      const tls = await selfSignedServer();
+      try {
+        const r = await probe({ kind: 'cms', baseUrl: `${tls.origin}/api/v1` });
+        expect(r).toMatchObject({ outcome: 'tls', ok: false, message: expect.stringContaining('certificate') });
+      } finally {
+        await tls.close();
+      }
+    });
+
+    test('the environment header is sent with the probe', async () => {
+      dir = tempDir();
+      secrets = new MemorySecretStore();
+      await open();
+      const seen: (string | undefined)[] = [];
+      const { listen, json } = await import('../sandbox/http');
+      const spy = await listen((req, res) => {
+        // the real service reads X-Grav-Environment; the documents name X-Cms-Environment
+        seen.push(req.headers['x-grav-environment'] as string | undefined, req.headers['x-cms-environment'] as string | undefined);
+        json(res, 200, { data: { pong: true } });
+      });
+      try {
+        await probe({ kind: 'cms', baseUrl: `${spy.origin}/api/v1`, environment: 'staging.example.com' });
+        expect(seen).toEqual(['staging.example.com', 'staging.example.com']);
+        // and the sandbox takes it (the real service checks the name on every route)
+        expect(await probe({ kind: 'cms', baseUrl: cms.url, environment: 'staging.example.com' })).toMatchObject({ outcome: 'reachable', ok: true });
+      } finally {
+        await spy.close();
+      }
+    });
   });
 });
 

@@ -24,3 +24,17 @@ describe('fetch failures become errors a person can act on', () => {
     expect(e.message).toContain('cms.example.com');
   });
 });
+
+describe('a demo account refused by the real service', () => {
+  const answer = (status: number, body: unknown) => ({ status, headers: new Headers({ 'content-type': 'application/problem+json' }), text: JSON.stringify(body), ms: 1 });
+
+  test('its 403 says it is a demo account (not a signed-out one) and is recognised as such', async () => {
+    const { errorFromResponse, isDemoRefusal } = await import('../../electron/api/errors');
+    const demo = errorFromResponse(answer(403, { status: 403, title: 'Demo Mode', detail: 'This is a read-only demo. Changes are disabled.', code: 'demo_mode_write_blocked' }), 'cms.example.com');
+    expect(demo).toMatchObject({ code: 'forbidden', message: expect.stringMatching(/^This is a demo account: cms\.example\.com lets it read.*read-only demo/) });
+    expect(isDemoRefusal(demo)).toBe(true);
+    const other = errorFromResponse(answer(403, { status: 403, title: 'Forbidden', detail: 'Missing required permission: api.users.read' }), 'cms.example.com');
+    expect(other).toMatchObject({ code: 'forbidden', message: 'Missing required permission: api.users.read' });
+    expect(isDemoRefusal(other)).toBe(false);
+  });
+});

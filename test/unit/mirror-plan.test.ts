@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { holdRemoval, langKeys, listingConsistent, planFor, rowHash, settingsOf, unchangedByRow } from '../../electron/mirror/plan';
+import { holdRemoval, inScope, langKeys, listingConsistent, planFor, rowHash, settingsOf, unchangedByRow } from '../../electron/mirror/plan';
 import type { MirrorRow } from '../../electron/api/cms/pages';
 
 const row = (over: Partial<MirrorRow> = {}): MirrorRow => ({
@@ -18,6 +18,7 @@ const row = (over: Partial<MirrorRow> = {}): MirrorRow => ({
   untranslated: ['fr'],
   explicit: ['en', 'de'],
   hasDefaultFile: false,
+  sent: {},
   ...over,
 });
 
@@ -131,5 +132,19 @@ describe('removals', () => {
     expect(listingConsistent(30, { query: 2, page: 1, totals: [10, 20] })).toBe(true);
     // the language listings' totals are not pages of their own
     expect(listingConsistent(300, { query: 3, page: 1, totals: [300, 290, 295] }, [{}, { lang: 'de' }, { lang: 'fr' }])).toBe(true);
+  });
+
+  test('a prefix scope is the pages below the prefix; rows outside it count against the total', () => {
+    // the real service's parent filter is a bare prefix: /blog itself and /blog-archive come along
+    expect(inScope('/blog/post', { parent: '/blog' })).toBe(true);
+    expect(inScope('/blog/a/b', { parent: '/blog/' })).toBe(true);
+    expect(inScope('/blog', { parent: '/blog' })).toBe(false);
+    expect(inScope('/blog-archive/x', { parent: '/blog' })).toBe(false);
+    expect(inScope('/anything', { parent: '/' })).toBe(true);
+    expect(inScope('/anything', {})).toBe(true);
+    expect(inScope('/anything', { childrenOf: '/blog' })).toBe(true);
+    // 30 listed in scope, of a total of 32 with 2 outside it
+    expect(listingConsistent(30, { query: 1, page: 1, totals: [32], skipped: [2] }, [{ parent: '/blog' }])).toBe(true);
+    expect(listingConsistent(30, { query: 1, page: 1, totals: [32] }, [{ parent: '/blog' }])).toBe(false);
   });
 });

@@ -142,16 +142,6 @@ describe('Transport', () => {
     expect(fetchImpl).toHaveBeenCalledTimes(2);
   });
 
-  test('derived transports: default query parameters and an observer of answers', async () => {
-    const { t, seen } = transport([json(200, { data: [{ route: '/a' }] }), json(200, { data: {} })]);
-    const got: unknown[] = [];
-    const de = t.derive({ query: { lang: 'de' }, onAnswer: (r) => got.push(r.data) });
-    await de.call({ path: '/pages', query: { page: 2 } });
-    await de.call({ path: '/pages/a', query: { lang: 'fr' } });
-    expect(seen.map((s) => s.url)).toEqual(['https://cms.example.com/api/v1/pages?lang=de&page=2', 'https://cms.example.com/api/v1/pages/a?lang=fr']);
-    expect(got).toEqual([[{ route: '/a' }], {}]);
-  });
-
   test('a 401 asks the credentials to refresh once, then retries with the new header', async () => {
     let token = 'old';
     const creds: CredentialSource = {

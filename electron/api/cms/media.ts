@@ -1,9 +1,13 @@
-/** Page media (document 1, "Media": the page rows): list with filter and sort, upload, delete. */
+/**
+ * Page media (document 1, "Media": the page rows): list with filter and sort, upload, delete. An
+ * answer that cannot be read names the call, like every CMS answer.
+ */
 import * as v from 'valibot';
 import type { PageMediaItem } from '../../contract';
-import type { Transport } from '../transport';
+import type { CallOptions, Transport } from '../transport';
 import { parseAnswer } from '../parse';
 import { multipartFile } from '../multipart';
+import { callName, request } from './envelope';
 import { routePath } from './pages';
 
 const Item = v.object({
@@ -29,8 +33,9 @@ const toItem = (m: v.InferOutput<typeof Item>): PageMediaItem => {
 export const cmsMedia = {
   /** `filter` clauses as the site takes them (`field:op:value`), at most 10. */
   async list(t: Transport, route: string, o: { filter?: string[]; sort?: string; order?: 'asc' | 'desc' } = {}): Promise<PageMediaItem[]> {
-    const r = await t.call({ path: `/pages/${routePath(route)}/media`, query: { sort: o.sort, order: o.order, 'filter[]': o.filter } });
-    return parseAnswer(v.array(Item), r.data, t, 'a media list').map(toItem);
+    const call: CallOptions = { path: `/pages/${routePath(route)}/media`, query: { sort: o.sort, order: o.order, 'filter[]': o.filter } };
+    const r = await request(t, call);
+    return parseAnswer(v.array(Item), r.data, t, 'a media list', callName(call)).map(toItem);
   },
 
   async upload(
@@ -40,13 +45,14 @@ export const cmsMedia = {
     o: { avoidOverwriting?: boolean; onProgress?: (sent: number, total: number) => void } = {},
   ): Promise<PageMediaItem[]> {
     const body = multipartFile('file', file, o.avoidOverwriting ? { avoid_overwriting: 'true' } : {});
-    const r = await t.call({
+    const call: CallOptions = {
       method: 'POST',
       path: `/pages/${routePath(route)}/media`,
       raw: { ...body, ...(o.onProgress ? { onProgress: o.onProgress } : {}) },
       timeoutMs: 10 * 60_000,
-    });
-    return parseAnswer(v.array(Item), r.data, t, 'a media list').map(toItem);
+    };
+    const r = await request(t, call);
+    return parseAnswer(v.array(Item), r.data, t, 'a media list', callName(call)).map(toItem);
   },
 
   async remove(t: Transport, route: string, filename: string): Promise<void> {

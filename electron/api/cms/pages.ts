@@ -25,6 +25,7 @@ import type {
   TranslationSide,
   UnreadablePage,
 } from '../../contract';
+import { AppError } from '../../core/app-error';
 import type { CallOptions, Transport } from '../transport';
 import { parseAnswer, parseRows, type RowProblem } from '../parse';
 import { callName, listCall, nextPage, request } from './envelope';
@@ -146,6 +147,17 @@ function toPage(p: v.InferOutput<typeof PageSchema>, etag: string | null): Page 
   };
 }
 
+/**
+ * A page read in `lang` that came back in another language: the real service answers a language a
+ * page lacks with its content fallback (the default language's file, `language: "en"`) where the
+ * documents answer 404. Either way there is no such translation: not_found. A page without a
+ * language of its own (an untyped base file, which serves every language) is the page in any.
+ */
+function inLanguage(page: Page, route: string, lang: string | undefined): Page {
+  if (!lang || !nonEmpty(page.language) || page.language === lang) return page;
+  throw new AppError({ code: 'not_found', status: 404, message: `${route} has no ${lang} translation on the site (it answered with its ${page.language} page).` });
+}
+
 /** An answer naming a written page: the structural route when the site sends one (`raw_route`). */
 const WrittenSchema = v.object({
   route: v.string(),
@@ -182,6 +194,11 @@ export interface MirrorRow extends PageSummary {
   untranslated: string[];
   explicit: string[];
   hasDefaultFile: boolean;
+  /**
+   * The row as the site sent it: what the mirror's row hash covers (the parsed row leaves out the
+   * header, the language and whatever else a site adds).
+   */
+  sent: unknown;
 }
 
 /**
@@ -196,13 +213,13 @@ export interface RowsPage<R> {
   unreadable: UnreadablePage[];
 }
 
-/** Reads a paged list answer row by row. */
+/** Reads a paged list answer row by row (`to` is also handed the row as sent). */
 async function pagedRows<S extends v.GenericSchema, R>(
   t: Transport,
   o: CallOptions,
   asked: { page: number; perPage: number },
   row: S,
-  to: (x: v.InferOutput<S>) => R,
+  to: (x: v.InferOutput<S>, sent: unknown) => R,
 ): Promise<{ items: R[]; unreadable: UnreadablePage[]; total: number; page: number; perPage: number; next: number | null }> {
   const { data, paging } = await listCall(t, o, 'a page list');
   const { rows, problems } = parseRows(row, data, t, 'a page list', callName(o));
@@ -211,7 +228,7 @@ async function pagedRows<S extends v.GenericSchema, R>(
   const offset = (page - 1) * perPage;
   const sent = (data as unknown[]).length;
   return {
-    items: rows.map((r) => to(r.value)),
+    items: rows.map((r) => to(r.value, (data as unknown[])[r.index])),
     unreadable: problems.map((p) => unreadableRow(p, offset)),
     total: paging.total ?? offset + sent,
     page,
@@ -274,7 +291,7 @@ export const cmsPages = {
     };
     const r = await request(t, call);
     if (r.notModified) return 'not_modified';
-    return toPage(parseAnswer(PageSchema, r.data, t, 'a page', callName(call)), plain ? (r.etag ?? null) : null);
+    return inLanguage(toPage(parseAnswer(PageSchema, r.data, t, 'a page', callName(call)), plain ? (r.etag ?? null) : null), route, o.lang);
   },
 
   /** Creates a page; answers its structural route (the real service answers the whole page). */
@@ -285,20 +302,24 @@ export const cmsPages = {
     return { route: writtenRoute(w), ...(w.title != null ? { title: w.title } : {}) };
   },
 
+  /**
+   * A PATCH with If-Match. Its answer's ETag is not handed on: the real service answers with the
+   * page as loaded before the write (its earlier `date`/`modified`), so that ETag is stale and a
+   * second PATCH with it gets 409. The next If-Match comes from a plain read after the write.
+   */
   async update(
     t: Transport,
     route: string,
     patch: { title?: string; content?: string; header?: Header; template?: string; published?: boolean; visible?: boolean },
     o: { ifMatch?: string | null; lang?: string } = {},
-  ): Promise<{ etag: string | null }> {
-    const r = await request(t, {
+  ): Promise<void> {
+    await request(t, {
       method: 'PATCH',
       path: `/pages/${routePath(route)}`,
       query: { lang: o.lang },
       body: patch,
       ...(o.ifMatch ? { ifMatch: o.ifMatch } : {}),
     });
-    return { etag: r.etag ?? null };
   },
 
   async remove(t: Transport, route: string, o: { lang?: string; children?: boolean } = {}): Promise<void> {
@@ -383,9 +404,23 @@ export const cmsPages = {
     return { route, defaultLanguage: d.default_language ?? null, translated, untranslated: d.untranslated ?? [] };
   },
 
-  /** The answer's language is the one asked for (the spec says `lang`, the real service `language`). */
+  /**
+   * The answer's language is the one asked for (the spec says `lang`, the real service `language`).
+   * A title goes inside the header too: the real service lays the header over the title it is sent
+   * (the source's header, title included, when none is sent), and takes a header whole rather than
+   * over the source's, so without one the source's header is read first and sent with the title.
+   */
   async translate(t: Transport, route: string, body: { lang: string; title?: string; content?: string; header?: Header }) {
-    const call: CallOptions = { method: 'POST', path: `/pages/${routePath(route)}/translate`, body };
+    let send = body;
+    if (body.title !== undefined) {
+      let header = body.header;
+      if (header === undefined) {
+        const source = await cmsPages.get(t, route);
+        header = source === 'not_modified' ? {} : source.header;
+      }
+      send = { ...body, header: { ...header, title: body.title } };
+    }
+    const call: CallOptions = { method: 'POST', path: `/pages/${routePath(route)}/translate`, body: send };
     const r = await request(t, call);
     const d = parseAnswer(TranslatedSchema, r.data ?? {}, t, 'a translation', callName(call));
     return { route, lang: body.lang, ...(d.title != null ? { title: d.title } : {}), ...(d.content != null ? { content: d.content } : {}) };
@@ -439,19 +474,22 @@ export const cmsPages = {
 
   /**
    * One page of list rows for the mirror: the summary and the translation metadata together
-   * (translations=true), in the site's own order so paging is stable.
+   * (translations=true), in the site's own order so paging is stable; each row with what the site
+   * sent (`sent`). `lang`: the rows of that language (the real service answers each page from that
+   * language's file, with its own `modified`, or from its fallback).
    */
-  async mirrorRows(t: Transport, q: { page: number; perPage: number; parent?: string; childrenOf?: string }): Promise<RowsPage<MirrorRow>> {
+  async mirrorRows(t: Transport, q: { page: number; perPage: number; parent?: string; childrenOf?: string; lang?: string }): Promise<RowsPage<MirrorRow>> {
     const o: CallOptions = {
       path: '/pages',
-      query: { page: q.page, per_page: q.perPage, sort: 'default', translations: true, parent: q.parent, children_of: q.childrenOf },
+      query: { page: q.page, per_page: q.perPage, sort: 'default', translations: true, parent: q.parent, children_of: q.childrenOf, lang: q.lang },
     };
-    const r = await pagedRows(t, o, q, MirrorRowSchema, (x) => ({
+    const r = await pagedRows(t, o, q, MirrorRowSchema, (x, sent) => ({
       ...toSummary(x),
       translated: x.translated_languages ?? [],
       untranslated: x.untranslated_languages ?? [],
       explicit: x.explicit_language_files ?? [],
       hasDefaultFile: x.has_default_file ?? false,
+      sent,
     }));
     return { rows: r.items, total: r.total, next: r.next, unreadable: r.unreadable };
   },
@@ -470,7 +508,7 @@ export const cmsPages = {
     const date = Date.parse(r.headers.get('date') ?? '');
     const serverDate = Number.isNaN(date) ? null : new Date(date).toISOString();
     if (r.notModified) return { page: null, serverDate };
-    return { page: toPage(parseAnswer(PageSchema, r.data, t, 'a page', callName(call)), r.etag ?? null), serverDate };
+    return { page: inLanguage(toPage(parseAnswer(PageSchema, r.data, t, 'a page', callName(call)), r.etag ?? null), route, o.lang), serverDate };
   },
 
   /** Type → terms, as text (the real service sends numeric terms such as 2024 as numbers; `[]` when there are none). */
