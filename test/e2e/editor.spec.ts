@@ -232,7 +232,7 @@ test('a conflict that does not merge by itself: Merge… in the editor, choose p
   expect(onSite.content).toContain('Mine: the first paragraph, rewritten in Sitedesk.\nTheirs: the first paragraph, rewritten on the site.');
 });
 
-test('Home opens by its own route; a select of the blueprint writes the value of the option chosen', async ({ page }) => {
+test('Home opens by its own route; a select of the blueprint writes the value of the option chosen', async ({ page }, info) => {
   const pane = await demo.openPages(page);
   // the home page: its tree row carries the route that addresses it (the real service's raw_route)
   const homeRow = treeItem(pane, 'Home');
@@ -253,9 +253,25 @@ test('Home opens by its own route; a select of the blueprint writes the value of
   await orderBy.selectOption({ label: 'Title' });
   await blog.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(blog.getByText('Saved', { exact: true })).toBeVisible();
-  const saved = await bridge<{ header: { content: { order: { by: unknown } } } }>(page, 'pages.get', { siteId: demo.siteId, route: '/blog' });
+  const saved = await bridge<{ header: { content: { order: { by: unknown } } } & Record<string, unknown> }>(page, 'pages.get', { siteId: demo.siteId, route: '/blog' });
   expect(saved.header.content.order.by).toBe('title');
   await expect(orderBy).toHaveValue('title');
+  // nothing else of the form was written: fields the page does not set stay unset
+  expect(saved.header.routable).toBeUndefined();
+  expect(saved.header.process).toBeUndefined();
+  const routable = blog.getByRole('checkbox', { name: 'Routable' });
+  if (flavorOf(info) === 'real') {
+    // Grav's toggles name no default: one the page does not set is neither on nor off, and says so
+    await expect(routable).toHaveJSProperty('indeterminate', true);
+    await expect(routable).toHaveAccessibleDescription('Not set on this page: the site’s default applies.');
+    // Grav's Process checkboxes (a map of option → on), shown from the blueprint's default; hidden fields stay out
+    await expect(blog.getByRole('group', { name: 'Process' }).getByRole('checkbox', { name: 'Markdown' })).toBeChecked();
+    await expect(blog.getByLabel('order_manual')).toHaveCount(0);
+  } else {
+    // the documents' toggle defaults to on
+    await expect(routable).toBeChecked();
+    await expect(routable).toHaveJSProperty('indeterminate', false);
+  }
 });
 
 test('a page the site’s rate limit holds back: a countdown where the person waits, then it opens by itself', async ({ page }, info) => {
