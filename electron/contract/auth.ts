@@ -41,6 +41,22 @@ export interface Me {
   demoMode?: DemoMode;
 }
 
+/**
+ * The site's rules for a new account's password, when it says them (the real service's
+ * `password_policy` in GET /auth/setup): each rule with its words and a pattern the password
+ * must contain a match of. The spec names no policy beyond its own 8 characters.
+ */
+export interface PasswordPolicy {
+  minLength: number | null;
+  rules: { label: string; pattern: string }[];
+}
+
+/** GET /auth/setup: whether the site still needs its first account, and its password rules. */
+export interface SetupStatus {
+  setupRequired: boolean;
+  passwordPolicy?: PasswordPolicy;
+}
+
 export type SessionState =
   | 'signed_out' // no credential for this site
   | 'needs_2fa' // password accepted; the 6-digit code is next (the challenge stays in the Host)

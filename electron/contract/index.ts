@@ -7,7 +7,7 @@ import { channel, event, type ChannelDef, type EventDef } from './define';
 import { storeChannels, storeEvents } from './store';
 import type { AppInfo, SecretsStatus, UpdaterStatus, Workspace } from './app';
 import { SiteDraft, SiteFields, SiteId, SiteUpdate, type ConnectionReport, type Site } from './sites';
-import { AuthSite, Forgot, Reset, Setup, SignIn, Verify2fa, type SessionInfo } from './auth';
+import { AuthSite, Forgot, Reset, Setup, SignIn, Verify2fa, type SessionInfo, type SetupStatus } from './auth';
 import {
   DraftResolve,
   DraftSave,
@@ -102,8 +102,8 @@ export const channels = {
 
   /** The session of every CMS site (state, account, /me), for the rail and the panes. */
   'auth.sessions': channel<SessionInfo[]>()(None),
-  /** Whether the site still needs its first account (GET /auth/setup). */
-  'auth.setupStatus': channel<{ setupRequired: boolean }>()(AuthSite),
+  /** Whether the site still needs its first account, and the rules it gives for its password (GET /auth/setup). */
+  'auth.setupStatus': channel<SetupStatus>()(AuthSite),
   'auth.setup': channel<SessionInfo>()(Setup),
   /** Password sign-in; answers state needs_2fa when the account has two-factor. */
   'auth.signIn': channel<SessionInfo>()(SignIn),

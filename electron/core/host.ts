@@ -156,7 +156,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     'sites.reorder': (input) => need(sites).reorder(input.ids),
     'sites.test': (input) => need(sites).test(input),
     'auth.sessions': () => need(sessions).all(),
-    'auth.setupStatus': async ({ siteId }) => ({ setupRequired: await need(sessions).get(siteId).setupRequired() }),
+    'auth.setupStatus': ({ siteId }) => need(sessions).get(siteId).setupStatus(),
     'auth.setup': ({ siteId, ...body }) => need(sessions).get(siteId).setup(body),
     'auth.signIn': ({ siteId, username, password }) => need(sessions).get(siteId).signIn(username, password),
     'auth.verify2fa': ({ siteId, code }) => need(sessions).get(siteId).verify2fa(code),

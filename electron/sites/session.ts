@@ -3,7 +3,7 @@
  * keychain, per site and account), refresh before expiry and after a 401 with one refresh in
  * flight shared by every concurrent call, and what /me says the account may do.
  */
-import type { Me, SessionInfo, Site } from '../contract';
+import type { Me, SessionInfo, SetupStatus, Site } from '../contract';
 import { AppError, isAppError } from '../core/app-error';
 import { Transport, type CredentialSource } from '../api/transport';
 import type { Pacer, Priority } from '../api/pacer';
@@ -246,7 +246,7 @@ export class CmsSession implements CredentialSource {
     return this.info();
   }
 
-  async setupRequired(): Promise<boolean> {
+  async setupStatus(): Promise<SetupStatus> {
     return cmsAuth.setupStatus(this.publicTransport());
   }
 

@@ -5,10 +5,12 @@
  *   const site = await invoke('sites.add', draft);       // input checked against the contract's type
  *   const off = on('sites.changed', (list) => …);        // typed payloads
  *
- * `invoke` resolves with the channel's output or throws an AppError.
+ * `invoke` resolves with the channel's output or throws an AppError. A person's request that the
+ * site's rate limit holds back waits and goes out again by itself (rate-wait.svelte.ts).
  */
 import type { ChannelInput, ChannelName, ChannelOutput, EventName, EventPayload } from '../../electron/contract/index';
 import { AppError } from './errors';
+import { heldSite, rateWaits } from './rate-wait.svelte';
 import { createTransport, type Transport, type TransportSetup } from './transport';
 
 let transport: Transport | null = null;
@@ -35,9 +37,13 @@ export type InvokeArgs<K extends ChannelName> = undefined extends ChannelInput<K
 export async function invoke<K extends ChannelName>(channel: K, ...args: InvokeArgs<K>): Promise<ChannelOutput<K>> {
   if (!transport) throw new AppError({ code: 'host_unavailable', message: 'Sitedesk is not connected yet.' });
   const input = args.length > 0 ? args[0] : {};
-  const result = await transport.invoke(channel, input);
-  if (result.ok) return result.value as ChannelOutput<K>;
-  throw new AppError(result.error);
+  for (let tries = 1; ; tries++) {
+    const result = await transport.invoke(channel, input);
+    if (result.ok) return result.value as ChannelOutput<K>;
+    const siteId = result.error.code === 'rate_limited' ? heldSite(channel, input, result.error.retryAfter, tries) : null;
+    if (siteId === null) throw new AppError(result.error);
+    await rateWaits.hold(siteId, result.error.retryAfter);
+  }
 }
 
 export function on<K extends EventName>(event: K, callback: (payload: EventPayload<K>) => void): () => void {

@@ -5,11 +5,11 @@
  * what to do and keeps the text. What the UI claims is checked against the site too.
  */
 import { expect, test } from '@playwright/test';
-import { bridge, markdown, openInEditor, siteButton, treeItem, useDemoSite } from './support/app';
+import { bridge, flavorOf, markdown, openInEditor, siteButton, treeItem, useDemoSite } from './support/app';
 
 const demo = useDemoSite('sitedesk-editor-e2e-');
 
-test('edit and save: state, Ctrl+S, the preview of the saved page, field errors at their field', async ({ page }) => {
+test('edit and save: state, Ctrl+S, the preview of the saved page, field errors at their field', async ({ page }, info) => {
   const pane = await demo.openPages(page);
   const editor = await openInEditor(pane, 'About', 'History');
   await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
@@ -66,8 +66,9 @@ test('edit and save: state, Ctrl+S, the preview of the saved page, field errors 
 
   // the Header tab: the blueprint's fields; the raw YAML shows the same header
   await editor.getByRole('tab', { name: 'Header' }).click();
-  await expect(editor.getByLabel('Template')).toHaveValue('default');
-  await expect(editor.getByRole('group', { name: 'Options' })).toBeVisible();
+  await expect(editor.getByLabel('Template', { exact: true })).toHaveValue('default');
+  // the blueprint's own groups: the documents' Options; Grav's Options tab has its Publishing section
+  await expect(editor.getByRole('group', { name: flavorOf(info) === 'real' ? 'Publishing' : 'Options' })).toBeVisible();
   await editor.getByRole('checkbox', { name: 'Raw YAML' }).check();
   await expect(editor.getByLabel('Header (YAML)')).toHaveValue(/title: Our history/);
   await editor.getByLabel('Header (YAML)').fill('title: Our history\nmenu: [unclosed');
@@ -231,7 +232,7 @@ test('a conflict that does not merge by itself: Merge… in the editor, choose p
   expect(onSite.content).toContain('Mine: the first paragraph, rewritten in Sitedesk.\nTheirs: the first paragraph, rewritten on the site.');
 });
 
-test('Home opens by its own route; a select of the blueprint writes the value of the option chosen', async ({ page }) => {
+test('Home opens by its own route; a select of the blueprint writes the value of the option chosen', async ({ page }, info) => {
   const pane = await demo.openPages(page);
   // the home page: its tree row carries the route that addresses it (the real service's raw_route)
   const homeRow = treeItem(pane, 'Home');
@@ -252,7 +253,43 @@ test('Home opens by its own route; a select of the blueprint writes the value of
   await orderBy.selectOption({ label: 'Title' });
   await blog.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(blog.getByText('Saved', { exact: true })).toBeVisible();
-  const saved = await bridge<{ header: { content: { order: { by: unknown } } } }>(page, 'pages.get', { siteId: demo.siteId, route: '/blog' });
+  const saved = await bridge<{ header: { content: { order: { by: unknown } } } & Record<string, unknown> }>(page, 'pages.get', { siteId: demo.siteId, route: '/blog' });
   expect(saved.header.content.order.by).toBe('title');
   await expect(orderBy).toHaveValue('title');
+  // nothing else of the form was written: fields the page does not set stay unset
+  expect(saved.header.routable).toBeUndefined();
+  expect(saved.header.process).toBeUndefined();
+  const routable = blog.getByRole('checkbox', { name: 'Routable' });
+  if (flavorOf(info) === 'real') {
+    // Grav's toggles name no default: one the page does not set is neither on nor off, and says so
+    await expect(routable).toHaveJSProperty('indeterminate', true);
+    await expect(routable).toHaveAccessibleDescription('Not set on this page: the site’s default applies.');
+    // Grav's Process checkboxes (a map of option → on), shown from the blueprint's default; hidden fields stay out
+    await expect(blog.getByRole('group', { name: 'Process' }).getByRole('checkbox', { name: 'Markdown' })).toBeChecked();
+    await expect(blog.getByLabel('order_manual')).toHaveCount(0);
+  } else {
+    // the documents' toggle defaults to on
+    await expect(routable).toBeChecked();
+    await expect(routable).toHaveJSProperty('indeterminate', false);
+  }
+});
+
+test('a page the site’s rate limit holds back: a countdown where the person waits, then it opens by itself', async ({ page }, info) => {
+  const pane = await demo.openPages(page);
+  // another client of the same account (a browser tab on the site's admin) spends the site's budget
+  // (real: a bucket of 1 refilled over 7 s; spec: 1 in a window of 8 s)
+  demo.cms.limits.set('api', flavorOf(info) === 'real' ? { limit: 1, windowSec: 7 } : { limit: 1, windowSec: 8 });
+  for (let i = 0; i < 2; i++) await fetch(`${demo.cms.url}/pages?per_page=1`, { headers: { 'X-API-Key': demo.cms.seeded!.adminApiKey! } });
+
+  await treeItem(pane, 'Contact').click();
+  // the wait is said where the person is, counting down, and nothing is called a failure
+  const wait = pane.getByRole('status').filter({ hasText: /Waiting for the site’s rate limit: trying again in \d+ s/ });
+  await expect(wait).toBeVisible();
+  await expect(pane.getByRole('alert')).toHaveCount(0);
+  // the site has room again: the page opens once the countdown ends, without anyone asking
+  demo.cms.limits.set('api', { limit: 100_000, windowSec: 60 });
+  const editor = pane.getByRole('region', { name: 'Edit Contact', exact: true });
+  await expect(markdown(editor)).toBeVisible({ timeout: 15_000 });
+  await expect(wait).toHaveCount(0);
+  await expect(pane.getByRole('alert')).toHaveCount(0);
 });

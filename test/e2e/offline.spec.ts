@@ -7,7 +7,7 @@
 import { expect, test } from '@playwright/test';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { tempDir } from '../support/tmp';
-import { addCmsSite, markdown, openInEditor, openPagesArea, rail, siteButton, useBrowserMode } from './support/app';
+import { addCmsSite, flavorOf, markdown, openInEditor, openPagesArea, rail, siteButton, useBrowserMode } from './support/app';
 
 const session = useBrowserMode('sitedesk-offline-e2e-');
 let siteDir: ReturnType<typeof tempDir>;
@@ -22,9 +22,10 @@ test.afterEach(async () => {
   siteDir.remove();
 });
 
-test('offline: edit two pages and create one, restart, the site comes back, everything syncs by itself', async ({ page }) => {
+test('offline: edit two pages and create one, restart, the site comes back, everything syncs by itself', async ({ page }, info) => {
   test.setTimeout(180_000);
-  cms = await startCmsSandbox({ seed: 'demo', content: 'demo', dataDir: siteDir.path });
+  const flavor = flavorOf(info);
+  cms = await startCmsSandbox({ flavor, seed: 'demo', content: 'demo', dataDir: siteDir.path });
   const port = Number(new URL(cms.url).port);
   const apiKey = cms.seeded!.adminApiKey!;
   await session.open(page);
@@ -71,7 +72,7 @@ test('offline: edit two pages and create one, restart, the site comes back, ever
   await expect(editor.getByRole('status').filter({ hasText: 'Saved on this computer' })).toBeVisible();
 
   // the site comes back on the same address: the changes go out without anyone asking
-  cms = await startCmsSandbox({ dataDir: siteDir.path, port });
+  cms = await startCmsSandbox({ flavor, dataDir: siteDir.path, port });
   await expect(siteButton(page, 'Demo')).not.toHaveAccessibleDescription(/unsynced/, { timeout: 90_000 });
 
   const read = async (route: string) => {

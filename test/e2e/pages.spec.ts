@@ -5,7 +5,7 @@
  * tests start at the Pages area. What the UI claims is checked against the sandbox's disk too.
  */
 import { expect, test } from '@playwright/test';
-import { bridge, expand, pageFilters, pageTree, treeItem, useDemoSite } from './support/app';
+import { bridge, expand, flavorOf, pageFilters, pageTree, treeItem, useDemoSite } from './support/app';
 
 const demo = useDemoSite('sitedesk-pages-e2e-');
 
@@ -121,7 +121,8 @@ test('the list: filter by Published = no, sort by title, batch publish two with 
   await pageFilters(pane).getByLabel('Published').selectOption('no');
   await expect(range).not.toHaveText(unfiltered);
   await expect(grid).toHaveAttribute('aria-busy', 'false');
-  const titles = grid.locator('[role=row][data-index] [aria-colindex="2"]');
+  // the title itself, without the row's flags (the real service says an unpublished page is not routable)
+  const titles = grid.locator('[role=row][data-index] [aria-colindex="2"] .truncate');
   await expect(titles.first()).toBeVisible();
   const unpublished = await titles.allInnerTexts();
   expect(unpublished).toContain('Old river (23)');
@@ -158,13 +159,15 @@ test('the list: filter by Published = no, sort by title, batch publish two with 
   expect(read.published).toBe(true);
 });
 
-test('batches: more than 50 go in several requests; a batch refused as a whole says why', async ({ page }) => {
+test('batches: more than 50 go in several requests; a batch refused as a whole says why', async ({ page }, info) => {
+  // the real service's parent filter is a prefix of the route, so the parent itself is listed too
+  const withParent = flavorOf(info) === 'real' ? 1 : 0;
   const pane = await demo.openPages(page);
   await pane.getByRole('button', { name: 'List', exact: true }).click();
   const grid = pane.getByRole('grid', { name: 'Pages' });
   await pageFilters(pane).getByLabel('Parent').fill('/blog');
   await pane.getByLabel('Per page').selectOption('100');
-  await expect(pane.getByText('1–100 of 140')).toBeVisible();
+  await expect(pane.getByText(`1–100 of ${140 + withParent}`)).toBeVisible();
   await grid.getByRole('checkbox', { name: 'Select all on this page' }).check();
   const bar = pane.getByRole('toolbar', { name: 'Selected pages' });
   await expect(bar).toContainText('100 selected');
@@ -179,7 +182,7 @@ test('batches: more than 50 go in several requests; a batch refused as a whole s
   // a route that vanished behind the app's back: the site refuses the whole batch (400)
   await bar.getByRole('button', { name: 'Clear selection' }).click();
   await pageFilters(pane).getByLabel('Parent').fill('/about');
-  await expect(pane.getByText('1–4 of 4')).toBeVisible();
+  await expect(pane.getByText(`1–${4 + withParent} of ${4 + withParent}`)).toBeVisible();
   await grid.getByRole('checkbox', { name: 'Select all on this page' }).check();
   demo.cms.content.removeFolder(demo.cms.content.find('/about/history')!.dir);
   await bar.getByRole('button', { name: 'Publish', exact: true }).click();

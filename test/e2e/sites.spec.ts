@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { startStoreSandbox, type StoreSandbox } from '../sandbox/store/server';
 import { closedPort } from '../support/servers';
-import { rail, siteButton, sitePane, useBrowserMode } from './support/app';
+import { flavorOf, rail, siteButton, sitePane, useBrowserMode } from './support/app';
 
 let cms: CmsSandbox;
 let store: StoreSandbox;
-test.beforeAll(async () => {
-  [cms, store] = await Promise.all([startCmsSandbox(), startStoreSandbox()]);
+test.beforeAll(async ({}, info) => {
+  const flavor = flavorOf(info);
+  [cms, store] = await Promise.all([startCmsSandbox({ flavor }), startStoreSandbox({ flavor })]);
 });
 test.afterAll(async () => {
   await Promise.all([cms?.close(), store?.close()]);

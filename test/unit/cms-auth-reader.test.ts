@@ -23,6 +23,30 @@ const transportFor = (answer: (r: SeenRequest) => Answer | undefined) => {
 };
 const AREAS = Object.keys(AREA_PERMISSION) as CmsArea[];
 
+describe('GET /auth/setup', () => {
+  test('the real service names its password rules (recorded): they come with the status', async () => {
+    const { t } = transportFor(() => recorded('02-auth-setup-status'));
+    expect(await cmsAuth.setupStatus(t)).toEqual({
+      setupRequired: true,
+      passwordPolicy: {
+        minLength: 8,
+        rules: [
+          { label: 'At least 8 characters', pattern: '.{8,}' },
+          { label: 'At least one number', pattern: '\\d' },
+          { label: 'At least one lowercase letter', pattern: '[a-z]' },
+          { label: 'At least one uppercase letter', pattern: '[A-Z]' },
+        ],
+      },
+    });
+  });
+
+  test('the documents name none; rules that do not read are left out, the status stands', async () => {
+    expect(await cmsAuth.setupStatus(transportFor(() => reply({ data: { setup_required: false } })).t)).toEqual({ setupRequired: false });
+    const odd = transportFor(() => reply({ data: { setup_required: true, password_policy: { rules: 'strong' } } })).t;
+    expect(await cmsAuth.setupStatus(odd)).toEqual({ setupRequired: true });
+  });
+});
+
 describe('GET /me of the real service (recorded)', () => {
   test('a super admin: flat map, super_admin, grav_version, demo mode off', async () => {
     const { t } = transportFor(() => recorded('08-me'));

@@ -307,6 +307,14 @@ describe('blueprints', () => {
     ]);
   });
 
+  test('the recorded default blueprint: tabs and sections are named by their title', async () => {
+    const bp = await cmsBlueprints.page(transportFor(() => recorded('22-blueprint-pages-default')).t, 'default');
+    const tabs = bp.fields.find((f) => f.type === 'tabs')!.fields!;
+    expect(tabs.map((t) => t.label)).toEqual(['Content', 'Options', 'Advanced', 'Security']);
+    const options = tabs[1]!.fields!.filter((f) => f.type === 'section').map((f) => f.label);
+    expect(options).toEqual(['Publishing', 'Taxonomies']);
+  });
+
   test('the spec’s {value: label} map reads into the same list; a label that is not text never fails the blueprint', async () => {
     const spec = {
       name: 'item',

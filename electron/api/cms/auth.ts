@@ -6,7 +6,7 @@
  * pair's `user` (the same account description as /me).
  */
 import * as v from 'valibot';
-import type { Me } from '../../contract';
+import type { Me, SetupStatus } from '../../contract';
 import { AppError } from '../../core/app-error';
 import type { CallOptions, Transport } from '../transport';
 import { parseAnswer } from '../parse';
@@ -49,6 +49,12 @@ const MeSchema = v.object({
   grav_version: v.optional(v.nullable(v.string()), null),
   cms_version: v.optional(v.nullable(v.string()), null),
   admin_version: v.optional(v.nullable(v.string()), null),
+});
+
+/** The real service's password rules (GET /auth/setup `password_policy`, recording 02). */
+const PolicySchema = v.object({
+  min_length: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))), null),
+  rules: v.optional(v.nullable(v.array(v.object({ label: v.string(), pattern: v.string() }))), null),
 });
 
 const TokenPairSchema = v.object({
@@ -109,9 +115,13 @@ export function toMe(m: v.InferOutput<typeof MeSchema>): Me {
 }
 
 export const cmsAuth = {
-  async setupStatus(t: Transport): Promise<boolean> {
+  async setupStatus(t: Transport): Promise<SetupStatus> {
     const r = await t.call({ path: '/auth/setup', auth: false });
-    return parseAnswer(v.object({ setup_required: v.boolean() }), r.data, t, 'a setup status', 'GET /auth/setup').setup_required;
+    const d = parseAnswer(v.object({ setup_required: v.boolean(), password_policy: v.optional(v.unknown()) }), r.data, t, 'a setup status', 'GET /auth/setup');
+    // the rules only help the form say them before the site does: rules that do not read are left out
+    const policy = d.password_policy == null ? null : v.safeParse(PolicySchema, d.password_policy);
+    if (!policy?.success) return { setupRequired: d.setup_required };
+    return { setupRequired: d.setup_required, passwordPolicy: { minLength: policy.output.min_length, rules: policy.output.rules ?? [] } };
   },
 
   async setup(t: Transport, body: { username: string; password: string; email: string; fullname?: string; title?: string }): Promise<TokenPair> {

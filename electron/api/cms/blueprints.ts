@@ -2,7 +2,8 @@
  * Page blueprints: the templates a site offers and the form fields of each (document 1,
  * "Blueprints"). Select options come as the real service's `[{value, label}]` list or the spec's
  * `{value: label}` map and are kept as one ordered list; a field label that is not text (`false`)
- * is left out rather than failing the blueprint.
+ * is left out rather than failing the blueprint. The real service names tabs and sections by
+ * `title`, not `label`: that name is their label here, so the form keeps Grav's groups.
  */
 import * as v from 'valibot';
 import type { BlueprintField, PageBlueprint } from '../../contract';
@@ -21,6 +22,8 @@ const Field: v.GenericSchema<unknown, BlueprintField> = v.pipe(
     name: v.optional(v.nullable(v.string()), ''),
     type: v.optional(v.nullable(v.string()), 'text'),
     label: Label,
+    /** A tab's or section's name on the real service. */
+    title: Label,
     default: v.optional(v.unknown()),
     options: v.optional(v.nullable(Options)),
     validate: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
@@ -31,7 +34,7 @@ const Field: v.GenericSchema<unknown, BlueprintField> = v.pipe(
     return {
       name: f.name ?? '',
       type: f.type ?? 'text',
-      ...(f.label ? { label: f.label } : {}),
+      ...(f.label || f.title ? { label: (f.label || f.title)! } : {}),
       ...(f.default !== undefined ? { default: f.default } : {}),
       ...(f.options ? { options: f.options } : {}),
       ...(f.validate ? { validate: f.validate } : {}),

@@ -32,8 +32,11 @@ const SHOWN_ELSEWHERE = new Set([
   'order',
 ]);
 
-/** Field types that hold nothing (headings, spacers). */
-const DISPLAY_ONLY = new Set(['spacer', 'display', 'separator', 'html']);
+/**
+ * Field types that hold nothing (headings, spacers) or nothing a person edits: Grav's blueprints
+ * keep values the admin itself maintains in `hidden` fields (order_by, order_manual).
+ */
+const DISPLAY_ONLY = new Set(['spacer', 'display', 'separator', 'html', 'hidden']);
 
 export function fieldGroups(fields: BlueprintField[]): FieldGroup[] {
   const groups: FieldGroup[] = [];

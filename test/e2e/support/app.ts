@@ -5,7 +5,7 @@
  */
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
-import { startCmsSandbox, type CmsSandbox } from '../../sandbox/cms/server';
+import { startCmsSandbox, type CmsSandbox, type CmsSandboxOptions } from '../../sandbox/cms/server';
 import { isFlavor, type Flavor } from '../../sandbox/flavor';
 import { tempDir } from '../../support/tmp';
 import { startBrowserMode, type BrowserMode, type StartOptions } from '../browser-mode';
@@ -189,13 +189,27 @@ export interface DemoSite {
   openPages(page: Page, opts?: { name?: string; apiKey?: string }): Promise<Locator>;
 }
 
-/** Registers hooks that give every test its own demo CMS sandbox and browser mode (see useBrowserMode). */
-export function useDemoSite(prefix: string): DemoSite {
+/**
+ * Sandbox options a spec's demo site starts with besides the flavour and the demo seed (a test
+ * not about the rate limit may raise the real flavour's 120 a minute: `limits: {api: …}`).
+ */
+export type DemoSandboxOptions = Omit<CmsSandboxOptions, 'flavor' | 'seed' | 'content' | 'dataDir'>;
+
+/** The real flavour's bucket raised far past what a test sends, for tests that are not about it. */
+export const UNHURRIED: DemoSandboxOptions = { limits: { api: { limit: 100_000, windowSec: 60 } } };
+
+/**
+ * Registers hooks that give every test its own demo CMS sandbox and browser mode (see
+ * useBrowserMode). `sandbox` adds options to every test's sandbox, or per test from its info (its
+ * title, its flavour).
+ */
+export function useDemoSite(prefix: string, sandbox: DemoSandboxOptions | ((info: TestInfo) => DemoSandboxOptions) = {}): DemoSite {
   const session = useBrowserMode(prefix);
   let cms: CmsSandbox | undefined;
   let siteId = '';
   test.beforeEach(async ({}, info) => {
-    cms = await startCmsSandbox({ flavor: flavorOf(info), seed: 'demo', content: 'demo' });
+    const extra = typeof sandbox === 'function' ? sandbox(info) : sandbox;
+    cms = await startCmsSandbox({ ...extra, flavor: flavorOf(info), seed: 'demo', content: 'demo' });
     siteId = '';
   });
   test.afterEach(async () => {
