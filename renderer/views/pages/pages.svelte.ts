@@ -76,6 +76,8 @@ export interface ChildLevel {
   /** Children the site sent that could not be read, with their place in the level. */
   unreadable: UnreadablePage[];
   error: string | null;
+  /** The error is the site not answering (the level is not in the offline copy), not a refusal. */
+  offline?: boolean;
 }
 
 /**
@@ -110,7 +112,7 @@ export type TreeRow =
       loading: boolean;
     }
   | { kind: 'unreadable'; key: string; row: UnreadablePage; parent: string; level: number; posinset: number; setsize: number }
-  | { kind: 'error'; key: string; parent: string; level: number; message: string };
+  | { kind: 'error'; key: string; parent: string; level: number; message: string; offline: boolean };
 
 export type Tri = 'any' | 'yes' | 'no';
 export type SortField = 'title' | 'slug' | 'date' | 'modified' | 'order';
@@ -250,7 +252,7 @@ export class SitePagesState {
         rows.push({ kind: 'page', key: page.route, page, parent, level, posinset: i + 1, setsize: n, expanded: open, loading: open && (!child || child.status === 'loading') });
         if (open) walk(page.route, level + 1);
       }
-      if (lv.status === 'error' && parent !== ROOT) rows.push({ kind: 'error', key: `error:${parent}`, parent, level, message: lv.error ?? 'The pages could not be loaded.' });
+      if (lv.status === 'error' && parent !== ROOT) rows.push({ kind: 'error', key: `error:${parent}`, parent, level, message: lv.error ?? 'The pages could not be loaded.', offline: lv.offline === true });
     };
     walk(ROOT, 1);
     return rows;
@@ -275,7 +277,8 @@ export class SitePagesState {
         const level = await invoke('pages.level', { siteId: this.siteId, route: parent });
         this.#setLevel(parent, { status: 'ready', items: level.items, unreadable: level.unreadable ?? [], error: null });
       } catch (err) {
-        this.#setLevel(parent, { status: 'error', items: had?.items ?? [], unreadable: had?.unreadable ?? [], error: errorMessage(err) });
+        const code = AppError.from(err).code;
+        this.#setLevel(parent, { status: 'error', items: had?.items ?? [], unreadable: had?.unreadable ?? [], error: errorMessage(err), offline: code === 'network' || code === 'timeout' });
       } finally {
         this.#inflight.delete(parent);
       }
