@@ -47,6 +47,8 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
   const t = (siteId: string) => sessions.get(siteId).transport();
   /** For a read the copy can answer: a connection that gets no answer is not tried again. */
   const once = (siteId: string) => t(siteId).derive({ networkRetries: false });
+  /** For a read without a copy: tried once while the site is known away (it is a probe too), else as usual. */
+  const read = (siteId: string) => (online?.(siteId) === false ? once(siteId) : t(siteId));
   const key = (lang?: string) => lang ?? '';
 
   /** The site is known to be away: the copy answers without asking it, and a probe goes in the background. */
@@ -123,7 +125,8 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
       if (copied) return copied;
       let r: PageList;
       try {
-        const { next: _next, ...answer } = await cmsPages.list(t(siteId), query);
+        // with the site read before (a copy to give), one try is enough
+        const { next: _next, ...answer } = await cmsPages.list(cache.cachedChildren(siteId, '/').length ? once(siteId) : read(siteId), query);
         r = answer;
       } catch (err) {
         const cached = unreachable(err) ? fromCopy() : null;
@@ -191,7 +194,7 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
         }
       }
       // a render or translations read: its ETag is not the one If-Match accepts, so it is not kept
-      const r = await cmsPages.get(t(q.siteId), q.route, { ...(q.lang ? { lang: q.lang } : {}), render: q.render ?? false, translations: q.translations ?? false });
+      const r = await cmsPages.get(read(q.siteId), q.route, { ...(q.lang ? { lang: q.lang } : {}), render: q.render ?? false, translations: q.translations ?? false });
       if (r === 'not_modified') throw new AppError({ code: 'bad_response', message: 'Unexpected “not modified” answer.' });
       return r;
     },
@@ -314,8 +317,8 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
         throw err;
       }
     },
-    taxonomy: (siteId: string) => cmsPages.taxonomy(t(siteId)),
-    languages: (siteId: string, route: string) => cmsPages.languages(t(siteId), route),
+    taxonomy: (siteId: string) => cmsPages.taxonomy(read(siteId)),
+    languages: (siteId: string, route: string) => cmsPages.languages(read(siteId), route),
 
     async translate(q: ChannelParsed<'translations.translate'>) {
       const { siteId, route, ...body } = q;
@@ -374,7 +377,7 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
     },
 
     media: (q: ChannelParsed<'media.list'>): Promise<PageMediaItem[]> =>
-      cmsMedia.list(t(q.siteId), q.route, { ...(q.filter ? { filter: q.filter } : {}), ...(q.sort ? { sort: q.sort } : {}), ...(q.order ? { order: q.order } : {}) }),
+      cmsMedia.list(read(q.siteId), q.route, { ...(q.filter ? { filter: q.filter } : {}), ...(q.sort ? { sort: q.sort } : {}), ...(q.order ? { order: q.order } : {}) }),
 
     /** A piece of a file for a later `upload` without `data`. */
     stageChunk(q: ChannelParsed<'media.uploadChunk'>): { received: number } {
@@ -403,8 +406,8 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
 
     removeMedia: (q: ChannelParsed<'media.delete'>) => cmsMedia.remove(t(q.siteId), q.route, q.filename).then(() => ({ filename: q.filename })),
 
-    templates: (siteId: string) => cmsBlueprints.templates(t(siteId)),
-    blueprint: (siteId: string, template: string) => cmsBlueprints.page(t(siteId), template),
+    templates: (siteId: string) => cmsBlueprints.templates(read(siteId)),
+    blueprint: (siteId: string, template: string) => cmsBlueprints.page(read(siteId), template),
   };
 }
 
