@@ -104,8 +104,13 @@ export interface SearchHit {
   title: string;
   /** A few words around the best match (title, header values or content). */
   snippet: SnippetPart[];
-  /** When this copy was taken (ISO). */
+  /** When this copy was taken (ISO); for a draft, when it was last saved. */
   cachedAt: string;
+  /**
+   * The words are in the person's own unsynced change (a local draft), not in the copy of the
+   * site's page: opening the hit opens the page with that draft.
+   */
+  draft?: true;
 }
 
 // ── inputs ──────────────────────────────────────────────────────────────────────────────────

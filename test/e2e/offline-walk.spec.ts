@@ -2,12 +2,13 @@
  * Issue 20 end to end, what a new user meets offline: the tree and the editor with the site stopped
  * for real (connection refused) after "Make available offline". Copied folders open at once, by the
  * chevron and by Right, their pages in the order the site gives them online; a folder never copied
- * says so in place; a page opens from the copy at once. Runs on both sandbox flavours.
+ * says so in place; a page opens from the copy at once; search finds words typed offline before
+ * they are synced, and shows text rather than Markdown. Runs on both sandbox flavours.
  */
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { tempDir } from '../support/tmp';
-import { addCmsSite, bridge, editorOf, flavorOf, markdown, openPagesArea, pageTree, rail, treeItem, useBrowserMode } from './support/app';
+import { addCmsSite, bridge, editorOf, flavorOf, markdown, openInEditor, openPagesArea, pageTree, rail, treeItem, useBrowserMode } from './support/app';
 
 const session = useBrowserMode('sitedesk-offline-walk-e2e-');
 
@@ -124,4 +125,42 @@ test('offline, a folder never copied says so in place; once the site is back, as
   await note.getByRole('button', { name: 'Ask the site' }).click();
   await expect(treeItem(pane, 'Getting started')).toBeVisible();
   await expect(note).toBeHidden();
+});
+
+test('offline, search finds my own unsynced words, says so, and opens the draft; snippets read as text', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const { pane } = await connect(page, info);
+  await openInEditor(pane, 'About', 'History');
+  await openInEditor(pane, 'About', 'Our team');
+  await stopSite();
+
+  let editor = await openInEditor(pane, 'About', 'History');
+  await markdown(editor).fill('# History\n\nWritten on a train: **Zephyrwort** grows by the tracks.\n');
+  await markdown(editor).press('Control+s');
+  await expect(editor.getByRole('status').filter({ hasText: 'Saved on this computer' })).toBeVisible();
+  await openInEditor(pane, 'About', 'Our team');
+
+  await page.keyboard.press('Control+Shift+F');
+  const search = page.getByRole('dialog', { name: 'Search pages' });
+  await search.getByRole('combobox', { name: 'Search for' }).fill('zephyrwort');
+  const hit = search.getByRole('listbox', { name: 'Search results' }).getByRole('option');
+  await expect(hit).toHaveCount(1);
+  await expect(hit).toContainText('History');
+  await expect(hit).toContainText('Your unsynced change');
+  await expect(hit.locator('mark')).toHaveText('Zephyrwort');
+  await expect(hit.locator('.snippet')).toHaveText('History Written on a train: Zephyrwort grows by the tracks.');
+  await search.getByRole('combobox', { name: 'Search for' }).press('Enter');
+  await expect(search).toBeHidden();
+  editor = editorOf(pane);
+  await expect(editor.getByLabel('Title', { exact: true })).toHaveValue('History');
+  await expect(markdown(editor)).toContainText('Written on a train: **Zephyrwort** grows by the tracks.');
+
+  // a copied page's snippet is its words, not its Markdown (“# Our team”, “**…**”, “- …”)
+  await page.keyboard.press('Control+Shift+F');
+  await search.getByRole('combobox', { name: 'Search for' }).fill('written');
+  const hits = search.getByRole('listbox', { name: 'Search results' }).getByRole('option');
+  await expect(hits.first()).toBeVisible();
+  const snippets = await search.locator('.snippet').allTextContents();
+  expect(snippets.length).toBeGreaterThan(1);
+  for (const s of snippets) expect(s).not.toMatch(/(^|\s)#{1,6}\s|\*\*|(^|\s)[-*]\s/);
 });
