@@ -8,7 +8,7 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { tempDir } from '../support/tmp';
-import { addCmsSite, bridge, editorOf, flavorOf, markdown, openInEditor, openPagesArea, pageTree, rail, treeItem, useBrowserMode } from './support/app';
+import { addCmsSite, bridge, editorOf, flavorOf, markdown, openInEditor, openPagesArea, pageTree, rail, siteButton, switchArea, treeItem, useBrowserMode } from './support/app';
 
 const session = useBrowserMode('sitedesk-offline-walk-e2e-');
 
@@ -137,7 +137,7 @@ test('offline, search finds my own unsynced words, says so, and opens the draft;
   let editor = await openInEditor(pane, 'About', 'History');
   await markdown(editor).fill('# History\n\nWritten on a train: **Zephyrwort** grows by the tracks.\n');
   await markdown(editor).press('Control+s');
-  await expect(editor.getByRole('status').filter({ hasText: 'Saved on this computer' })).toBeVisible();
+  await expect(editor.getByRole('status').getByText('Saved on this computer', { exact: true })).toBeVisible();
   await openInEditor(pane, 'About', 'Our team');
 
   await page.keyboard.press('Control+Shift+F');
@@ -163,4 +163,74 @@ test('offline, search finds my own unsynced words, says so, and opens the draft;
   const snippets = await search.locator('.snippet').allTextContents();
   expect(snippets.length).toBeGreaterThan(1);
   for (const s of snippets) expect(s).not.toMatch(/(^|\s)#{1,6}\s|\*\*|(^|\s)[-*]\s/);
+});
+
+const L = (...xs: string[]) => xs.join('\n');
+
+/** The site's API past the app, as a colleague uses it (on whatever sandbox serves the site's data now). */
+async function onSite(sb: CmsSandbox, method: 'GET' | 'PATCH', route: string, body?: unknown): Promise<{ title: string; content: string }> {
+  const res = await fetch(`${sb.url}/pages${route}`, {
+    method,
+    headers: { 'X-API-Key': apiKey, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  expect(res.status, `${method} ${route}`).toBe(200);
+  return ((await res.json()) as { data: { title: string; content: string } }).data;
+}
+
+test('a conflict after the site comes back: the site’s own changes are shown and can be undone, Both keeps two paragraphs', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  await startSite(info);
+  const BASE = L('# History', '', 'We started in 1998.', 'The first shop was small.', '', 'Then we grew.', 'Now we are many.', '', 'Thanks for reading.');
+  await onSite(cms!, 'PATCH', '/about/history', { content: BASE });
+  await session.open(page);
+  await addCmsSite(page, { name: 'Demo', baseUrl: cms!.url, apiKey });
+  const pane = await openPagesArea(page);
+  await openInEditor(pane, 'About', 'History');
+  await stopSite();
+
+  // offline, my edit of one line
+  const editor = await openInEditor(pane, 'About', 'History');
+  await markdown(editor).fill(BASE.replace('Now we are many.', 'Now we are forty.'));
+  await markdown(editor).press('Control+s');
+  await expect(editor.getByRole('status').getByText('Saved on this computer', { exact: true })).toBeVisible();
+
+  // meanwhile a colleague replaces the first line and changes the same line as I did
+  const other = await startCmsSandbox({ flavor: flavorOf(info), dataDir: siteDir.path });
+  await onSite(other, 'PATCH', '/about/history', { content: BASE.replace('# History', '# Our history').replace('Now we are many.', 'Now we are a team of 40.') });
+  await other.close();
+
+  // the site is back on its address: the push (by itself) meets the conflict
+  await startSite(info);
+  await expect(siteButton(page, "Demo")).toHaveAccessibleDescription(/1 conflict/, { timeout: 30_000 });
+  await switchArea(pane, 'Demo', 'Changes');
+  const changes = pane;
+  const item = changes.getByRole('listitem', { name: 'History' });
+  await item.getByRole('button', { name: 'Resolve… History' }).click();
+  const merge = changes.getByRole('region', { name: 'Resolve conflict: History' });
+
+  // the site's change to the first line is shown as what it is, with the line it replaced
+  const fromSite = merge.getByRole('listitem', { name: /^From the site/ });
+  await expect(fromSite).toHaveCount(1);
+  await expect(fromSite).toContainText('# Our history');
+  await expect(fromSite).toContainText('# History');
+  await expect(merge.getByRole('listitem', { name: /^Unchanged text/ }).filter({ hasText: '# Our history' })).toHaveCount(0);
+  await expect(merge.getByRole('heading', { name: /Text: 1 conflict · 1 change from the site/ })).toBeVisible();
+  const result = merge.getByRole('textbox', { name: 'Merged text' });
+  const lines = () => result.locator('.cm-line').allTextContents();
+  await expect.poll(async () => (await lines())[0]).toBe('# Our history');
+
+  // Both: mine then theirs as two paragraphs
+  await merge.getByRole('radiogroup', { name: 'Conflict 1 of 1' }).getByRole('radio', { name: 'Both (mine then theirs)', exact: true }).check();
+  await expect.poll(lines).toEqual(['# Our history', '', 'We started in 1998.', 'The first shop was small.', '', 'Then we grew.', 'Now we are forty.', '', 'Now we are a team of 40.', '', 'Thanks for reading.']);
+
+  // the site's change undone: its first line goes back to what it was
+  await fromSite.getByRole('checkbox', { name: 'Keep this change' }).uncheck();
+  await expect(fromSite).toContainText('undone');
+  await expect.poll(async () => (await lines())[0]).toBe('# History');
+  await merge.getByRole('button', { name: 'Resolve and push' }).click();
+  await expect(page.getByRole('region', { name: 'Notifications' })).toContainText('Resolved and pushed /about/history');
+  expect((await onSite(cms!, 'GET', '/about/history')).content).toBe(
+    L('# History', '', 'We started in 1998.', 'The first shop was small.', '', 'Then we grew.', 'Now we are forty.', '', 'Now we are a team of 40.', '', 'Thanks for reading.'),
+  );
 });
