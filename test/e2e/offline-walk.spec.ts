@@ -1,14 +1,17 @@
 /**
- * Issue 20 end to end, what a new user meets offline: the tree and the editor with the site stopped
- * for real (connection refused) after "Make available offline". Copied folders open at once, by the
- * chevron and by Right, their pages in the order the site gives them online; a folder never copied
- * says so in place; a page opens from the copy at once; search finds words typed offline before
- * they are synced, and shows text rather than Markdown. Runs on both sandbox flavours.
+ * Issue 20 end to end, what a new user meets offline and in a conflict, the site stopped for real
+ * (connection refused) and started again on its address. After "Make available offline" (from the
+ * overview, then back to the tree) copied folders open at once, by the chevron and by Right, their
+ * pages in the order the site gives them online; a folder never copied says so in place; a page
+ * opens from the copy at once; search finds words typed offline before they are synced, and shows
+ * text rather than Markdown; the merge view shows what the site changed, lets it be undone, and
+ * "Both" keeps two paragraphs; a fresh demo site copies without failures, and a page the site's API
+ * cannot read is said so. Runs on both sandbox flavours.
  */
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { tempDir } from '../support/tmp';
-import { addCmsSite, bridge, editorOf, flavorOf, markdown, openInEditor, openPagesArea, pageTree, rail, siteButton, switchArea, treeItem, useBrowserMode } from './support/app';
+import { addCmsSite, bridge, editorOf, expand, flavorOf, markdown, openInEditor, openPagesArea, pageTree, rail, siteButton, switchArea, treeItem, useBrowserMode } from './support/app';
 
 const session = useBrowserMode('sitedesk-offline-walk-e2e-');
 
@@ -50,13 +53,19 @@ async function onlineChildren(route: string, n: number): Promise<string[]> {
   return ((await r.json()) as { data: { title: string }[] }).data.map((p) => p.title);
 }
 
-/** "Make available offline" through the bridge the card uses (the card has its own test), waited for. */
-async function copyOffline(page: Page, siteId: string, scope?: { kind: 'prefix'; route: string }): Promise<void> {
+/**
+ * "Make available offline" as a person does it: from the Pages area to the site's overview, the
+ * card's button, the run waited for, and back to the Pages area (whose tree was loaded before).
+ * A scope other than the whole site is set through the bridge (the settings have their own test).
+ */
+async function copyOffline(page: Page, pane: Locator, siteId: string, scope?: { kind: 'prefix'; route: string }): Promise<void> {
   if (scope) await bridge(page, 'mirror.setSettings', { siteId, scope });
-  const { runId } = await bridge<{ runId: number }>(page, 'mirror.start', { siteId });
-  await expect
-    .poll(async () => (await bridge<{ runId: number; state: string }[]>(page, 'mirror.status', { siteId })).find((r) => r.runId === runId)?.state, { timeout: 90_000 })
-    .toBe('done');
+  await pane.getByRole('button', { name: 'Overview', exact: true }).click();
+  const card = pane.getByRole('group', { name: 'Offline copy' });
+  await card.getByRole('button', { name: 'Make available offline' }).click();
+  await expect(card).toContainText(/[\d,]+ pages available offline, copied/, { timeout: 90_000 });
+  await switchArea(pane, 'Demo', 'Pages');
+  await expect(treeItem(pane, 'Home')).toBeVisible();
 }
 
 async function connect(page: Page, info: TestInfo) {
@@ -71,7 +80,8 @@ async function connect(page: Page, info: TestInfo) {
 test('offline, copied folders open at once by the chevron and by Right, in the site’s order; a page opens from the copy at once', async ({ page }, info) => {
   test.setTimeout(180_000);
   const { siteId, pane } = await connect(page, info);
-  await copyOffline(page, siteId);
+  // the tree was loaded online; the copy is made from the overview, then back to the tree
+  await copyOffline(page, pane, siteId);
   const blogOnline = await onlineChildren('/blog', 3);
   expect(blogOnline).toEqual(['Quiet garden (140)', 'Wild orchard (139)', 'Early forest (138)']);
   await stopSite();
@@ -109,7 +119,7 @@ test('offline, a folder never copied says so in place; once the site is back, as
   test.setTimeout(120_000);
   const { siteId, pane } = await connect(page, info);
   // only /about is copied
-  await copyOffline(page, siteId, { kind: 'prefix', route: '/about' });
+  await copyOffline(page, pane, siteId, { kind: 'prefix', route: '/about' });
   await stopSite();
 
   await treeItem(pane, 'Documentation').click({ position: { x: 10, y: 14 } });

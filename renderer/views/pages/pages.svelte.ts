@@ -807,20 +807,33 @@ function searchMayBeUnsupported(err: unknown): boolean {
   return !['network', 'timeout', 'tls', 'unauthorized', 'forbidden', 'rate_limited', 'host_unavailable'].includes(e.code);
 }
 
-const states = new Map<string, SitePagesState>();
+const states = new Map<string, { state: SitePagesState; destroy: () => void }>();
 
-/** The Pages state of a site (created on first use, kept for the session). */
+/**
+ * The Pages state of a site (created on first use, kept for the session). It is made in an effect
+ * root of its own: its deriveds (the tree's rows…) would otherwise belong to the component that
+ * asked first, and once that component is gone (the person opened the overview) they keep
+ * answering their last value: the tree no longer opened a folder until the window was reloaded.
+ */
 export function pagesState(siteId: string): SitePagesState {
-  let s = states.get(siteId);
-  if (!s) {
-    s = new SitePagesState(siteId);
-    states.set(siteId, s);
+  let entry = states.get(siteId);
+  if (!entry) {
+    let state!: SitePagesState;
+    const destroy = $effect.root(() => {
+      state = new SitePagesState(siteId);
+    });
+    entry = { state, destroy };
+    states.set(siteId, entry);
   }
-  return s;
+  return entry.state;
 }
 
 /** Forgets the state of sites that are gone. */
 export function prunePagesStates(siteIds: readonly string[]): void {
   const known = new Set(siteIds);
-  for (const id of states.keys()) if (!known.has(id)) states.delete(id);
+  for (const [id, entry] of states) {
+    if (known.has(id)) continue;
+    entry.destroy();
+    states.delete(id);
+  }
 }
