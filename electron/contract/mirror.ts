@@ -38,8 +38,8 @@ export interface MirrorEta {
 
 /**
  * One run of "Make available offline" (the `mirror.progress` event and `mirror.status`). Counts
- * are page × language reads. `done + failed` reaches `total` when the run ends; `unchanged` and
- * `fetched` split `done`.
+ * are page × language reads. `done + failed + unreadable` reaches `total` when the run ends;
+ * `unchanged` and `fetched` split `done`.
  */
 export interface MirrorProgress {
   siteId: string;
@@ -58,6 +58,11 @@ export interface MirrorProgress {
   unchanged: number;
   /** Reads that failed even after retries; the run can be started again to finish them. */
   failed: number;
+  /**
+   * Pages the site lists but its API cannot read by their route (GET /pages/docs/media is the
+   * media list of /docs): the copy has their list row, not their text. Not a failure.
+   */
+  unreadable: number;
   /** Cached pages removed because the site no longer has them. */
   removed: number;
   /**
@@ -83,11 +88,15 @@ export interface MirrorFailure {
   reason: string;
 }
 
-/** The failed reads of the site's latest run: the first `items` (by route), `total` in all. */
+/**
+ * The failed reads of the site's latest run: the first `items` (by route), `total` in all; and the
+ * pages its API cannot read by their route (`unreadable`, with the reason; not failures).
+ */
 export interface MirrorFailures {
   runId: number | null;
   items: MirrorFailure[];
   total: number;
+  unreadable: MirrorFailure[];
 }
 
 /** One part of a search snippet: the renderer shows `match` parts highlighted, as plain text. */

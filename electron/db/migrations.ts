@@ -347,6 +347,32 @@ export const migrations: Migration[] = [
       END;
     `,
   },
+  {
+    version: 10,
+    name: 'mirror: pages the API cannot read',
+    sql: `
+      -- a run's item may be 'unreadable': the site lists the page but its API cannot read it by its
+      -- route (GET /pages/docs/media is the media list of /docs); the copy keeps the list row, the
+      -- item keeps the reason, and the run is not called failed for it. SQLite cannot change a
+      -- CHECK in place: the table is made again
+      CREATE TABLE mirror_items_v10 (
+        id        INTEGER PRIMARY KEY,
+        run_id    INTEGER NOT NULL REFERENCES mirror_runs (id) ON DELETE CASCADE,
+        route     TEXT NOT NULL,
+        lang      TEXT NOT NULL,
+        state     TEXT NOT NULL DEFAULT 'todo' CHECK (state IN ('todo', 'fetched', 'unchanged', 'gone', 'failed', 'unreadable')),
+        attempts  INTEGER NOT NULL DEFAULT 0,
+        error     TEXT,
+        transient INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (run_id, route, lang)
+      );
+      INSERT INTO mirror_items_v10 (id, run_id, route, lang, state, attempts, error, transient)
+        SELECT id, run_id, route, lang, state, attempts, error, transient FROM mirror_items;
+      DROP TABLE mirror_items;
+      ALTER TABLE mirror_items_v10 RENAME TO mirror_items;
+      CREATE INDEX mirror_items_state ON mirror_items (run_id, state);
+    `,
+  },
 ];
 
 export const LATEST_VERSION = migrations.reduce((max, m) => Math.max(max, m.version), 0);

@@ -132,9 +132,10 @@ export function mirrorService(deps: MirrorDeps) {
     failures(siteId: string): MirrorFailures {
       cmsSite(siteId);
       const run = repo.latest(siteId);
-      if (!run) return { runId: null, items: [], total: 0 };
+      if (!run) return { runId: null, items: [], total: 0, unreadable: [] };
       const items = repo.failures(run.id).map((f) => ({ route: f.route, lang: f.lang, reason: f.error ?? 'The site did not answer.' }));
-      return { runId: run.id, items, total: repo.counts(run.id).failed };
+      const unreadable = repo.unreadable(run.id).map((f) => ({ route: f.route, lang: f.lang, reason: f.error ?? 'The site’s API cannot read this page by its address.' }));
+      return { runId: run.id, items, total: repo.counts(run.id).failed, unreadable };
     },
 
     /** Waits for the site's run to end (tests, benchmarks). */

@@ -18,6 +18,7 @@ import { uploadStaging } from './upload-staging';
 import { LANGUAGES_KEY, type SiteCacheRepo } from '../db/repos/site-cache';
 import type { SessionManager } from '../sites/sessions';
 import { siteOrder } from './level-order';
+import { shadowed } from '../api/cms/addressing';
 
 export interface PagesDeps {
   sessions: SessionManager;
@@ -96,6 +97,12 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
     if (!unplaced.length) return placed;
     const parent = route === '/' ? null : cache.getPage(siteId, route, '')?.page.header;
     return [...placed, ...siteOrder(unplaced, parent)];
+  }
+
+  /** A read of a page whose address is also that of a sub-resource of its parent (api/cms/addressing.ts): said so. */
+  function explained(route: string, err: unknown): unknown {
+    const reason = isAppError(err) ? shadowed(route, err) : null;
+    return reason && isAppError(err) ? new AppError({ ...err.info, message: reason, detail: err.message }, { cause: err }) : err;
   }
 
   /** No answer, and the folder's pages were never copied: said in those words, the site's reason kept. */
@@ -190,7 +197,7 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
           return await readPlain(q.siteId, q.route, q.lang, { cached });
         } catch (err) {
           if (cached && unreachable(err)) return { ...cached.page, cachedAt: cached.fetchedAt };
-          throw err;
+          throw explained(q.route, err);
         }
       }
       // a render or translations read: its ETag is not the one If-Match accepts, so it is not kept

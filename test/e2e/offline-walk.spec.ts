@@ -244,3 +244,40 @@ test('a conflict after the site comes back: the site’s own changes are shown a
     L('# History', '', 'We started in 1998.', 'The first shop was small.', '', 'Then we grew.', 'Now we are forty.', '', 'Now we are a team of 40.', '', 'Thanks for reading.'),
   );
 });
+
+test('a fresh demo site is copied without failures; a page the site’s API cannot read is said so, not called failed', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  await connect(page, info);
+  await siteButton(page, 'Demo').click();
+  const pane = page.getByRole('region', { name: 'Demo', exact: true });
+  await pane.getByRole('button', { name: 'Overview', exact: true }).click();
+  const card = pane.getByRole('group', { name: 'Offline copy' });
+  await card.getByRole('button', { name: 'Make available offline' }).click();
+  await expect(card).toContainText(/[\d,]+ pages available offline, copied/, { timeout: 90_000 });
+  await expect(card).not.toContainText(/could not be read|failed|cannot read/);
+
+  // a colleague adds a page whose address is also that of its parent's media list
+  const made = await fetch(`${cms!.url}/pages`, {
+    method: 'POST',
+    headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ route: '/about/media', title: 'Media kit', content: 'Logos and photos for the press.' }),
+  });
+  expect(made.ok).toBe(true);
+  await card.getByRole('button', { name: 'Update offline copy' }).click();
+  await expect(card.getByRole('button', { name: 'Update offline copy' })).toBeVisible({ timeout: 60_000 });
+  await expect(card).toContainText(/[\d,]+ pages available offline, copied/);
+  await expect(card).toContainText('1 the site’s API cannot read');
+  await expect(card).not.toContainText(/could not be read|failed/);
+  await card.getByText('1 page the site’s API cannot read by its address').click();
+  const list = card.getByRole('list', { name: 'Pages the site’s API cannot read' });
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+  await expect(list.getByRole('listitem')).toContainText('/about/media');
+  await expect(list.getByRole('listitem')).toContainText('its address is also that of the media list of /about');
+
+  // the copy keeps what the list gave: the page has its place in the tree
+  await switchArea(pane, 'Demo', 'Pages');
+  await expand(pane, 'About');
+  await expect(treeItem(pane, 'Media kit')).toBeVisible();
+  await treeItem(pane, 'Media kit').click();
+  await expect(pane.getByText('The site’s API cannot read /about/media: its address is also that of the media list of /about.')).toBeVisible();
+});
