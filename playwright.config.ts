@@ -17,7 +17,7 @@ const screenshots = process.env.SITEDESK_SCREENSHOTS ? [] : ['**/screenshots.spe
 
 // The specs that also run against the sandboxes' `real` flavour (the Grav API plugin's and the
 // Swagger Petstore's own behaviour, where it differs from the documents).
-const realFlavour: string[] = ['**/store.spec.ts', '**/offline-walk.spec.ts'];
+const realFlavour: string[] = ['**/store.spec.ts', '**/offline-walk.spec.ts', '**/first-walk.spec.ts'];
 
 export default defineConfig({
   testDir: 'test/e2e',
