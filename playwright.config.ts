@@ -28,6 +28,8 @@ const realFlavour: string[] = [
   '**/offline.spec.ts',
   '**/sync.spec.ts',
   '**/store.spec.ts',
+  '**/offline-walk.spec.ts',
+  '**/first-walk.spec.ts',
 ];
 
 export default defineConfig({

@@ -62,6 +62,11 @@ export interface TransportOptions {
   /** Waits between retries of idempotent calls (network failure, 5xx, short 429). */
   retryDelaysMs?: number[];
   /**
+   * false: a call that gets no answer at all (refused, unreachable, timed out) is not tried again;
+   * the caller has an answer of its own (the copy) and would rather give it at once.
+   */
+  networkRetries?: boolean;
+  /**
    * Longest wait for the site's rate limit (a Retry-After, or the pacer's estimate) that a person's
    * call sits out by itself; longer ones reach the caller as rate_limited with the seconds.
    * Background calls wait as long as the site asks.
@@ -101,8 +106,8 @@ export class Transport {
     this.host = new URL(opts.baseUrl).host;
   }
 
-  /** This transport with some options changed: a priority, a signal. */
-  derive(change: Pick<TransportOptions, 'priority' | 'signal'>): Transport {
+  /** This transport with some options changed: a priority, a signal, no network retries. */
+  derive(change: Pick<TransportOptions, 'priority' | 'signal' | 'networkRetries'>): Transport {
     return new Transport({ ...this.opts, ...change });
   }
 
@@ -166,7 +171,7 @@ export class Transport {
       } catch (err) {
         ticket?.done(null);
         // a POST that may have arrived is never repeated here (the outbox checks first)
-        if (idempotent && failures < delays.length && err instanceof AppError && err.code !== 'tls') {
+        if (idempotent && this.opts.networkRetries !== false && failures < delays.length && err instanceof AppError && err.code !== 'tls') {
           await sleep(delays[failures++]!);
           continue;
         }

@@ -38,8 +38,8 @@ export interface MirrorEta {
 
 /**
  * One run of "Make available offline" (the `mirror.progress` event and `mirror.status`). Counts
- * are page × language reads. `done + failed` reaches `total` when the run ends; `unchanged` and
- * `fetched` split `done`.
+ * are page × language reads. `done + failed + unreadable` reaches `total` when the run ends;
+ * `unchanged` and `fetched` split `done`.
  */
 export interface MirrorProgress {
   siteId: string;
@@ -58,6 +58,11 @@ export interface MirrorProgress {
   unchanged: number;
   /** Reads that failed even after retries; the run can be started again to finish them. */
   failed: number;
+  /**
+   * Pages the site lists but its API cannot read by their route (GET /pages/docs/media is the
+   * media list of /docs): the copy has their list row, not their text. Not a failure.
+   */
+  unreadable: number;
   /** Cached pages removed because the site no longer has them. */
   removed: number;
   /**
@@ -77,17 +82,24 @@ export interface MirrorProgress {
 
 /** A page the latest run could not read, and why (`mirror.failures`). */
 export interface MirrorFailure {
-  route: string;
+  /** null: a row of the site's page list that names no page it can be read by (see `row`) */
+  route: string | null;
+  /** with route null, the row's place in the site's page list, from 1 */
+  row?: number;
   /** '' = the site's default language */
   lang: string;
   reason: string;
 }
 
-/** The failed reads of the site's latest run: the first `items` (by route), `total` in all. */
+/**
+ * The failed reads of the site's latest run: the first `items` (by route), `total` in all; and the
+ * pages its API cannot read by their route (`unreadable`, with the reason; not failures).
+ */
 export interface MirrorFailures {
   runId: number | null;
   items: MirrorFailure[];
   total: number;
+  unreadable: MirrorFailure[];
 }
 
 /** One part of a search snippet: the renderer shows `match` parts highlighted, as plain text. */
@@ -104,8 +116,13 @@ export interface SearchHit {
   title: string;
   /** A few words around the best match (title, header values or content). */
   snippet: SnippetPart[];
-  /** When this copy was taken (ISO). */
+  /** When this copy was taken (ISO); for a draft, when it was last saved. */
   cachedAt: string;
+  /**
+   * The words are in the person's own unsynced change (a local draft), not in the copy of the
+   * site's page: opening the hit opens the page with that draft.
+   */
+  draft?: true;
 }
 
 // ── inputs ──────────────────────────────────────────────────────────────────────────────────

@@ -360,7 +360,25 @@ export interface DraftInfo {
   updatedAt: string;
 }
 
-export type MergeHunk = { kind: 'same'; lines: string[] } | { kind: 'conflict'; base: string[]; mine: string[]; theirs: string[] };
+/**
+ * A stretch of the text in the merge: left alone by both sides; changed on the site only (`theirs`,
+ * taken) or here only (`mine`, kept; `alsoTheirs` when the site made the same change), each with
+ * the base it replaces so the merge view can show and undo it; or changed on both sides differently.
+ */
+export type MergeHunk =
+  | { kind: 'same'; lines: string[] }
+  | { kind: 'theirs'; base: string[]; lines: string[] }
+  | { kind: 'mine'; base: string[]; lines: string[]; alsoTheirs?: true }
+  | { kind: 'conflict'; base: string[]; mine: string[]; theirs: string[] };
+
+/** A header field that merged cleanly but differs from the base (`value` undefined: removed; `base` undefined: added). */
+export interface MergeFieldChange {
+  path: string;
+  side: 'mine' | 'theirs';
+  base: unknown;
+  value: unknown;
+  alsoTheirs?: true;
+}
 
 export interface DraftDetail extends DraftInfo {
   base: PageTextShape;
@@ -368,7 +386,7 @@ export interface DraftDetail extends DraftInfo {
   theirs: PageTextShape | null;
   merge: {
     text: { clean: boolean; hunks: MergeHunk[]; text: string | null; eol: '\n' | '\r\n' };
-    header: { merged: Header; conflicts: { path: string; base: unknown; mine: unknown; theirs: unknown }[] };
+    header: { merged: Header; conflicts: { path: string; base: unknown; mine: unknown; theirs: unknown }[]; changes: MergeFieldChange[] };
   } | null;
 }
 

@@ -106,7 +106,16 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         offline?.connectivity.forget(id);
       },
     });
-    pages = pagesService({ sessions: s, cache: repos.pages, siteCache: repos.siteCache, progress: (p) => emit('media.progress', p), queue: (...a) => need(sync).queue(...a) });
+    pages = pagesService({
+      sessions: s,
+      cache: repos.pages,
+      siteCache: repos.siteCache,
+      progress: (p) => emit('media.progress', p),
+      queue: (...a) => need(sync).queue(...a),
+      // a site known to be away is read from the copy and probed in the background
+      online: (id) => offline?.connectivity.state(id) ?? null,
+      nudge: (id) => offline?.connectivity.nudge(id),
+    });
     const sy = syncService({ sites: repos.sites, sessions: s, repo: repos.sync, cache: repos.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
     sync = sy;
     const m = mirrorService({ sites: r.sites, sessions: s, pages: r.pages, repo: r.mirror, prefs: r.prefs, siteCache: r.siteCache, emit: (p) => emit('mirror.progress', p) });

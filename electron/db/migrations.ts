@@ -313,6 +313,66 @@ export const migrations: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 9,
+    name: 'search over drafts',
+    sql: `
+      -- offline search covers the person's own unsynced words too: a draft's title, header values and
+      -- text (its "mine"), indexed apart from the page cache and kept in step by the triggers below
+      CREATE VIRTUAL TABLE drafts_fts USING fts5 (
+        title, header_text, content,
+        tokenize = 'unicode61 remove_diacritics 2'
+      );
+      INSERT INTO drafts_fts (drafts_fts, rank) VALUES ('rank', 'bm25(10.0, 3.0, 1.0)');
+      INSERT INTO drafts_fts (rowid, title, header_text, content)
+        SELECT id, json_extract(mine, '$.title'),
+          (SELECT group_concat(value, ' ') FROM json_tree(drafts.mine, '$.header') WHERE type IN ('text', 'integer', 'real')),
+          json_extract(mine, '$.content')
+        FROM drafts WHERE json_valid(mine);
+      CREATE TRIGGER drafts_fts_insert AFTER INSERT ON drafts WHEN json_valid(new.mine) BEGIN
+        INSERT INTO drafts_fts (rowid, title, header_text, content) VALUES (new.id, json_extract(new.mine, '$.title'),
+          (SELECT group_concat(value, ' ') FROM json_tree(new.mine, '$.header') WHERE type IN ('text', 'integer', 'real')),
+          json_extract(new.mine, '$.content'));
+      END;
+      CREATE TRIGGER drafts_fts_delete AFTER DELETE ON drafts BEGIN
+        DELETE FROM drafts_fts WHERE rowid = old.id;
+      END;
+      -- only when the words may change (a state change leaves the index alone)
+      CREATE TRIGGER drafts_fts_update AFTER UPDATE OF mine ON drafts WHEN old.mine IS NOT new.mine BEGIN
+        DELETE FROM drafts_fts WHERE rowid = old.id;
+        INSERT INTO drafts_fts (rowid, title, header_text, content) SELECT new.id, json_extract(new.mine, '$.title'),
+          (SELECT group_concat(value, ' ') FROM json_tree(new.mine, '$.header') WHERE type IN ('text', 'integer', 'real')),
+          json_extract(new.mine, '$.content')
+        WHERE json_valid(new.mine);
+      END;
+    `,
+  },
+  {
+    version: 10,
+    name: 'mirror: pages the API cannot read',
+    sql: `
+      -- a run's item may be 'unreadable': the site lists the page but its API cannot read it by its
+      -- route (GET /pages/docs/media is the media list of /docs); the copy keeps the list row, the
+      -- item keeps the reason, and the run is not called failed for it. SQLite cannot change a
+      -- CHECK in place: the table is made again
+      CREATE TABLE mirror_items_v10 (
+        id        INTEGER PRIMARY KEY,
+        run_id    INTEGER NOT NULL REFERENCES mirror_runs (id) ON DELETE CASCADE,
+        route     TEXT NOT NULL,
+        lang      TEXT NOT NULL,
+        state     TEXT NOT NULL DEFAULT 'todo' CHECK (state IN ('todo', 'fetched', 'unchanged', 'gone', 'failed', 'unreadable')),
+        attempts  INTEGER NOT NULL DEFAULT 0,
+        error     TEXT,
+        transient INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (run_id, route, lang)
+      );
+      INSERT INTO mirror_items_v10 (id, run_id, route, lang, state, attempts, error, transient)
+        SELECT id, run_id, route, lang, state, attempts, error, transient FROM mirror_items;
+      DROP TABLE mirror_items;
+      ALTER TABLE mirror_items_v10 RENAME TO mirror_items;
+      CREATE INDEX mirror_items_state ON mirror_items (run_id, state);
+    `,
+  },
 ];
 
 export const LATEST_VERSION = migrations.reduce((max, m) => Math.max(max, m.version), 0);

@@ -15,6 +15,7 @@
 import type { MirrorEta, MirrorProgress, Page, UnreadablePage } from '../contract';
 import { isAppError } from '../core/app-error';
 import { cmsPages, type MirrorRow } from '../api/cms/pages';
+import { shadowed } from '../api/cms/addressing';
 import { PaceCancelled } from '../api/pacer';
 import type { Transport } from '../api/transport';
 import type { PagesRepo } from '../db/repos/pages';
@@ -35,6 +36,7 @@ export function progressOf(r: RunRow, c: ItemCounts, eta: MirrorEta | null = nul
     fetched: c.fetched,
     unchanged: c.unchanged,
     failed: c.failed,
+    unreadable: c.unreadable,
     // pages found deleted while reading count as removed too
     removed: r.removed + c.gone,
     held: r.held,
@@ -68,6 +70,8 @@ type Answer =
   | { kind: 'gone'; item: Item }
   /** `transient`: worth another try in this run (no answer, 5xx, 429); others wait for the next run. */
   | { kind: 'failed'; item: Item; error: string; transient: boolean }
+  /** Listed, but the API cannot read the page by its route: the copy keeps the list row (api/cms/addressing.ts). */
+  | { kind: 'unreadable'; item: Item; reason: string }
   /** Given up before it was sent (the run stopped): it stays to do. */
   | { kind: 'dropped'; item: Item };
 
@@ -83,10 +87,15 @@ const ROWS_PER_WRITE = 25;
 /** Progress events at most this often (and at every phase or state change). */
 const EMIT_MS = 150;
 const CLEANUP_CHUNK = 500;
-/** GET /pages/{route}/… sub-resources that shadow a child page of the same slug. */
-const SUB_RESOURCES = new Set(['media', 'languages', 'compare', 'move', 'reorder', 'copy', 'translate', 'adopt-language', 'sync']);
 /** The route a list row without a readable address is kept under (with its place in the list). */
 const UNREADABLE_ROW = 'list row ';
+
+/** A run item's route as the renderer is told it: a list row without an address is no page to open. */
+export function itemAddress(route: string): { route: string | null; row?: number } {
+  if (!route.startsWith(UNREADABLE_ROW)) return { route };
+  const row = Number(route.slice(UNREADABLE_ROW.length));
+  return Number.isInteger(row) ? { route: null, row } : { route: null };
+}
 /** This many network failures in a row: the site stopped answering, the run stops (resumable). */
 const OFFLINE_AFTER = 12;
 
@@ -464,6 +473,9 @@ export class MirrorRun {
     } catch (err) {
       if (err instanceof PaceCancelled) return { kind: 'dropped', item };
       if (!isAppError(err)) return { kind: 'failed', item, error: message(err), transient: false };
+      // a page whose address is also that of a sub-resource of its parent: said so, not failed nor gone
+      const reason = shadowed(item.route, err);
+      if (reason) return { kind: 'unreadable', item, reason };
       if (err.code === 'not_found') return { kind: 'gone', item };
       if (err.code === 'unauthorized' || err.code === 'forbidden') {
         // never retried blindly: the run stops until the user signs in again
@@ -476,20 +488,8 @@ export class MirrorRun {
         }
       }
       const transient = err.code === 'network' || err.code === 'timeout' || err.code === 'rate_limited' || (err.info.status ?? 0) >= 500;
-      return { kind: 'failed', item, error: this.explain(item, err.message, err.code), transient };
+      return { kind: 'failed', item, error: err.message, transient };
     }
-  }
-
-  /**
-   * The API addresses a page's sub-resources under its route (GET /pages/docs/media lists the media
-   * of /docs), so a page with such a slug cannot be read by the route: say so instead of "unreadable".
-   */
-  private explain(item: Item, msg: string, code: string): string {
-    const slug = item.route.slice(item.route.lastIndexOf('/') + 1);
-    if (code === 'bad_response' && SUB_RESOURCES.has(slug)) {
-      return `The site's API cannot read ${item.route}: its address is also that of the “${slug}” of ${item.route.slice(0, item.route.lastIndexOf('/')) || '/'}.`;
-    }
-    return msg;
   }
 
   /** A write in a turn of the event loop of its own (see `take`); answers arriving meanwhile join it. */
@@ -525,7 +525,7 @@ export class MirrorRun {
             else pages.removeTree(this.siteId, route);
             break;
         }
-        repo.setItem(this.run.id, route, lang, a.kind, a.kind === 'failed' ? a.error : null, a.kind === 'failed' && a.transient);
+        repo.setItem(this.run.id, route, lang, a.kind, a.kind === 'failed' ? a.error : a.kind === 'unreadable' ? a.reason : null, a.kind === 'failed' && a.transient);
         this.counts.todo--;
         this.counts[a.kind]++;
       }

@@ -11,7 +11,7 @@ import type { PrefsRepo } from '../db/repos/prefs';
 import { LANGUAGES_KEY, type SiteCacheRepo } from '../db/repos/site-cache';
 import type { SitesRepo } from '../db/repos/sites';
 import type { SessionManager } from '../sites/sessions';
-import { MirrorRun, progressOf } from './run';
+import { itemAddress, MirrorRun, progressOf } from './run';
 import { planFor, settingsOf, type ListCursor, type MirrorPlan } from './plan';
 
 export interface MirrorDeps {
@@ -132,9 +132,10 @@ export function mirrorService(deps: MirrorDeps) {
     failures(siteId: string): MirrorFailures {
       cmsSite(siteId);
       const run = repo.latest(siteId);
-      if (!run) return { runId: null, items: [], total: 0 };
-      const items = repo.failures(run.id).map((f) => ({ route: f.route, lang: f.lang, reason: f.error ?? 'The site did not answer.' }));
-      return { runId: run.id, items, total: repo.counts(run.id).failed };
+      if (!run) return { runId: null, items: [], total: 0, unreadable: [] };
+      const items = repo.failures(run.id).map((f) => ({ ...itemAddress(f.route), lang: f.lang, reason: f.error ?? 'The site did not answer.' }));
+      const unreadable = repo.unreadable(run.id).map((f) => ({ route: f.route, lang: f.lang, reason: f.error ?? 'The site’s API cannot read this page by its address.' }));
+      return { runId: run.id, items, total: repo.counts(run.id).failed, unreadable };
     },
 
     /** Waits for the site's run to end (tests, benchmarks). */

@@ -2,16 +2,23 @@
  * Pages of a CMS site: every read goes through the cache (a plain read asks with If-None-Match, so
  * an unchanged page costs a 304), saves carry If-Match with the plain-read ETag, and writes that
  * move or remove pages drop what the cache knew about them.
+ *
+ * Offline: a site known to be away (its last request got no answer, no probe has reached it since)
+ * is not asked again for a read the copy can answer: the copy answers at once and the site is
+ * probed in the background (`nudge`). A read the copy could answer is sent once, without retries
+ * when nothing answers. A read the copy cannot answer asks the site once, which is a probe too.
  */
 import type { ChannelParsed, Page, PageLevel, PageList, PageMediaItem, PageSummary, SiteLanguages, TranslationMatrix, TranslationRow, UnreadablePage } from '../contract';
 import { AppError, isAppError } from '../core/app-error';
 import { cmsPages } from '../api/cms/pages';
 import { cmsMedia } from '../api/cms/media';
 import { cmsBlueprints } from '../api/cms/blueprints';
-import type { PagesRepo } from '../db/repos/pages';
+import type { CachedPage, PagesRepo } from '../db/repos/pages';
 import { uploadStaging } from './upload-staging';
 import { LANGUAGES_KEY, type SiteCacheRepo } from '../db/repos/site-cache';
 import type { SessionManager } from '../sites/sessions';
+import { siteOrder } from './level-order';
+import { shadowed } from '../api/cms/addressing';
 
 export interface PagesDeps {
   sessions: SessionManager;
@@ -22,6 +29,10 @@ export interface PagesDeps {
   siteCache?: SiteCacheRepo;
   /** Puts a write the site could not take now into the site's outbox (replayed by the next push). */
   queue?: (siteId: string, op: QueuedOp, route: string, payload: Record<string, unknown>) => void;
+  /** Whether the site answers (sync/connectivity.ts): false once a request got no answer; null when not known. */
+  online?: (siteId: string) => boolean | null;
+  /** A read was answered from the copy because the site is away: probe it in the background. */
+  nudge?: (siteId: string) => void;
 }
 
 export type QueuedOp = 'create' | 'delete' | 'move' | 'translate';
@@ -32,14 +43,28 @@ const MAX_MATRIX_PAGES = 20_000;
 /** Most children a folder may list in the tree before the list view is the better tool. */
 const MAX_CHILDREN = 5000;
 
-export function pagesService({ sessions, cache, progress, queue, siteCache }: PagesDeps) {
+export function pagesService({ sessions, cache, progress, queue, siteCache, online, nudge }: PagesDeps) {
   const staging = uploadStaging();
   const t = (siteId: string) => sessions.get(siteId).transport();
+  /** For a read the copy can answer: a connection that gets no answer is not tried again. */
+  const once = (siteId: string) => t(siteId).derive({ networkRetries: false });
+  /** For a read without a copy: tried once while the site is known away (it is a probe too), else as usual. */
+  const read = (siteId: string) => (online?.(siteId) === false ? once(siteId) : t(siteId));
   const key = (lang?: string) => lang ?? '';
 
-  async function readPlain(siteId: string, route: string, lang?: string): Promise<Page> {
-    const cached = cache.getPage(siteId, route, key(lang));
-    const r = await cmsPages.get(t(siteId), route, { ...(lang ? { lang } : {}), ...(cached?.page.etag ? { ifNoneMatch: cached.page.etag } : {}) });
+  /** The site is known to be away: the copy answers without asking it, and a probe goes in the background. */
+  function away(siteId: string): boolean {
+    if (online?.(siteId) !== false) return false;
+    nudge?.(siteId);
+    return true;
+  }
+
+  /** `fallback`: the caller gives the copy when nothing answers (`get`), so one try is enough. */
+  async function readPlain(siteId: string, route: string, lang?: string, fallback?: { cached: CachedPage | undefined }): Promise<Page> {
+    const cached = fallback ? fallback.cached : cache.getPage(siteId, route, key(lang));
+    // with a copy to give, or the site known away (this read is a probe too), one try is enough
+    const quick = fallback !== undefined && (cached !== undefined || online?.(siteId) === false);
+    const r = await cmsPages.get(quick ? once(siteId) : t(siteId), route, { ...(lang ? { lang } : {}), ...(cached?.page.etag ? { ifNoneMatch: cached.page.etag } : {}) });
     if (r === 'not_modified') {
       if (!cached) throw new AppError({ code: 'bad_response', message: 'The site answered “not modified” for a page Sitedesk has no copy of.' });
       cache.putPage(siteId, key(lang), cached.page); // refreshes fetched_at
@@ -50,7 +75,7 @@ export function pagesService({ sessions, cache, progress, queue, siteCache }: Pa
   }
 
   /** The site did not answer (offline, timeout): reads fall back to the cache. */
-  const unreachable = (err: unknown) => isAppError(err) && (err.code === 'network' || err.code === 'timeout');
+  const unreachable = (err: unknown): err is AppError => isAppError(err) && (err.code === 'network' || err.code === 'timeout');
 
   /**
    * Sends a structural write; when the site does not answer, the write goes to the outbox instead
@@ -66,6 +91,27 @@ export function pagesService({ sessions, cache, progress, queue, siteCache }: Pa
     }
   }
 
+  /** A level from the copy: the rows in the order the site last gave them, then those it never listed to us in the order it would. */
+  function cachedLevel(siteId: string, route: string): PageSummary[] {
+    const { placed, unplaced } = cache.cachedLevel(siteId, route);
+    if (!unplaced.length) return placed;
+    const parent = route === '/' ? null : cache.getPage(siteId, route, '')?.page.header;
+    return [...placed, ...siteOrder(unplaced, parent)];
+  }
+
+  /** A read of a page whose address is also that of a sub-resource of its parent (api/cms/addressing.ts): said so. */
+  function explained(route: string, err: unknown): unknown {
+    const reason = isAppError(err) ? shadowed(route, err) : null;
+    return reason && isAppError(err) ? new AppError({ ...err.info, message: reason, detail: err.message }, { cause: err }) : err;
+  }
+
+  /** No answer, and the folder's pages were never copied: said in those words, the site's reason kept. */
+  const notCopied = (route: string, err: AppError) =>
+    new AppError(
+      { code: err.code, message: `Not in the offline copy: the site is not answering, and the pages in ${route === '/' ? 'this site' : route} were never copied.`, detail: err.message },
+      { cause: err },
+    );
+
   const conflict = (route: string) =>
     new AppError({
       code: 'conflict',
@@ -76,17 +122,22 @@ export function pagesService({ sessions, cache, progress, queue, siteCache }: Pa
   return {
     async list(q: ChannelParsed<'pages.list'>): Promise<PageList> {
       const { siteId, ...query } = q;
+      // offline: the same filters, sort and paging over the cached rows, marked with their time;
+      // an empty answer is only an answer when the site was read before at all
+      const fromCopy = () => {
+        const cached = cache.list(siteId, query);
+        return cached.total > 0 || cache.cachedChildren(siteId, '/').length ? cached : null;
+      };
+      const copied = away(siteId) ? fromCopy() : null;
+      if (copied) return copied;
       let r: PageList;
       try {
-        const { next: _next, ...answer } = await cmsPages.list(t(siteId), query);
+        // with the site read before (a copy to give), one try is enough
+        const { next: _next, ...answer } = await cmsPages.list(cache.cachedChildren(siteId, '/').length ? once(siteId) : read(siteId), query);
         r = answer;
       } catch (err) {
-        // offline: the same filters, sort and paging over the cached rows, marked with their time
-        if (unreachable(err)) {
-          const cached = cache.list(siteId, query);
-          // an empty answer is only an answer when the site was read before at all
-          if (cached.total > 0 || cache.cachedChildren(siteId, '/').length) return cached;
-        }
+        const cached = unreachable(err) ? fromCopy() : null;
+        if (cached) return cached;
         throw err;
       }
       cache.putSummaries(siteId, '', r.items);
@@ -100,11 +151,22 @@ export function pagesService({ sessions, cache, progress, queue, siteCache }: Pa
      * first. The cache keeps each row's place, so the level reads the same offline.
      */
     async level(siteId: string, route: string): Promise<PageLevel> {
+      const copied = () => {
+        const cached = cachedLevel(siteId, route);
+        if (cached.length) return { items: cached };
+        // a page the cache knows as a leaf has no level to show, online or not
+        if (route !== '/' && cache.summary(siteId, route)?.hasChildren === false) return { items: [] };
+        return null;
+      };
+      const known = away(siteId) ? copied() : null;
+      if (known) return known;
       const items: PageSummary[] = [];
       const unreadable: UnreadablePage[] = [];
       try {
+        // with the level in the copy (or the site known away), a connection that gets no answer is not tried again
+        const transport = online?.(siteId) === false || cache.cachedChildren(siteId, route).length ? once(siteId) : t(siteId);
         for (let page: number | null = 1; page !== null && items.length + unreadable.length < MAX_CHILDREN; ) {
-          const r = await cmsPages.list(t(siteId), { childrenOf: route, sort: 'default', page, perPage: 100 });
+          const r = await cmsPages.list(transport, { childrenOf: route, sort: 'default', page, perPage: 100 });
           items.push(...r.items);
           unreadable.push(...(r.unreadable ?? []));
           // a next page that is not further on would loop: the level ends there
@@ -112,10 +174,9 @@ export function pagesService({ sessions, cache, progress, queue, siteCache }: Pa
         }
       } catch (err) {
         if (unreachable(err)) {
-          const cached = cache.cachedChildren(siteId, route);
-          if (cached.length) return { items: cached };
-          // a page the cache knows as a leaf has no level to show, online or not
-          if (route !== '/' && cache.summary(siteId, route)?.hasChildren === false) return { items: [] };
+          const cached = copied();
+          if (cached) return cached;
+          throw notCopied(route, err);
         }
         throw err;
       }
@@ -130,16 +191,17 @@ export function pagesService({ sessions, cache, progress, queue, siteCache }: Pa
 
     async get(q: ChannelParsed<'pages.get'>): Promise<Page> {
       if (!q.render && !q.translations) {
+        const cached = cache.getPage(q.siteId, q.route, key(q.lang));
+        if (cached && away(q.siteId)) return { ...cached.page, cachedAt: cached.fetchedAt };
         try {
-          return await readPlain(q.siteId, q.route, q.lang);
+          return await readPlain(q.siteId, q.route, q.lang, { cached });
         } catch (err) {
-          const cached = unreachable(err) ? cache.getPage(q.siteId, q.route, key(q.lang)) : undefined;
-          if (cached) return { ...cached.page, cachedAt: cached.fetchedAt };
-          throw err;
+          if (cached && unreachable(err)) return { ...cached.page, cachedAt: cached.fetchedAt };
+          throw explained(q.route, err);
         }
       }
       // a render or translations read: its ETag is not the one If-Match accepts, so it is not kept
-      const r = await cmsPages.get(t(q.siteId), q.route, { ...(q.lang ? { lang: q.lang } : {}), render: q.render ?? false, translations: q.translations ?? false });
+      const r = await cmsPages.get(read(q.siteId), q.route, { ...(q.lang ? { lang: q.lang } : {}), render: q.render ?? false, translations: q.translations ?? false });
       if (r === 'not_modified') throw new AppError({ code: 'bad_response', message: 'Unexpected “not modified” answer.' });
       return r;
     },
@@ -250,8 +312,10 @@ export function pagesService({ sessions, cache, progress, queue, siteCache }: Pa
     },
 
     async siteLanguages(siteId: string): Promise<SiteLanguages> {
+      const copy = siteCache?.get<SiteLanguages>(siteId, LANGUAGES_KEY);
+      if (copy && away(siteId)) return { ...copy.value, cachedAt: copy.fetchedAt };
       try {
-        const langs = await cmsPages.siteLanguages(t(siteId));
+        const langs = await cmsPages.siteLanguages(copy ? once(siteId) : t(siteId));
         siteCache?.put(siteId, LANGUAGES_KEY, langs);
         return langs;
       } catch (err) {
@@ -260,8 +324,8 @@ export function pagesService({ sessions, cache, progress, queue, siteCache }: Pa
         throw err;
       }
     },
-    taxonomy: (siteId: string) => cmsPages.taxonomy(t(siteId)),
-    languages: (siteId: string, route: string) => cmsPages.languages(t(siteId), route),
+    taxonomy: (siteId: string) => cmsPages.taxonomy(read(siteId)),
+    languages: (siteId: string, route: string) => cmsPages.languages(read(siteId), route),
 
     async translate(q: ChannelParsed<'translations.translate'>) {
       const { siteId, route, ...body } = q;
@@ -320,7 +384,7 @@ export function pagesService({ sessions, cache, progress, queue, siteCache }: Pa
     },
 
     media: (q: ChannelParsed<'media.list'>): Promise<PageMediaItem[]> =>
-      cmsMedia.list(t(q.siteId), q.route, { ...(q.filter ? { filter: q.filter } : {}), ...(q.sort ? { sort: q.sort } : {}), ...(q.order ? { order: q.order } : {}) }),
+      cmsMedia.list(read(q.siteId), q.route, { ...(q.filter ? { filter: q.filter } : {}), ...(q.sort ? { sort: q.sort } : {}), ...(q.order ? { order: q.order } : {}) }),
 
     /** A piece of a file for a later `upload` without `data`. */
     stageChunk(q: ChannelParsed<'media.uploadChunk'>): { received: number } {
@@ -349,8 +413,8 @@ export function pagesService({ sessions, cache, progress, queue, siteCache }: Pa
 
     removeMedia: (q: ChannelParsed<'media.delete'>) => cmsMedia.remove(t(q.siteId), q.route, q.filename).then(() => ({ filename: q.filename })),
 
-    templates: (siteId: string) => cmsBlueprints.templates(t(siteId)),
-    blueprint: (siteId: string, template: string) => cmsBlueprints.page(t(siteId), template),
+    templates: (siteId: string) => cmsBlueprints.templates(read(siteId)),
+    blueprint: (siteId: string, template: string) => cmsBlueprints.page(read(siteId), template),
   };
 }
 

@@ -1,11 +1,19 @@
 /**
  * Three-way merge of a page: the text by lines, the header field by field. Pure: no I/O, so every
  * case is a unit test. A conflict is never resolved by dropping a side: hunks keep base, mine and
- * theirs for the merge view, and an unresolved header field keeps all three values.
+ * theirs for the merge view, and an unresolved header field keeps all three values. Changes that
+ * merge cleanly are kept apart too (from the site, or mine), so the merge view shows each of them
+ * for what it is and lets the person undo it.
  */
-import { diff3Merge } from 'node-diff3';
+import { diffIndices } from 'node-diff3';
 
-export type Hunk = { kind: 'same'; lines: string[] } | { kind: 'conflict'; base: string[]; mine: string[]; theirs: string[] };
+export type Hunk =
+  | { kind: 'same'; lines: string[] }
+  /** Changed on the site only: the merge takes `lines` in place of `base`. */
+  | { kind: 'theirs'; base: string[]; lines: string[] }
+  /** Changed here only (or, with `alsoTheirs`, the same way on both sides): the merge keeps `lines`. */
+  | { kind: 'mine'; base: string[]; lines: string[]; alsoTheirs?: true }
+  | { kind: 'conflict'; base: string[]; mine: string[]; theirs: string[] };
 
 export interface TextMerge {
   clean: boolean;
@@ -23,49 +31,124 @@ export function eolOf(text: string): '\n' | '\r\n' {
 }
 
 const lines = (text: string) => text.split(/\r?\n/);
+const sameLines = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((l, i) => l === y[i]);
+
+/** Where one side changed the base: base[oStart, oStart + oLength) became side[start, start + length). */
+interface Change {
+  side: 'mine' | 'theirs';
+  oStart: number;
+  oLength: number;
+  start: number;
+  length: number;
+}
+
+/**
+ * The three texts as regions: runs both sides left as they were, changes of one side only, and the
+ * places both sides changed (a conflict unless they changed them alike). The diff3 regions
+ * (Khanna, Kunal and Pierce), with the base kept for every change so it can be shown and undone.
+ */
+export function mergeRegions(o: string[], a: string[], b: string[]): Hunk[] {
+  const changes: Change[] = [
+    ...diffIndices(o, a).map((d) => ({ side: 'mine' as const, oStart: d.buffer1[0], oLength: d.buffer1[1], start: d.buffer2[0], length: d.buffer2[1] })),
+    ...diffIndices(o, b).map((d) => ({ side: 'theirs' as const, oStart: d.buffer1[0], oLength: d.buffer1[1], start: d.buffer2[0], length: d.buffer2[1] })),
+  ].sort((x, y) => x.oStart - y.oStart);
+  const hunks: Hunk[] = [];
+  const keep = (from: number, to: number) => {
+    if (to <= from) return;
+    const last = hunks.at(-1);
+    if (last?.kind === 'same') last.lines.push(...o.slice(from, to));
+    else hunks.push({ kind: 'same', lines: o.slice(from, to) });
+  };
+  let at = 0;
+  for (let i = 0; i < changes.length; ) {
+    const first = changes[i]!;
+    let end = first.oStart + first.oLength;
+    let j = i + 1;
+    // changes that touch the same stretch of the base make one region
+    while (j < changes.length && changes[j]!.oStart <= end) end = Math.max(end, changes[j]!.oStart + changes[j]!.oLength), j++;
+    const region = changes.slice(i, j);
+    const start = first.oStart;
+    keep(at, start);
+    const base = o.slice(start, end);
+    if (region.length === 1) {
+      const text = (first.side === 'mine' ? a : b).slice(first.start, first.start + first.length);
+      hunks.push({ kind: first.side, base, lines: text });
+    } else {
+      // each side's span over the whole region, its edges moved by what that side left unchanged
+      const span = (side: 'mine' | 'theirs', buf: string[]) => {
+        const own = region.filter((c) => c.side === side);
+        if (!own.length) return o.slice(start, end);
+        const from = Math.min(...own.map((c) => c.start)) + (start - Math.min(...own.map((c) => c.oStart)));
+        const to = Math.max(...own.map((c) => c.start + c.length)) + (end - Math.max(...own.map((c) => c.oStart + c.oLength)));
+        return buf.slice(from, to);
+      };
+      const mine = span('mine', a);
+      const theirs = span('theirs', b);
+      if (sameLines(mine, theirs)) hunks.push({ kind: 'mine', base, lines: mine, alsoTheirs: true });
+      else hunks.push({ kind: 'conflict', base, mine, theirs });
+    }
+    at = end;
+    i = j;
+  }
+  keep(at, o.length);
+  return hunks;
+}
+
+/** The lines a clean region puts in the text (its change, or the base where the change is undone). */
+const cleanLines = (h: Exclude<Hunk, { kind: 'conflict' }>, undone = false): string[] => (h.kind === 'same' ? h.lines : undone ? h.base : h.lines);
 
 export function mergeText(base: string, mine: string, theirs: string): TextMerge {
   const eol = eolOf(mine || theirs || base);
-  const join = (xs: string[]) => xs.join(eol);
-  const [o, a, b] = [lines(base), lines(mine), lines(theirs)];
-  const same = (x: string[], y: string[]) => x.length === y.length && x.every((l, i) => l === y[i]);
-  // line endings alone never make a conflict: compare by lines
-  if (same(a, b) || same(o, b)) return { clean: true, hunks: [{ kind: 'same', lines: a }], text: join(a), eol };
-  if (same(o, a)) return { clean: true, hunks: [{ kind: 'same', lines: b }], text: join(b), eol };
-
-  const hunks: Hunk[] = [];
-  for (const region of diff3Merge<string>(a, o, b, { excludeFalseConflicts: true })) {
-    if (region.ok) {
-      const last = hunks.at(-1);
-      if (last?.kind === 'same') last.lines.push(...region.ok);
-      else hunks.push({ kind: 'same', lines: [...region.ok] });
-    } else if (region.conflict) {
-      hunks.push({ kind: 'conflict', base: region.conflict.o, mine: region.conflict.a, theirs: region.conflict.b });
-    }
+  const hunks = mergeRegions(lines(base), lines(mine), lines(theirs));
+  const out: string[] = [];
+  let clean = true;
+  for (const h of hunks) {
+    if (h.kind === 'conflict') clean = false;
+    else out.push(...cleanLines(h));
   }
-  const clean = hunks.every((h) => h.kind === 'same');
-  return { clean, hunks, text: clean ? join(hunks.flatMap((h) => (h.kind === 'same' ? h.lines : []))) : null, eol };
+  return { clean, hunks, text: clean ? out.join(eol) : null, eol };
+}
+
+/** Lines that start a list item or a table row: such blocks go on without a blank line between them. */
+const LIST_ITEM = /^\s{0,3}([-*+]|\d{1,9}[.)])\s/;
+const TABLE_ROW = /^\s*\|/;
+
+/**
+ * Mine then theirs as separate Markdown blocks: a blank line between them, unless one side ends or
+ * starts with one already, or both sides are items of the same list or rows of the same table
+ * (where a blank line would split them). Never two paragraphs glued into one.
+ */
+export function bothBlocks(mine: readonly string[], theirs: readonly string[]): string[] {
+  const last = mine.at(-1);
+  const first = theirs[0];
+  if (last === undefined || first === undefined || last.trim() === '' || first.trim() === '') return [...mine, ...theirs];
+  if ((LIST_ITEM.test(last) && LIST_ITEM.test(first)) || (TABLE_ROW.test(last) && TABLE_ROW.test(first))) return [...mine, ...theirs];
+  return [...mine, '', ...theirs];
 }
 
 /** A choice per conflict hunk, in order: one side, both (mine then theirs), or text typed in the merge view. */
 export type HunkChoice = 'mine' | 'theirs' | 'base' | 'both' | { text: string };
 
-export function resolveText(merge: TextMerge, choices: HunkChoice[]): string {
+/**
+ * The text the choices make: each conflict as chosen (in order), each clean change kept unless its
+ * hunk index is in `undone` (then its base stands).
+ */
+export function resolveText(merge: TextMerge, choices: HunkChoice[], undone: ReadonlySet<number> = new Set()): string {
   let i = 0;
   const out: string[] = [];
-  for (const h of merge.hunks) {
-    if (h.kind === 'same') {
-      out.push(...h.lines);
-      continue;
+  merge.hunks.forEach((h, index) => {
+    if (h.kind !== 'conflict') {
+      out.push(...cleanLines(h, undone.has(index)));
+      return;
     }
     const c = choices[i++];
     if (c === undefined) throw new Error(`No choice for conflict ${i}.`);
     if (c === 'mine') out.push(...h.mine);
     else if (c === 'theirs') out.push(...h.theirs);
     else if (c === 'base') out.push(...h.base);
-    else if (c === 'both') out.push(...h.mine, ...h.theirs);
+    else if (c === 'both') out.push(...bothBlocks(h.mine, h.theirs));
     else out.push(...lines(c.text));
-  }
+  });
   return out.join(merge.eol);
 }
 
@@ -82,10 +165,24 @@ export interface FieldConflict {
   theirs: unknown;
 }
 
+/** A field changed on one side only (or alike on both), merged cleanly: shown, and undone on request. */
+export interface FieldChange {
+  path: string;
+  side: 'mine' | 'theirs';
+  /** undefined = the field did not exist in the base (added) … */
+  base: unknown;
+  /** … or does not exist now (removed). */
+  value: unknown;
+  /** Both sides made this same change. */
+  alsoTheirs?: true;
+}
+
 export interface HeaderMerge {
   /** Clean fields merged; a conflicting field holds mine until resolved. */
   merged: Header;
   conflicts: FieldConflict[];
+  /** The fields that merged cleanly but differ from the base, by path. */
+  changes: FieldChange[];
 }
 
 const isPlain = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -101,17 +198,23 @@ export function same(a: unknown, b: unknown): boolean {
   return false;
 }
 
-function mergeObject(base: Header | undefined, mine: Header, theirs: Header, prefix: string, conflicts: FieldConflict[]): Header {
+function mergeObject(base: Header | undefined, mine: Header, theirs: Header, prefix: string, conflicts: FieldConflict[], changes: FieldChange[]): Header {
   const out: Header = {};
   const keys = [...new Set([...Object.keys(mine), ...Object.keys(theirs), ...Object.keys(base ?? {})])];
   for (const k of keys) {
     const [o, a, b] = [base?.[k], mine[k], theirs[k]];
     const path = prefix ? `${prefix}.${k}` : k;
     let v: unknown;
-    if (same(a, b)) v = a;
-    else if (same(a, o)) v = b; // only theirs changed (or removed) it
-    else if (same(b, o)) v = a; // only mine did
-    else if (isPlain(a) && isPlain(b) && (o === undefined || isPlain(o))) v = mergeObject(o as Header | undefined, a, b, path, conflicts);
+    if (same(a, b)) {
+      v = a;
+      if (!same(a, o)) changes.push({ path, side: 'mine', base: o, value: a, alsoTheirs: true });
+    } else if (same(a, o)) {
+      v = b; // only theirs changed (or removed) it
+      changes.push({ path, side: 'theirs', base: o, value: b });
+    } else if (same(b, o)) {
+      v = a; // only mine did
+      changes.push({ path, side: 'mine', base: o, value: a });
+    } else if (isPlain(a) && isPlain(b) && (o === undefined || isPlain(o))) v = mergeObject(o as Header | undefined, a, b, path, conflicts, changes);
     else {
       conflicts.push({ path, base: o, mine: a, theirs: b });
       v = a;
@@ -123,26 +226,32 @@ function mergeObject(base: Header | undefined, mine: Header, theirs: Header, pre
 
 export function mergeHeader(base: Header, mine: Header, theirs: Header): HeaderMerge {
   const conflicts: FieldConflict[] = [];
-  const merged = mergeObject(base, mine, theirs, '', conflicts);
-  return { merged, conflicts };
+  const changes: FieldChange[] = [];
+  const merged = mergeObject(base, mine, theirs, '', conflicts, changes);
+  return { merged, conflicts, changes };
 }
 
-/** Applies the merge view's choices to the conflicting fields (by path). */
-export function resolveHeader(m: HeaderMerge, choices: Record<string, 'mine' | 'theirs' | 'base' | { value: unknown }>): Header {
+/** Sets (or, for undefined, removes) a field by its dotted path. */
+function setPath(out: Header, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let node: Record<string, unknown> = out;
+  for (const p of parts.slice(0, -1)) {
+    if (!isPlain(node[p])) node[p] = {};
+    node = node[p] as Record<string, unknown>;
+  }
+  const last = parts.at(-1)!;
+  if (value === undefined) delete node[last];
+  else node[last] = value;
+}
+
+/** Applies the merge view's choices to the conflicting fields (by path), and puts back the base of the clean changes undone. */
+export function resolveHeader(m: HeaderMerge, choices: Record<string, 'mine' | 'theirs' | 'base' | { value: unknown }>, undone: ReadonlySet<string> = new Set()): Header {
   const out = structuredClone(m.merged);
+  for (const c of m.changes) if (undone.has(c.path)) setPath(out, c.path, structuredClone(c.base));
   for (const c of m.conflicts) {
     const pick = choices[c.path];
     if (pick === undefined) throw new Error(`No choice for header field ${c.path}.`);
-    const value = pick === 'mine' ? c.mine : pick === 'theirs' ? c.theirs : pick === 'base' ? c.base : pick.value;
-    const parts = c.path.split('.');
-    let node: Record<string, unknown> = out;
-    for (const p of parts.slice(0, -1)) {
-      if (!isPlain(node[p])) node[p] = {};
-      node = node[p] as Record<string, unknown>;
-    }
-    const last = parts.at(-1)!;
-    if (value === undefined) delete node[last];
-    else node[last] = value;
+    setPath(out, c.path, pick === 'mine' ? c.mine : pick === 'theirs' ? c.theirs : pick === 'base' ? c.base : pick.value);
   }
   return out;
 }

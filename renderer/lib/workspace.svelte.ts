@@ -1,7 +1,7 @@
 /**
- * The open sites: tabs in order, the active one (left / main pane), an optional second site
- * shown beside it (split) and the share of width the main pane gets. Loaded with
- * `workspace.get`; every change is saved with `workspace.set`, debounced.
+ * The open sites: tabs in order, the active one (the main pane), an optional second site
+ * shown beside it (split) and the share of width the first pane gets (the panes are shown in the
+ * order of their tabs). Loaded with `workspace.get`; every change is saved with `workspace.set`, debounced.
  *
  * Invariants: `active` and `split` are in `tabs`; `split !== active`; `split` is null when
  * `active` is null; `ratio` is within 0.2–0.8.

@@ -229,7 +229,8 @@ test('a conflict that does not merge by itself: Merge… in the editor, choose p
   await expect(markdown(editor)).toContainText('Theirs: the first paragraph');
   await expect(editor.getByText('Saved', { exact: true })).toBeVisible();
   const onSite = await bridge<{ content: string }>(page, 'pages.get', { siteId: demo.siteId, route: '/about/history' });
-  expect(onSite.content).toContain('Mine: the first paragraph, rewritten in Sitedesk.\nTheirs: the first paragraph, rewritten on the site.');
+  // "Both" keeps them two paragraphs (it used to glue the two lines into one)
+  expect(onSite.content).toContain('Mine: the first paragraph, rewritten in Sitedesk.\n\nTheirs: the first paragraph, rewritten on the site.');
 });
 
 test('Home opens by its own route; a select of the blueprint writes the value of the option chosen', async ({ page }, info) => {

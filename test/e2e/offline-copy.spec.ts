@@ -35,13 +35,9 @@ test('make a site available offline: progress, cancel, resume, update; then sear
   await expect(page.getByText(`${DEMO} is available offline`)).toBeVisible();
   const first = (await card.textContent()) ?? '';
   expect(first).toMatch(/read anew/);
-  // which pages could not be read, and why (the demo's /docs/media collides with the media API)
-  await card.getByText(/3 pages could not be read/).click();
-  const failedList = card.getByRole('list', { name: 'Pages that could not be read' });
-  // one row per page and reason, with the languages that failed
-  await expect(failedList.getByRole('listitem')).toHaveCount(1);
-  await expect(failedList.getByRole('listitem')).toContainText('/docs/media default language, de, fr');
-  await expect(failedList.getByRole('listitem')).toContainText(/cannot read \/docs\/media/);
+  // every page of the demo can be read: nothing failed (the pages that fail, and those the site's
+  // API cannot read, are listed under the card: see offline-walk.spec.ts)
+  await expect(card).not.toContainText(/could not be read|failed|cannot read/);
 
   // a second copy of the unchanged site costs almost nothing: every page is unchanged
   await card.getByRole('button', { name: 'Update offline copy' }).click();

@@ -415,6 +415,68 @@ for (const scheme of ['light', 'dark'] as const) {
   });
 }
 
+/**
+ * Offline and in a conflict (issue 20): the tree from the copy with the site away (a copied folder
+ * open in the site's order, a folder never copied saying so), a search hit on an unsynced draft,
+ * and the merge view with a change the site made alone.
+ */
+for (const scheme of ['light', 'dark'] as const) {
+  test(`offline walk in ${scheme}`, async ({ browser }) => {
+    await withJournal(browser, scheme, { dismissToasts: true, viewport: { width: 1280, height: 860 } }, async ({ page, site, siteId, shot }) => {
+      await siteButton(page, JOURNAL).click();
+      const pane = sitePane(page, JOURNAL);
+      await pane.getByRole('button', { name: 'Pages', exact: true }).click();
+      await expect(treeItem(pane, 'Home', JOURNAL)).toBeVisible();
+      // only About is copied for offline use
+      await bridge(page, 'mirror.setSettings', { siteId, scope: { kind: 'prefix', route: '/about' } });
+      const { runId } = await bridge<{ runId: number }>(page, 'mirror.start', { siteId });
+      await expect.poll(async () => (await bridge<{ runId: number; state: string }[]>(page, 'mirror.status', { siteId })).find((r) => r.runId === runId)?.state, { timeout: 60_000 }).toBe('done');
+
+      // a conflict: my edit of History, and the site's own change of its first line and of my line
+      const base = ['# History', '', 'Northwind started in 1998 as a two-person newsletter.', 'The first issue went to forty readers.', '', 'We moved to the web in 2004.', 'Today the journal has 12 writers.', '', 'Thanks for reading.'].join('\n');
+      site.editPage({ route: '/about/history', content: base });
+      await saveDraft(page, siteId, '/about/history', (p) => ({ content: p.content.replace('has 12 writers.', 'has fourteen writers, and a garden shed for the archive.') }));
+      site.editPage({ route: '/about/history', content: base.replace('# History', '# Our history').replace('has 12 writers.', 'has 13 writers.') });
+      await bridge(page, 'sync.push', { siteId });
+
+      // the site goes away: Documentation was never copied and says so; About opens from the copy
+      site.faults.set({ route: '*', drop: true });
+      const row = (title: string) => treeItem(pane, title, JOURNAL);
+      await row('Documentation').click({ position: { x: 10, y: 14 } });
+      await expect(pane.getByRole('treeitem', { name: /^Not in the offline copy/ })).toBeVisible();
+      await row('About').click({ position: { x: 10, y: 14 } });
+      await expect(row('Our team')).toBeVisible();
+      await row('Our team').click();
+      await expect(pane.getByText(/The site is not reachable\. This is Sitedesk’s copy from/)).toBeVisible();
+      await row('Our team').focus();
+      await page.waitForTimeout(300);
+      await shot('offline-tree');
+
+      // search finds my own unsynced words, and says so; snippets read as text
+      await page.keyboard.press('Control+Shift+F');
+      const search = page.getByRole('dialog', { name: 'Search pages' });
+      await search.getByRole('combobox', { name: 'Search for' }).fill('garden');
+      await expect(search.getByRole('listbox', { name: 'Search results' }).getByRole('option').first()).toContainText('Your unsynced change');
+      await page.waitForTimeout(300);
+      await shot('search-draft');
+      await page.keyboard.press('Escape');
+      await expect(search).toBeHidden();
+
+      // back online: the merge view shows the site's first line as a change from the site
+      site.faults.clear();
+      await pane.getByRole('button', { name: 'Overview', exact: true }).click();
+      await pane.getByRole('button', { name: 'Changes', exact: true }).click();
+      await pane.getByRole('button', { name: 'Resolve… History' }).click();
+      const merge = pane.getByRole('region', { name: 'Resolve conflict: History' });
+      await expect(merge.getByRole('listitem', { name: /^From the site/ })).toBeVisible();
+      await merge.getByRole('radiogroup', { name: 'Conflict 1 of 1' }).getByRole('radio', { name: 'Both (mine then theirs)', exact: true }).check();
+      await merge.getByRole('heading', { name: /^Text:/ }).evaluate((h) => h.scrollIntoView({ block: 'start' }));
+      await page.waitForTimeout(300);
+      await shot('sync-merge-site-change');
+    });
+  });
+}
+
 /** The store (issue 6): access and budget, pets with the new-pet dialog, inventory, orders, users from CSV, a 429. */
 for (const scheme of ['light', 'dark'] as const) {
   test(`store screens in ${scheme}`, async ({ browser }) => {

@@ -135,7 +135,8 @@ test('a conflict: pushed, shown in Changes, resolved per hunk and by hand, then 
 
   const onServer = await onSite('GET', '/about/history');
   expect(onServer.content).toBe(
-    L('# History', '', 'We started in 1999.', 'The first shop was small.', '', 'Then we grew.', 'Now we are forty.', 'Now we are a team of 40.', '', 'Thanks for reading.', 'Edited by hand.'),
+    // "Both" puts the two sides in as separate paragraphs, never glued into one
+    L('# History', '', 'We started in 1999.', 'The first shop was small.', '', 'Then we grew.', 'Now we are forty.', '', 'Now we are a team of 40.', '', 'Thanks for reading.', 'Edited by hand.'),
   );
   expect(onServer.title).toBe('History, merged');
   expect(onServer.header.menu).toBe('Story');

@@ -94,13 +94,15 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const cms = await sandbox({ seed: 'empty' });
       const w = await world();
       const site = await cmsSite(w, cms);
-      expect(await w.call('auth.setupStatus', { siteId: site.id })).toEqual({ setupRequired: true });
+      // the real service names its password rules too (the setup form shows them)
+      const policy = { minLength: 8, rules: expect.arrayContaining([{ label: 'At least 8 characters', pattern: '.{8,}' }]) };
+      expect(await w.call('auth.setupStatus', { siteId: site.id })).toEqual(real ? { setupRequired: true, passwordPolicy: policy } : { setupRequired: true });
       const bad = await w.fails('auth.setup', { siteId: site.id, username: 'a b', password: 'short', email: 'nope' });
       expect(bad.fields).toMatchObject({ username: expect.any(String), password: 'At least 8 characters.', email: expect.any(String) });
       // (a password both take: the real service's default policy wants a digit, lower and upper case)
       const info = await w.call('auth.setup', { siteId: site.id, username: 'owner', password: 'Correct horse 1', email: 'owner@example.test' });
       expect(info).toMatchObject({ state: 'signed_in', username: 'owner', me: { username: 'owner', ...versions } });
-      expect(await w.call('auth.setupStatus', { siteId: site.id })).toEqual({ setupRequired: false });
+      expect(await w.call('auth.setupStatus', { siteId: site.id })).toEqual(real ? { setupRequired: false, passwordPolicy: policy } : { setupRequired: false });
       const again = await w.fails('auth.setup', { siteId: site.id, username: 'other', password: 'Correct horse 1', email: 'o@example.test' });
       expect(again).toMatchObject({ code: 'conflict', status: 409 });
     });

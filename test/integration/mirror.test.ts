@@ -59,12 +59,24 @@ async function mirrored(input: Partial<ChannelInput<'mirror.start'>> = {}, siteI
 
 const server = () => adminApi(cms);
 
+/** Resolves once the sandbox has seen no new request for 200 ms. */
+async function quiet(log: { list(): unknown[] }): Promise<void> {
+  let seen = -1;
+  while (log.list().length !== seen) {
+    seen = log.list().length;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 /**
- * /docs/media cannot be read through the API: GET /pages/docs/media is the media list of /docs
- * (the API's own sub-resource). The mirror reports its three reads (en, de, fr) as failed.
+ * /about/media (made in beforeAll, in the default language) cannot be read through the API:
+ * GET /pages/about/media is the media list of /about (the API's own sub-resource). The mirror
+ * marks its read as one the API cannot make (the copy keeps the list row), never as failed; the
+ * demo content itself has no such page.
  */
-const UNREADABLE = 3;
-const readable = (r: RequestRecord) => !/^\/api\/v1\/pages\/docs\/media(\?|$)/.test(r.url);
+const TRAP = '/about/media';
+const UNREADABLE = 1;
+const readable = (r: RequestRecord) => !/^\/api\/v1\/pages\/about\/media(\?|$)/.test(r.url);
 
 /** Page reads (not lists) the sandbox saw. */
 const pageReads = (filter: (r: RequestRecord) => boolean = () => true) =>
@@ -100,6 +112,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     dir = tempDir();
     await openHost();
     site = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+    await cmsPages.create(server(), { route: TRAP, title: 'Media kit', content: 'Logos and photos for the press.' });
   });
   afterAll(async () => {
     await host.close();
@@ -112,18 +125,21 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const total = expectedReads();
       events.length = 0;
       const r = await mirrored();
-      expect(r).toMatchObject({ state: 'done', phase: 'done', listed: true, total, done: total - UNREADABLE, fetched: total - UNREADABLE, unchanged: 0, failed: UNREADABLE, removed: 0 });
-      // reported with the reason, page by page
-      expect(r.error).toContain(`${UNREADABLE} of ${total} reads failed`);
-      expect(cacheRows("SELECT route, lang, error FROM mirror_items WHERE state = 'failed' ORDER BY lang")).toEqual(
-        ['', 'de', 'fr'].map((lang) => ({ route: '/docs/media', lang, error: expect.stringContaining('cannot read /docs/media') })),
-      );
-      // and to the renderer, which shows them under the card
+      expect(r).toMatchObject({ state: 'done', phase: 'done', listed: true, total, done: total - UNREADABLE, fetched: total - UNREADABLE, unchanged: 0, failed: 0, unreadable: UNREADABLE, removed: 0 });
+      // the page the API cannot read is said so with the reason, and the run is not called failed
+      expect(r.error).toBeNull();
+      expect(cacheRows("SELECT route, lang, error FROM mirror_items WHERE state IN ('failed', 'unreadable') ORDER BY lang")).toEqual([
+        { route: TRAP, lang: '', error: 'The site’s API cannot read /about/media: its address is also that of the media list of /about.' },
+      ]);
+      // and to the renderer, which shows it under the card
       expect(await call('mirror.failures', { siteId: site.id })).toEqual({
         runId: r.runId,
-        total: UNREADABLE,
-        items: ['', 'de', 'fr'].map((lang) => ({ route: '/docs/media', lang, reason: expect.stringContaining('cannot read /docs/media') })),
+        total: 0,
+        items: [],
+        unreadable: [{ route: TRAP, lang: '', reason: expect.stringContaining('cannot read /about/media') }],
       });
+      // the copy keeps what the list gave
+      expect(cacheRows("SELECT title, full_at FROM pages WHERE site_id = ? AND route = ? AND lang = ''", site.id, TRAP)).toEqual([{ title: 'Media kit', full_at: null }]);
 
       // on disk: every page with its header and content, the translations under their code
       const [count] = cacheRows("SELECT count(*) AS n FROM pages WHERE site_id = ? AND full_at IS NOT NULL", site.id) as { n: number }[];
@@ -143,14 +159,14 @@ describe.each(flavors)('%s flavour', (flavor) => {
         last = e.done;
       }
       expect(mine.map((e) => e.phase)).toEqual(expect.arrayContaining(['listing', 'reading', 'done']));
-      expect(mine.at(-1)).toMatchObject({ state: 'done', done: total - UNREADABLE, failed: UNREADABLE });
+      expect(mine.at(-1)).toMatchObject({ state: 'done', done: total - UNREADABLE, failed: 0, unreadable: UNREADABLE });
     });
 
     test('a second mirror of the unchanged site reads no page: the list rows, in each language, vouch for every copy', async () => {
       const total = expectedReads();
       cms.requests.clear();
       const r = await mirrored();
-      expect(r).toMatchObject({ state: 'done', total, done: total - UNREADABLE, fetched: 0, unchanged: total - UNREADABLE, failed: UNREADABLE });
+      expect(r).toMatchObject({ state: 'done', total, done: total - UNREADABLE, fetched: 0, unchanged: total - UNREADABLE, failed: 0, unreadable: UNREADABLE });
       // only the three reads that fail every time are made again (they have no copy)
       expect(pageReads(readable)).toEqual([]);
       expect(pageReads()).toHaveLength(UNREADABLE);
@@ -187,7 +203,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       await cmsPages.translate(server(), untranslated, { lang: 'de', title: 'Neu übersetzt', content: 'Neu.' });
       cms.requests.clear();
       const r = await mirrored();
-      expect(r).toMatchObject({ state: 'done', total: expectedReads(), failed: UNREADABLE });
+      expect(r).toMatchObject({ state: 'done', total: expectedReads(), failed: 0, unreadable: UNREADABLE });
       const reads = pageReads(readable).map((q) => q.url);
       const path = (route: string, lang = '') => `/api/v1/pages${route.split('/').map(encodeURIComponent).join('/')}${lang ? `?lang=${lang}` : ''}`;
       // the German copy of the edited page, and the new translation; its default row changed (its translations), so it too
@@ -211,7 +227,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       cms.editPage({ route: '/about/history', content: 'Changed behind the app’s back.' });
       await cmsPages.create(server(), { route: '/about/careers', title: 'Careers', content: 'We are hiring.' });
       const r = await mirrored();
-      expect(r).toMatchObject({ state: 'done', total: expectedReads(), failed: UNREADABLE, removed: 2 });
+      expect(r).toMatchObject({ state: 'done', total: expectedReads(), failed: 0, unreadable: UNREADABLE, removed: 2 });
       expect(r.fetched).toBeGreaterThanOrEqual(2); // the edited page and the new one
       expect(cacheRows("SELECT 1 FROM pages WHERE site_id = ? AND route = '/archive/note-03'", site.id)).toEqual([]);
       expect(cacheRows("SELECT 1 FROM pages WHERE site_id = ? AND route = ? AND lang = 'de'", site.id, blogDe)).toEqual([]);
@@ -254,7 +270,8 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const wanted = content.tree().pages.filter((n) => n.parent?.route === '/' || n.parent?.route === '/about');
       const reads = wanted.reduce((n, node) => n + 1 + (Object.keys(content.translated(node)).includes('de') ? 1 : 0), 0);
       const r = await mirrored({}, levels.id);
-      expect(r).toMatchObject({ state: 'done', total: reads, done: reads, failed: 0 });
+      // /about holds the page the API cannot read (see TRAP)
+      expect(r).toMatchObject({ state: 'done', total: reads, done: reads - UNREADABLE, failed: 0, unreadable: UNREADABLE });
       expect(cacheRows("SELECT DISTINCT lang FROM pages WHERE site_id = ? AND full_at IS NOT NULL ORDER BY lang", levels.id)).toEqual([{ lang: '' }, { lang: 'de' }]);
       expect(cacheRows("SELECT count(*) AS n FROM pages WHERE site_id = ? AND route LIKE '/blog/%'", levels.id)).toEqual([{ n: 0 }]);
       await call('sites.remove', { id: levels.id });
@@ -263,7 +280,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     test('settings: defaults, a change, and bad values refused at the boundary', async () => {
       const other = await call('sites.add', { name: 'Settings only', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: 'k' });
       expect(await call('mirror.settings', { siteId: other.id })).toEqual({ scope: { kind: 'site' }, languages: 'all', autoSync: true });
-      expect(await call('mirror.failures', { siteId: other.id })).toEqual({ runId: null, items: [], total: 0 });
+      expect(await call('mirror.failures', { siteId: other.id })).toEqual({ runId: null, items: [], total: 0, unreadable: [] });
       expect(await call('mirror.setSettings', { siteId: other.id, languages: ['de'], autoSync: false })).toEqual({ scope: { kind: 'site' }, languages: ['de'], autoSync: false });
       expect(await fails('mirror.setSettings', { siteId: other.id, scope: { kind: 'prefix', route: 'no-slash' } } as never)).toMatchObject({ code: 'invalid_input' });
       expect(await fails('mirror.setSettings', { siteId: other.id, languages: ['Deutsch'] })).toMatchObject({ code: 'invalid_input' });
@@ -289,9 +306,12 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(before).toMatchObject({ state: 'cancelled', resumable: true });
       expect(before.done).toBeGreaterThanOrEqual(60);
 
+      // reads the first Host had written to its sockets when it closed reach the sandbox (in this
+      // process) only when the event loop next polls: let them land before counting
+      await quiet(cms.requests);
       cms.requests.clear();
       const r = await mirrored({}, second.id);
-      expect(r).toMatchObject({ runId: before.runId, state: 'done', total, done: total - UNREADABLE, fetched: total - UNREADABLE, failed: UNREADABLE });
+      expect(r).toMatchObject({ runId: before.runId, state: 'done', total, done: total - UNREADABLE, fetched: total - UNREADABLE, failed: 0, unreadable: UNREADABLE });
       // only what was left is read (failed reads are tried again): nothing cached before the cancel is asked again
       expect(pageReads()).toHaveLength(total - before.done);
       await call('sites.remove', { id: second.id });
@@ -319,7 +339,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       await openHost();
       const r = await until(() => statusOf(site.id), (s) => s.state !== 'running');
       // asked to check everything: every page read (no 304s), before and after the restart
-      expect(r).toMatchObject({ state: 'done', total, done: total - UNREADABLE, fetched: total - UNREADABLE, unchanged: 0, failed: UNREADABLE });
+      expect(r).toMatchObject({ state: 'done', total, done: total - UNREADABLE, fetched: total - UNREADABLE, unchanged: 0, failed: 0, unreadable: UNREADABLE });
     });
 
     test('a page that answers 500 is reported as failed after retries; a dropped connection is retried and succeeds', async () => {
@@ -328,8 +348,8 @@ describe.each(flavors)('%s flavour', (flavor) => {
       try {
         const r = await mirrored({ revalidateAll: true });
         const total = expectedReads();
-        // /about/press is in English and French: both reads fail (with /docs/media's)
-        expect(r).toMatchObject({ state: 'done', total, failed: 2 + UNREADABLE, done: total - 2 - UNREADABLE });
+        // /about/press is in English and French: both reads fail
+        expect(r).toMatchObject({ state: 'done', total, failed: 2, unreadable: UNREADABLE, done: total - 2 - UNREADABLE });
         expect(cacheRows("SELECT lang, attempts, error FROM mirror_items WHERE route = '/about/press' ORDER BY lang")).toEqual([
           { lang: '', attempts: 3, error: expect.any(String) },
           { lang: 'fr', attempts: 3, error: expect.any(String) },
@@ -345,7 +365,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
         cms.faults.clear();
       }
       const again = await mirrored();
-      expect(again).toMatchObject({ state: 'done', failed: UNREADABLE });
+      expect(again).toMatchObject({ state: 'done', failed: 0, unreadable: UNREADABLE });
     });
 
     test('a store site or an unknown site cannot be mirrored', async () => {
@@ -397,18 +417,19 @@ describe.each(flavors)('%s flavour', (flavor) => {
         const about = await call('sites.add', { name: 'About through a proxy', kind: 'cms', baseUrl: `${proxy.origin}${cms.prefix}`, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
         await call('mirror.setSettings', { siteId: about.id, scope: { kind: 'prefix', route: '/about' }, languages: ['de'] });
         const r = await mirrored({}, about.id);
-        expect(r).toMatchObject({ state: 'done', failed: 3, error: expect.stringContaining('3 of') });
-        expect(r.done + r.failed).toBe(r.total);
+        // /about also holds the page the API cannot read (see TRAP): said so, not counted as failed
+        expect(r).toMatchObject({ state: 'done', failed: 3, unreadable: UNREADABLE, error: expect.stringContaining('3 of') });
+        expect(r.done + r.failed + r.unreadable).toBe(r.total);
         const failures = await call('mirror.failures', { siteId: about.id });
         expect(failures.items).toEqual(
           expect.arrayContaining([
             { route: '/about/history', lang: '', reason: expect.stringMatching(/page list cannot be read \(order: /) },
-            { route: expect.stringMatching(/^list row \d+$/), lang: '', reason: expect.stringMatching(/page list cannot be read \(route: /) },
+            { route: null, row: expect.any(Number), lang: '', reason: expect.stringMatching(/page list cannot be read \(route: /) },
             { route: withDe, lang: 'de', reason: expect.stringMatching(/page list cannot be read \(translated_languages: /) },
           ]),
         );
         // the other pages of the scope are in the cache
-        const others = children.filter((n) => !['/about/history', '/about/press'].includes(n.route)).map((n) => n.route);
+        const others = children.filter((n) => !['/about/history', '/about/press', TRAP].includes(n.route)).map((n) => n.route);
         for (const route of others) expect(cacheRows("SELECT 1 AS ok FROM pages WHERE site_id = ? AND route = ? AND lang = '' AND full_at IS NOT NULL", about.id, route)).toEqual([{ ok: 1 }]);
         await call('sites.remove', { id: about.id });
       } finally {

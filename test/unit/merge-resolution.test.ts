@@ -4,8 +4,8 @@
  * resolveHeader, and these tests keep the two in step.
  */
 import { describe, expect, test } from 'vitest';
-import { mergeHeader, mergeText, resolveHeader, resolveText } from '../../electron/sync/merge';
-import { headerToSend, resolvedHeader, resolvedText, resolvedTitle, showValue, type HunkChoice } from '../../renderer/views/sync/resolution';
+import { bothBlocks as hostBoth, mergeHeader, mergeText, resolveHeader, resolveText } from '../../electron/sync/merge';
+import { bothBlocks, headerToSend, resolvedHeader, resolvedText, resolvedTitle, showValue, type HunkChoice } from '../../renderer/views/sync/resolution';
 
 const L = (...xs: string[]) => xs.join('\n');
 
@@ -29,10 +29,26 @@ describe('text', () => {
     expect(resolvedText(m.hunks, [a, b], m.eol)).toBe(resolveText(m, [a, b]));
   });
 
-  test('both is mine then theirs; CRLF texts stay CRLF', () => {
+  test('both is mine then theirs, as two paragraphs (never glued into one); CRLF texts stay CRLF', () => {
     const crlf = mergeText('a\r\nb\r\nc', 'a\r\nB1\r\nc', 'a\r\nB2\r\nc');
     expect(crlf.eol).toBe('\r\n');
-    expect(resolvedText(crlf.hunks, ['both'], crlf.eol)).toBe('a\r\nB1\r\nB2\r\nc');
+    expect(resolvedText(crlf.hunks, ['both'], crlf.eol)).toBe('a\r\nB1\r\n\r\nB2\r\nc');
+    expect(resolvedText(crlf.hunks, ['both'], crlf.eol)).toBe(resolveText(crlf, ['both']));
+    for (const [mine, theirs] of [[['- x'], ['- y']], [['| a |'], ['| b |']], [['p', ''], ['q']], [[], ['q']]] as const) {
+      expect(bothBlocks(mine, theirs)).toEqual(hostBoth(mine, theirs));
+    }
+  });
+
+  test('clean changes from the site and mine: kept, or undone to their base, as the Host gives it', () => {
+    const b = L('# History', '', 'one', 'two', 'between', 'three', 'end');
+    const mine2 = L('# History', '', 'one', 'TWO mine', 'between', 'three', 'end');
+    const theirs2 = L('# Our history', '', 'one', 'two', 'between', 'THREE theirs', 'end');
+    const mm = mergeText(b, mine2, theirs2);
+    expect(mm.hunks.map((h) => h.kind)).toEqual(['theirs', 'same', 'mine', 'same', 'theirs', 'same']);
+    for (const undone of [new Set<number>(), new Set([0]), new Set([2, 4]), new Set([0, 2, 4])]) {
+      expect(resolvedText(mm.hunks, [], mm.eol, undone)).toBe(resolveText(mm, [], undone));
+    }
+    expect(resolvedText(mm.hunks, [], mm.eol, new Set([0, 2, 4]))).toBe(b);
   });
 
   test('a missing choice counts as mine (the view starts there)', () => {
@@ -62,6 +78,15 @@ describe('header', () => {
     const resolved = resolvedHeader(h.merged, h.conflicts, { title: 'theirs' });
     expect(headerToSend(resolved, { menu: 'x' }, 'Typed')).not.toHaveProperty('title');
     expect(headerToSend(resolved, { title: 'x' }, 'Typed').title).toBe('Typed');
+  });
+
+  test('a clean change undone gives what the Host gives, the title included', () => {
+    const c = mergeHeader({ title: 'T', menu: 'Old', extra: 1 }, { title: 'T', menu: 'Old', extra: 1, mine: true }, { title: 'T site', extra: 1 });
+    const undone = new Set(['title', 'menu']);
+    expect(resolvedHeader(c.merged, c.conflicts, {}, c.changes, undone)).toEqual(resolveHeader(c, {}, undone));
+    const merge = { text: mergeText('', '', ''), header: c };
+    expect(resolvedTitle(merge, {}, 'fallback')).toBe('T site');
+    expect(resolvedTitle(merge, {}, 'fallback', undone)).toBe('T');
   });
 
   test('values read plainly', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { eolOf, mergeHeader, mergeText, resolveHeader, resolveText, same } from '../../electron/sync/merge';
+import { diff3Merge } from 'node-diff3';
+import { bothBlocks, eolOf, mergeHeader, mergeText, resolveHeader, resolveText, same } from '../../electron/sync/merge';
 
 const L = (...xs: string[]) => xs.join('\n');
 
@@ -21,7 +22,8 @@ describe('text merge by lines', () => {
       { kind: 'same', lines: ['c'] },
     ]);
     expect(resolveText(m, ['theirs'])).toBe(L('a', 'theirs', 'c'));
-    expect(resolveText(m, ['both'])).toBe(L('a', 'mine', 'theirs', 'c'));
+    // both sides as separate paragraphs (it used to glue the two lines into one paragraph)
+    expect(resolveText(m, ['both'])).toBe(L('a', 'mine', '', 'theirs', 'c'));
     expect(resolveText(m, [{ text: 'typed\nby hand' }])).toBe(L('a', 'typed', 'by hand', 'c'));
     expect(() => resolveText(m, [])).toThrow(/No choice/);
   });
@@ -78,10 +80,98 @@ describe('text merge by lines', () => {
   });
 });
 
+describe('clean changes are kept apart, for what they are', () => {
+  test('a line the site replaced is a change from the site with the line it replaced, not unchanged text', () => {
+    const base = L('# History', '', 'We started in 1998.', 'Thanks.');
+    const m = mergeText(base, L('# History', '', 'We started in 1998, in a garage.', 'Thanks.'), L('# Our history', '', 'We started in 1998.', 'Thanks.'));
+    expect(m.hunks).toEqual([
+      { kind: 'theirs', base: ['# History'], lines: ['# Our history'] },
+      { kind: 'same', lines: [''] },
+      { kind: 'mine', base: ['We started in 1998.'], lines: ['We started in 1998, in a garage.'] },
+      { kind: 'same', lines: ['Thanks.'] },
+    ]);
+    expect(m.text).toBe(L('# Our history', '', 'We started in 1998, in a garage.', 'Thanks.'));
+    // each can be undone: its base stands in its place
+    expect(resolveText(m, [], new Set([0]))).toBe(L('# History', '', 'We started in 1998, in a garage.', 'Thanks.'));
+    expect(resolveText(m, [], new Set([2]))).toBe(L('# Our history', '', 'We started in 1998.', 'Thanks.'));
+  });
+
+  test('a deletion keeps what it deleted; the same change on both sides is said so', () => {
+    expect(mergeText(L('a', 'b', 'c'), L('a', 'b', 'c'), L('a', 'c')).hunks).toEqual([
+      { kind: 'same', lines: ['a'] },
+      { kind: 'theirs', base: ['b'], lines: [] },
+      { kind: 'same', lines: ['c'] },
+    ]);
+    expect(mergeText(L('a', 'b'), L('a', 'B'), L('a', 'B')).hunks).toEqual([
+      { kind: 'same', lines: ['a'] },
+      { kind: 'mine', base: ['b'], lines: ['B'], alsoTheirs: true },
+    ]);
+  });
+
+  test('conflicts and clean changes side by side, and the merged text as node-diff3 merges it', () => {
+    // a seeded walk over random edits: the regions give the same text and conflicts as diff3Merge
+    let seed = 20;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const edit = (xs: string[], tag: string) => {
+      const out = [...xs];
+      for (let k = rnd(4); k >= 0; k--) {
+        const at = rnd(out.length + 1);
+        const op = rnd(3);
+        if (op === 0) out.splice(at, 0, `${tag}${rnd(100)}`);
+        else if (op === 1) out.splice(at, 1);
+        else out.splice(at, 1, `${tag}${rnd(100)}`);
+      }
+      return out;
+    };
+    for (let n = 0; n < 300; n++) {
+      const o = Array.from({ length: 1 + rnd(12) }, (_, i) => `line ${i}`);
+      const a = edit(o, 'm');
+      const b = edit(o, 't');
+      const m = mergeText(L(...o), L(...a), L(...b));
+      const regions = diff3Merge(a, o, b, { excludeFalseConflicts: true });
+      expect(m.hunks.filter((h) => h.kind === 'conflict').length).toBe(regions.filter((r) => r.conflict).length);
+      expect(resolveText(m, m.hunks.filter((h) => h.kind === 'conflict').map(() => 'mine'))).toBe(
+        L(...regions.flatMap((r) => (r.ok ? r.ok : r.conflict!.a))),
+      );
+      if (m.clean) expect(m.text).toBe(L(...regions.flatMap((r) => r.ok ?? [])));
+    }
+  });
+
+  test('both sides as Markdown blocks: paragraphs apart, list items and table rows together, no blank line doubled', () => {
+    expect(bothBlocks(['Now we are forty.'], ['Now we are a team of 40.'])).toEqual(['Now we are forty.', '', 'Now we are a team of 40.']);
+    expect(bothBlocks(['- garden'], ['- river'])).toEqual(['- garden', '- river']);
+    expect(bothBlocks(['1. one'], ['2) two'])).toEqual(['1. one', '2) two']);
+    expect(bothBlocks(['| a | b |'], ['| c | d |'])).toEqual(['| a | b |', '| c | d |']);
+    expect(bothBlocks(['text', ''], ['more'])).toEqual(['text', '', 'more']);
+    expect(bothBlocks(['text'], ['', 'more'])).toEqual(['text', '', 'more']);
+    expect(bothBlocks([], ['more'])).toEqual(['more']);
+    expect(bothBlocks(['- item'], ['A paragraph.'])).toEqual(['- item', '', 'A paragraph.']);
+  });
+
+  test('header fields changed on one side are listed, and an undone one gets its base back', () => {
+    const h = mergeHeader({ title: 'T', menu: 'Old', tags: ['a'] }, { title: 'T', menu: 'Old', tags: ['a', 'b'] }, { title: 'T2', tags: ['a'] });
+    expect(h.changes).toEqual([
+      { path: 'title', side: 'theirs', base: 'T', value: 'T2' },
+      { path: 'menu', side: 'theirs', base: 'Old', value: undefined },
+      { path: 'tags', side: 'mine', base: ['a'], value: ['a', 'b'] },
+    ]);
+    expect(h.merged).toEqual({ title: 'T2', tags: ['a', 'b'] });
+    expect(resolveHeader(h, {}, new Set(['menu', 'title']))).toEqual({ title: 'T', menu: 'Old', tags: ['a', 'b'] });
+  });
+});
+
 describe('header merge field by field', () => {
   test('a key added on both sides with the same value, and different keys added on each side', () => {
     const m = mergeHeader({ title: 'T' }, { title: 'T', menu: 'Home', a: 1 }, { title: 'T', menu: 'Home', b: 2 });
-    expect(m).toEqual({ merged: { title: 'T', menu: 'Home', a: 1, b: 2 }, conflicts: [] });
+    expect(m).toEqual({
+      merged: { title: 'T', menu: 'Home', a: 1, b: 2 },
+      conflicts: [],
+      changes: [
+        { path: 'menu', side: 'mine', base: undefined, value: 'Home', alsoTheirs: true },
+        { path: 'a', side: 'mine', base: undefined, value: 1 },
+        { path: 'b', side: 'theirs', base: undefined, value: 2 },
+      ],
+    });
   });
 
   test('a key added on both sides with different values is a conflict', () => {

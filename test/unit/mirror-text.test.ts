@@ -14,6 +14,7 @@ const running = (eta: MirrorProgress['eta'], state: MirrorProgress['state'] = 'r
   fetched: 60,
   unchanged: 0,
   failed: 0,
+  unreadable: 0,
   removed: 0,
   held: 0,
   error: null,

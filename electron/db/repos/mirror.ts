@@ -5,7 +5,8 @@
 import type { MirrorPhase, MirrorState } from '../../contract';
 import type { Db } from '../open';
 
-export type ItemState = 'todo' | 'fetched' | 'unchanged' | 'gone' | 'failed';
+/** `unreadable`: listed, but the API cannot read the page by its route (api/cms/addressing.ts); not a failure. */
+export type ItemState = 'todo' | 'fetched' | 'unchanged' | 'gone' | 'failed' | 'unreadable';
 
 export interface RunRow {
   id: number;
@@ -30,6 +31,7 @@ export interface ItemCounts {
   unchanged: number;
   gone: number;
   failed: number;
+  unreadable: number;
 }
 
 interface DbRun {
@@ -100,6 +102,9 @@ export function mirrorRepo(db: Db) {
     counts: db.prepare<[number], { state: ItemState; n: number }>('SELECT state, count(*) AS n FROM mirror_items WHERE run_id = ? GROUP BY state'),
     failures: db.prepare<[number], { route: string; lang: string; error: string | null }>(
       "SELECT route, lang, error FROM mirror_items WHERE run_id = ? AND state = 'failed' ORDER BY route, lang LIMIT 50",
+    ),
+    unreadable: db.prepare<[number], { route: string; lang: string; error: string | null }>(
+      "SELECT route, lang, error FROM mirror_items WHERE run_id = ? AND state = 'unreadable' ORDER BY route, lang LIMIT 50",
     ),
     seen: db.prepare<[string, string, string], { row_hash: string; read_at: string | null }>('SELECT row_hash, read_at FROM mirror_seen WHERE site_id = ? AND route = ? AND lang = ?'),
     // the same row again keeps the time of the read that followed it; a new one waits for its read
@@ -184,7 +189,7 @@ export function mirrorRepo(db: Db) {
     /** Failed reads back to 'todo': all of them (a resumed run), or only the transient ones (a retry pass). */
     retryFailed: (runId: number, transientOnly: boolean) => q.retryFailed.run(runId, transientOnly ? 1 : 0).changes,
     counts(runId: number): ItemCounts {
-      const c: ItemCounts = { total: 0, todo: 0, fetched: 0, unchanged: 0, gone: 0, failed: 0 };
+      const c: ItemCounts = { total: 0, todo: 0, fetched: 0, unchanged: 0, gone: 0, failed: 0, unreadable: 0 };
       for (const r of q.counts.all(runId)) {
         c[r.state] = r.n;
         c.total += r.n;
@@ -192,6 +197,8 @@ export function mirrorRepo(db: Db) {
       return c;
     },
     failures: (runId: number) => q.failures.all(runId),
+    /** The pages the run found listed but not readable through the API, with the reason. */
+    unreadable: (runId: number) => q.unreadable.all(runId),
     transientFailures: (runId: number): number =>
       (db.prepare("SELECT count(*) AS n FROM mirror_items WHERE run_id = ? AND state = 'failed' AND transient = 1").get(runId) as { n: number }).n,
     /** Distinct pages the run has listed or read. */

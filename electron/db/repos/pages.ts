@@ -334,6 +334,17 @@ export function pagesRepo(db: Db) {
     cachedChildren(siteId: string, parent: string, lang = ''): PageSummary[] {
       return q.children.all(siteId, lang, parent).map((r) => ({ ...summaryOf(r), cachedAt: r.fetched_at }));
     },
+    /**
+     * A tree level from the cache, split into the rows the site placed when it last listed the level
+     * (in that order) and those it never placed (copied another way: their order is for the caller
+     * to work out), each row marked with the time of its copy.
+     */
+    cachedLevel(siteId: string, parent: string, lang = ''): { placed: PageSummary[]; unplaced: PageSummary[] } {
+      const placed: PageSummary[] = [];
+      const unplaced: PageSummary[] = [];
+      for (const r of q.children.all(siteId, lang, parent)) (r.position === null ? unplaced : placed).push({ ...summaryOf(r), cachedAt: r.fetched_at });
+      return { placed, unplaced };
+    },
     /** The cached list row of a page (hasChildren tells a leaf from a level never read). */
     summary(siteId: string, route: string, lang = ''): (PageSummary & { cachedAt: string }) | undefined {
       const r = q.get.get(siteId, route, lang);

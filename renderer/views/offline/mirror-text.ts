@@ -15,7 +15,7 @@ export function progressText(p: MirrorProgress): string {
     case 'listing':
       return `Listing the site’s pages${p.total ? `: ${count(p.total)} found` : '…'}`;
     case 'reading':
-      return `Copying pages: ${count(p.done + p.failed)}${of}`;
+      return `Copying pages: ${count(p.done + p.failed + p.unreadable)}${of}`;
     case 'cleaning':
       return 'Removing pages the site no longer has…';
     case 'done':
@@ -56,10 +56,14 @@ export function etaText(p: MirrorProgress): string | null {
   return p.eta.siteLimit ? `${left} — the site allows ${allowanceText(p.eta.siteLimit)}` : left;
 }
 
-/** The counts after a run, in words: "9,990 unchanged · 10 read anew · 2 failed · 3 removed". */
+/**
+ * The counts after a run, in words: "9,990 unchanged · 10 read anew · 2 failed · 1 the site’s API
+ * cannot read · 3 removed". A page the API cannot read is not a failure, and is not called one.
+ */
 export function countsText(p: MirrorProgress): string {
   const parts = [`${count(p.unchanged)} unchanged`, `${count(p.fetched)} read anew`];
   if (p.failed) parts.push(`${count(p.failed)} failed`);
+  if (p.unreadable) parts.push(`${count(p.unreadable)} the site’s API cannot read`);
   if (p.removed) parts.push(`${count(p.removed)} removed`);
   return parts.join(' · ');
 }

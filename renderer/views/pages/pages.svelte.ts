@@ -76,6 +76,8 @@ export interface ChildLevel {
   /** Children the site sent that could not be read, with their place in the level. */
   unreadable: UnreadablePage[];
   error: string | null;
+  /** The error is the site not answering (the level is not in the offline copy), not a refusal. */
+  offline?: boolean;
 }
 
 /**
@@ -110,7 +112,7 @@ export type TreeRow =
       loading: boolean;
     }
   | { kind: 'unreadable'; key: string; row: UnreadablePage; parent: string; level: number; posinset: number; setsize: number }
-  | { kind: 'error'; key: string; parent: string; level: number; message: string };
+  | { kind: 'error'; key: string; parent: string; level: number; message: string; offline: boolean };
 
 export type Tri = 'any' | 'yes' | 'no';
 export type SortField = 'title' | 'slug' | 'date' | 'modified' | 'order';
@@ -250,7 +252,7 @@ export class SitePagesState {
         rows.push({ kind: 'page', key: page.route, page, parent, level, posinset: i + 1, setsize: n, expanded: open, loading: open && (!child || child.status === 'loading') });
         if (open) walk(page.route, level + 1);
       }
-      if (lv.status === 'error' && parent !== ROOT) rows.push({ kind: 'error', key: `error:${parent}`, parent, level, message: lv.error ?? 'The pages could not be loaded.' });
+      if (lv.status === 'error' && parent !== ROOT) rows.push({ kind: 'error', key: `error:${parent}`, parent, level, message: lv.error ?? 'The pages could not be loaded.', offline: lv.offline === true });
     };
     walk(ROOT, 1);
     return rows;
@@ -275,7 +277,8 @@ export class SitePagesState {
         const level = await invoke('pages.level', { siteId: this.siteId, route: parent });
         this.#setLevel(parent, { status: 'ready', items: level.items, unreadable: level.unreadable ?? [], error: null });
       } catch (err) {
-        this.#setLevel(parent, { status: 'error', items: had?.items ?? [], unreadable: had?.unreadable ?? [], error: errorMessage(err) });
+        const code = AppError.from(err).code;
+        this.#setLevel(parent, { status: 'error', items: had?.items ?? [], unreadable: had?.unreadable ?? [], error: errorMessage(err), offline: code === 'network' || code === 'timeout' });
       } finally {
         this.#inflight.delete(parent);
       }
@@ -804,20 +807,33 @@ function searchMayBeUnsupported(err: unknown): boolean {
   return !['network', 'timeout', 'tls', 'unauthorized', 'forbidden', 'rate_limited', 'host_unavailable'].includes(e.code);
 }
 
-const states = new Map<string, SitePagesState>();
+const states = new Map<string, { state: SitePagesState; destroy: () => void }>();
 
-/** The Pages state of a site (created on first use, kept for the session). */
+/**
+ * The Pages state of a site (created on first use, kept for the session). It is made in an effect
+ * root of its own: its deriveds (the tree's rows…) would otherwise belong to the component that
+ * asked first, and once that component is gone (the person opened the overview) they keep
+ * answering their last value: the tree no longer opened a folder until the window was reloaded.
+ */
 export function pagesState(siteId: string): SitePagesState {
-  let s = states.get(siteId);
-  if (!s) {
-    s = new SitePagesState(siteId);
-    states.set(siteId, s);
+  let entry = states.get(siteId);
+  if (!entry) {
+    let state!: SitePagesState;
+    const destroy = $effect.root(() => {
+      state = new SitePagesState(siteId);
+    });
+    entry = { state, destroy };
+    states.set(siteId, entry);
   }
-  return s;
+  return entry.state;
 }
 
 /** Forgets the state of sites that are gone. */
 export function prunePagesStates(siteIds: readonly string[]): void {
   const known = new Set(siteIds);
-  for (const id of states.keys()) if (!known.has(id)) states.delete(id);
+  for (const [id, entry] of states) {
+    if (known.has(id)) continue;
+    entry.destroy();
+    states.delete(id);
+  }
 }

@@ -225,7 +225,10 @@ function demo(w: Writer): void {
     w.page(`02.blog/${slug}`, 'item', variants(entries), date + (i % 5) * 3_600_000, media);
   }
 
-  const chapters = ['getting-started', 'installation', 'configuration', 'content', 'themes', 'plugins', 'media', 'multilanguage', 'deployment', 'troubleshooting'];
+  // no slug below the top level may be one of the API's own GET sub-resources (media, languages,
+  // compare): GET /pages/docs/media would be the media list of /docs, never the page, so a demo
+  // chapter called "media" was a page no client could read
+  const chapters = ['getting-started', 'installation', 'configuration', 'content', 'themes', 'plugins', 'images', 'multilanguage', 'deployment', 'troubleshooting'];
   const topics = ['overview', 'requirements', 'quick-start', 'concepts', 'examples', 'options', 'reference', 'tips', 'faq', 'limits', 'upgrading', 'glossary'];
   const docsTime = BASE_TIME - 200 * DAY;
   w.page('03.docs', 'docs', tri({ en: 'Documentation', de: 'Dokumentation', fr: 'Documentation' }, { taxonomy: { category: ['docs'] } }, 3), docsTime);
