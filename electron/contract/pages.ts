@@ -380,14 +380,34 @@ export interface MergeFieldChange {
   alsoTheirs?: true;
 }
 
+/** A header field both sides changed differently (dotted `path`; a value undefined: that side has no such field). */
+export interface MergeFieldConflict {
+  path: string;
+  base: unknown;
+  mine: unknown;
+  theirs: unknown;
+}
+
+/** The text's merge: its hunks, and the merged text when no hunk conflicts (with mine's line endings). */
+export interface MergeText {
+  clean: boolean;
+  hunks: MergeHunk[];
+  text: string | null;
+  eol: '\n' | '\r\n';
+}
+
+/** The header's merge: clean fields merged (a conflicting field holds mine until resolved), the conflicts, the clean changes. */
+export interface MergeHeader {
+  merged: Header;
+  conflicts: MergeFieldConflict[];
+  changes: MergeFieldChange[];
+}
+
 export interface DraftDetail extends DraftInfo {
   base: PageTextShape;
   mine: PageTextShape & { template?: string; published?: boolean; visible?: boolean };
   theirs: PageTextShape | null;
-  merge: {
-    text: { clean: boolean; hunks: MergeHunk[]; text: string | null; eol: '\n' | '\r\n' };
-    header: { merged: Header; conflicts: { path: string; base: unknown; mine: unknown; theirs: unknown }[]; changes: MergeFieldChange[] };
-  } | null;
+  merge: { text: MergeText; header: MergeHeader } | null;
 }
 
 export interface OutboxEntry {

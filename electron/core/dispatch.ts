@@ -8,21 +8,12 @@ import {
   type ErrorInfo,
   type Result,
 } from '../contract';
-import { isAppError } from './app-error';
+import { isAppError } from '../base/app-error';
+import { fieldErrors } from '../common/field-errors';
 
 export type Handlers = { [K in ChannelName]: (input: ChannelParsed<K>) => Promise<ChannelOutput<K>> | ChannelOutput<K> };
 
 export type Log = (level: 'info' | 'warn' | 'error', message: string, extra?: Record<string, unknown>) => void;
-
-/** valibot issues → `{field: message}` with dotted paths; the first message per field wins. */
-export function fieldErrors(issues: v.BaseIssue<unknown>[]): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of issues) {
-    const key = issue.path?.map((p) => String(p.key)).join('.') || '_';
-    fields[key] ??= issue.message;
-  }
-  return fields;
-}
 
 /**
  * The boundary: the input is checked against the channel's schema before any service sees it;

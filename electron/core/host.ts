@@ -16,7 +16,7 @@ import { searchService, type SearchService } from '../search/service';
 import { autoSync } from '../sync/auto-sync';
 import { storeService, type StoreService } from '../store/service';
 import type { FetchLike } from '../api/http';
-import { AppError, isAppError } from './app-error';
+import { AppError, isAppError } from '../base/app-error';
 import { createDispatcher, type Handlers, type Log } from './dispatch';
 import type { EventListener, HostEndpoint } from './host-types';
 
