@@ -9,6 +9,8 @@
  */
 import * as v from 'valibot';
 import { SiteId } from './sites';
+import { channel } from './define';
+import { AuthSite } from './auth';
 
 export type Header = Record<string, unknown>;
 
@@ -460,3 +462,29 @@ export const DraftResolve = v.strictObject({
   content: v.string(),
   header: v.record(v.string(), v.unknown()),
 });
+
+// ── channels ─────────────────────────────────────────────────────────────────────────────────
+
+/** The tree's level: direct children of a route, '/' for the top level. */
+const Level = v.strictObject({ siteId: SiteId, route: v.union([Route, v.literal('/')]) });
+
+export const pagesChannels = {
+  'pages.list': channel<PageList>()(PageListQuery),
+  /** Direct children of a route ('/' for the top level), in the site's own order: the tree's lazy level. */
+  'pages.children': channel<PageSummary[]>()(Level),
+  /** The same level with the rows the site sent that could not be read (the tree shows them flagged). */
+  'pages.level': channel<PageLevel>()(Level),
+  'pages.get': channel<Page>()(PageRead),
+  'pages.create': channel<Page>()(PageCreate),
+  /** PATCH with If-Match: a page changed on the site since it was read answers `conflict`. */
+  'pages.save': channel<Page>()(PageUpdate),
+  'pages.delete': channel<{ route: string; queued?: boolean }>()(PageDelete),
+  'pages.move': channel<{ route: string; queued?: boolean }>()(PageMove),
+  'pages.reorder': channel<PageSummary[]>()(PageReorder),
+  'pages.copy': channel<{ route: string; slug?: string; title?: string }>()(PageCopy),
+  'pages.batch': channel<BatchResult>()(PageBatch),
+  'pages.reorganize': channel<ReorganizedPage[]>()(PageReorganize),
+  'pages.taxonomy': channel<Record<string, string[]>>()(AuthSite),
+};
+
+export const pagesEvents = {};
