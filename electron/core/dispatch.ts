@@ -1,17 +1,14 @@
+/**
+ * The Host's boundary for contract calls: one function that checks a call's input against its
+ * channel's schema, runs the handler and answers a Result, whatever happened.
+ */
 import * as v from 'valibot';
-import {
-  channels,
-  isChannelName,
-  type ChannelName,
-  type ChannelOutput,
-  type ChannelParsed,
-  type ErrorInfo,
-  type Result,
-} from '../contract';
+import { channels, isChannelName, type ErrorInfo, type Result } from '../contract';
 import { isAppError } from '../base/app-error';
+import type { Handlers } from '../base/handlers';
 import { fieldErrors } from '../common/field-errors';
 
-export type Handlers = { [K in ChannelName]: (input: ChannelParsed<K>) => Promise<ChannelOutput<K>> | ChannelOutput<K> };
+export type { Handlers };
 
 export type Log = (level: 'info' | 'warn' | 'error', message: string, extra?: Record<string, unknown>) => void;
 
