@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { DatabaseStatus, EventName, EventPayload } from '../contract';
 import { closeDatabase, openDatabase, repositories, type Db, type Repositories } from '../db';
 import { openSecretStore } from '../secrets/keychain';
-import type { SecretStore } from '../secrets/store';
+import type { SecretStore } from '../secrets/secret-store';
 import { sitesService, type SitesService } from '../sites/service';
 import { sessionManager, type SessionManager } from '../sites/sessions';
 import { pagesService, type PagesService } from '../pages/service';
