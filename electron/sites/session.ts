@@ -4,14 +4,14 @@
  * flight shared by every concurrent call, and what /me says the account may do.
  */
 import type { Me, SessionInfo, SetupStatus, Site } from '../contract';
-import { AppError, isAppError } from '../core/app-error';
+import { AppError, isAppError } from '../base/app-error';
 import { Transport, type CredentialSource } from '../api/transport';
 import type { Pacer, Priority } from '../api/pacer';
 import { cmsAuth, type TokenAnswer, type TokenPair } from '../api/cms/auth';
 import { isDemoRefusal } from '../api/errors';
 import type { FetchLike } from '../api/http';
 import type { SessionsRepo, StoredSession } from '../db/repos/sessions';
-import { siteAccount, type SecretStore } from '../secrets/store';
+import { siteAccount, type SecretStore } from '../secrets/secret-store';
 
 interface Tokens {
   access: string;

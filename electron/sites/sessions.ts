@@ -4,12 +4,12 @@
  * every request to that site — the person's, the mirror's, sync's.
  */
 import type { SessionInfo, Site } from '../contract';
-import { AppError } from '../core/app-error';
+import { AppError } from '../base/app-error';
 import { classifyFetchError, send, type FetchLike } from '../api/http';
 import { Pacer } from '../api/pacer';
 import type { SessionsRepo } from '../db/repos/sessions';
 import type { SitesRepo } from '../db/repos/sites';
-import type { SecretStore } from '../secrets/store';
+import type { SecretStore } from '../secrets/secret-store';
 import { CmsSession } from './session';
 
 export interface SessionsDeps {
