@@ -3,8 +3,8 @@
  * reads): the site's tab, its Pages area, the page selected and open in the editor. The open
  * editor's unsaved text is asked about first; answers false when its user stayed.
  */
-import { workspace } from '../../lib/workspace.svelte';
-import { areaSelection } from '../sites/area-selection.svelte';
+import { workspace } from '../../state/workspace.svelte';
+import { areaSelection } from '../../state/area-selection.svelte';
 import { pagesState } from './pages.svelte';
 
 /** `lang` '' (or none) is the site's default language. */

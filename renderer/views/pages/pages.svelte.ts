@@ -14,7 +14,7 @@ import { SvelteSet } from 'svelte/reactivity';
 import { can, type BatchResult, type PageList, type PageSummary, type SiteLanguages, type UnreadablePage } from '../../../electron/contract/index';
 import { invoke } from '../../lib/client';
 import { AppError, errorMessage } from '../../lib/errors';
-import { sessions } from '../auth/sessions.svelte';
+import { sessions } from '../../state/sessions.svelte';
 import { ui } from '../../lib/ui.svelte';
 import { unsavedEdits } from '../editor/unsaved.svelte';
 

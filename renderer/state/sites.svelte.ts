@@ -3,9 +3,9 @@
  * `sites.changed` event and by the answer of each call. Also keeps the last connection test of
  * each site for the status dots (memory only: a restart starts from "not checked").
  */
-import type { ConnectionReport, Site, SiteDraft, SiteUpdate } from '../../../electron/contract/index';
-import { invoke, on } from '../../lib/client';
-import { AppError } from '../../lib/errors';
+import type { ConnectionReport, Site, SiteDraft, SiteUpdate } from '../../electron/contract/index';
+import { invoke, on } from '../lib/client';
+import { AppError } from '../lib/errors';
 
 export type TestState =
   | { state: 'running'; startedAt: number }
