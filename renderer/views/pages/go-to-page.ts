@@ -5,13 +5,14 @@
  */
 import { workspace } from '../../state/workspace.svelte';
 import { areaSelection } from '../../state/area-selection.svelte';
-import { pagesState } from './pages.svelte';
+import { siteContexts } from '../../state/site-context.svelte';
+import { pagesOf } from './pages.svelte';
 
 /** `lang` '' (or none) is the site's default language. */
 export async function goToPage(siteId: string, route: string, lang = ''): Promise<boolean> {
   workspace.open(siteId);
   areaSelection.select(siteId, 'pages');
-  const pages = pagesState(siteId);
+  const pages = pagesOf(siteContexts.for(siteId));
   if (!(await pages.choose(route))) return false;
   if (lang) pages.openPage(route, lang);
   return true;
