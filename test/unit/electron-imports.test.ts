@@ -209,3 +209,43 @@ test('the sandbox and the app never import each other', () => {
   });
   expect(offenders, 'The sandbox plays the real services: it shares no code with the app, and the app none with the tests').toEqual([]);
 });
+
+test('renderer layers: lib/, components/ and state/ never import views/; a view area imports only the shared layers, its own files and the child areas it mounts', () => {
+  const renderer = join(root, 'renderer');
+  const views = join(renderer, 'views');
+  const shared = ['lib', 'components', 'state'].map((d) => join(renderer, d));
+  const allowedOutside = [...shared, join(renderer, 'areas'), join(renderer, 'areas.ts'), join(root, 'electron', 'contract'), join(root, 'electron', 'common')];
+  /** parent area → the areas whose views it mounts inside its own (a one-way arrow each). */
+  const MOUNTS: Record<string, readonly string[]> = {
+    workspace: ['sites', 'sync'], // the site panes and the status bar's sync line
+    sites: ['auth', 'offline', 'store'], // the overview's sign-in, account, offline copy and store cards
+    pages: ['editor'], // the page editor beside the tree
+    editor: ['media', 'sync'], // the page's media and the merge view
+  };
+  const areaOf = (path: string) => (isInside(path, views) ? relative(views, path).split(sep)[0] : null);
+  const offenders: string[] = [];
+  for (const f of files) {
+    if (!isInside(f.path, renderer)) continue;
+    const area = areaOf(f.path);
+    for (const spec of f.imports.filter(isRelative)) {
+      const target = resolve(dirname(f.path), spec);
+      const targetArea = areaOf(target);
+      if (area === null) {
+        // App.svelte, main.ts and areas.ts compose the views; the shared layers never reach into them
+        if (targetArea !== null && shared.some((d) => isInside(f.path, d))) offenders.push(`${f.name} imports ${spec}`);
+        continue;
+      }
+      if (targetArea === area) continue;
+      if (targetArea !== null) {
+        if (!(MOUNTS[area] ?? []).includes(targetArea)) offenders.push(`${f.name} imports ${spec} (views/${area} does not mount views/${targetArea})`);
+        continue;
+      }
+      if (!allowedOutside.some((d) => isInside(target, d))) offenders.push(`${f.name} imports ${spec}`);
+    }
+  }
+  expect(offenders).toEqual([]);
+  // the mounts form no loop: a child area never mounts its parent, directly or further down
+  const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
+    (MOUNTS[from] ?? []).some((c) => c === to || (!seen.has(c) && (seen.add(c), reaches(c, to, seen))));
+  expect(Object.keys(MOUNTS).filter((a) => reaches(a, a))).toEqual([]);
+});

@@ -5,7 +5,7 @@
  * list), the page open in the editor, the list's filters, and the write operations (move, reorder,
  * reorganize, batch) with the reloads they need afterwards.
  *
- *   const state = pagesState(site.id);
+ *   const state = pagesOf(useSite());
  *   state.rows                     the tree flattened to its visible rows (virtualised by PageTree)
  *   await state.moveInto(['/a'], '/b');
  *   const merged = await state.batch('publish', routes);   // split into the site's limit, merged
@@ -14,51 +14,15 @@ import { SvelteSet } from 'svelte/reactivity';
 import { can, type BatchResult, type PageList, type PageSummary, type SiteLanguages, type UnreadablePage } from '../../../electron/contract/index';
 import { invoke } from '../../lib/client';
 import { AppError, errorMessage } from '../../lib/errors';
-import { sessions } from '../auth/sessions.svelte';
+import { sessions } from '../../state/sessions.svelte';
+import type { SiteScope } from '../../state/site-context.svelte';
 import { ui } from '../../lib/ui.svelte';
+import { Selection } from '../../lib/selection.svelte';
 import { unsavedEdits } from '../editor/unsaved.svelte';
 
-export const ROOT = '/';
-
-/**
- * The parent route of `/a/b` is `/a`; of `/a` it is `/`. Routes here are structural (the site's
- * `raw_route`), so this holds; where the site said a page's parent, `parentRoute` is used instead.
- */
-export function parentOf(route: string): string {
-  const i = route.lastIndexOf('/');
-  return i <= 0 ? ROOT : route.slice(0, i);
-}
-
-export function slugOf(route: string): string {
-  return route.slice(route.lastIndexOf('/') + 1);
-}
-
-/** `child` is `route` itself or below it. */
-export function inSubtree(child: string, route: string): boolean {
-  return child === route || child.startsWith(route === ROOT ? '/' : `${route}/`);
-}
-
-export function joinRoute(parent: string, slug: string): string {
-  return `${parent === ROOT ? '' : parent}/${slug}`;
-}
-
-/** Drops routes that lie below another route of the list (moving the ancestor moves them too). */
-export function topmost(routes: Iterable<string>): string[] {
-  const list = [...new Set(routes)];
-  return list.filter((r) => !list.some((o) => o !== r && inSubtree(r, o)));
-}
-
-/** A title → slug the way the CMS likes them: lower case, ASCII where possible, dashes. */
-export function slugify(title: string): string {
-  return title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/ß/g, 'ss')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80);
-}
+// route arithmetic is the shared layer's (one copy for both sides); re-exported for the page views
+import { inSubtree, joinRoute, normaliseRoute, parentOf, ROOT, slugOf, topmost } from '../../../electron/common/route';
+export { inSubtree, joinRoute, normaliseRoute, parentOf, ROOT, slugify, slugOf, topmost } from '../../../electron/common/route';
 
 /** The most routes one `pages.batch` or operations one `pages.reorganize` may carry (spec section 8). */
 export const BATCH_LIMIT = 50;
@@ -172,9 +136,8 @@ export class SitePagesState {
   levels = $state.raw<Record<string, ChildLevel>>({});
   expanded = new SvelteSet<string>();
 
-  /** Selected routes (multi-select); `anchor` is where a Shift range starts; `focus` is the tree's current row. */
-  selected = $state.raw<ReadonlySet<string>>(new Set());
-  anchor = $state<string | null>(null);
+  /** Selected routes (multi-select, shared by the tree and the list); `focus` is the tree's current row. */
+  readonly selection = new Selection<string>();
   focus = $state<string | null>(null);
 
   /** The page in the editor. */
@@ -258,7 +221,19 @@ export class SitePagesState {
     return rows;
   });
 
-  readonly selectedList: string[] = $derived([...this.selected]);
+  get selected(): ReadonlySet<string> {
+    return this.selection.items;
+  }
+  set selected(routes: ReadonlySet<string>) {
+    this.selection.items = routes;
+  }
+  /** Where a Shift range starts. */
+  get anchor(): string | null {
+    return this.selection.anchor;
+  }
+  get selectedList(): string[] {
+    return this.selection.list;
+  }
 
   // ------------------------------------------------------------------------------------------
   // the tree's levels
@@ -333,35 +308,24 @@ export class SitePagesState {
   // selection
 
   selectOnly(route: string): void {
-    this.selected = new Set([route]);
-    this.anchor = route;
+    this.selection.only(route);
   }
 
   toggleSelected(route: string): void {
-    const next = new Set(this.selected);
-    if (next.has(route)) next.delete(route);
-    else next.add(route);
-    this.selected = next;
-    this.anchor = route;
+    this.selection.toggle(route);
   }
 
   /** Selects from the anchor to `route` in the order of `ordered` (the rows on screen). */
   selectRange(route: string, ordered: readonly string[], add = false): void {
-    const from = this.anchor && ordered.includes(this.anchor) ? this.anchor : route;
-    const a = ordered.indexOf(from);
-    const b = ordered.indexOf(route);
-    if (a < 0 || b < 0) return this.selectOnly(route);
-    const range = ordered.slice(Math.min(a, b), Math.max(a, b) + 1);
-    this.selected = new Set(add ? [...this.selected, ...range] : range);
+    this.selection.range(route, ordered, add);
   }
 
   selectAll(routes: readonly string[]): void {
-    this.selected = new Set(routes);
+    this.selection.set(routes);
   }
 
   clearSelection(): void {
-    this.selected = new Set();
-    this.anchor = null;
+    this.selection.clear();
   }
 
   openPage(route: string, lang?: string): void {
@@ -427,13 +391,7 @@ export class SitePagesState {
         if (m) this.expanded.add(m);
       }
     }
-    const sel = new Set<string>();
-    for (const r of this.selected) {
-      const m = map(r);
-      if (m) sel.add(m);
-    }
-    this.selected = sel;
-    if (this.anchor) this.anchor = map(this.anchor);
+    this.selection.remap((r) => map(r) || null);
     if (this.focus) this.focus = map(this.focus) ?? parentOfOrNull(old);
     if (this.open) {
       const m = map(this.open.route);
@@ -794,46 +752,14 @@ function pick(p: PageSummary): Partial<PageSummary> {
   return { title: p.title, template: p.template, published: p.published, visible: p.visible, routable: p.routable, modified: p.modified, date: p.date };
 }
 
-/** `blog/` or ` /blog ` → `/blog`. */
-export function normaliseRoute(text: string): string {
-  const t = text.trim().replace(/\/+$/, '');
-  if (t === '') return ROOT;
-  return t.startsWith('/') ? t : `/${t}`;
-}
-
 /** A failure that could mean "this site has no search backend" rather than "the site is down". */
 function searchMayBeUnsupported(err: unknown): boolean {
   const e = AppError.from(err);
   return !['network', 'timeout', 'tls', 'unauthorized', 'forbidden', 'rate_limited', 'host_unavailable'].includes(e.code);
 }
 
-const states = new Map<string, { state: SitePagesState; destroy: () => void }>();
-
-/**
- * The Pages state of a site (created on first use, kept for the session). It is made in an effect
- * root of its own: its deriveds (the tree's rows…) would otherwise belong to the component that
- * asked first, and once that component is gone (the person opened the overview) they keep
- * answering their last value: the tree no longer opened a folder until the window was reloaded.
- */
-export function pagesState(siteId: string): SitePagesState {
-  let entry = states.get(siteId);
-  if (!entry) {
-    let state!: SitePagesState;
-    const destroy = $effect.root(() => {
-      state = new SitePagesState(siteId);
-    });
-    entry = { state, destroy };
-    states.set(siteId, entry);
-  }
-  return entry.state;
-}
-
-/** Forgets the state of sites that are gone. */
-export function prunePagesStates(siteIds: readonly string[]): void {
-  const known = new Set(siteIds);
-  for (const [id, entry] of states) {
-    if (known.has(id)) continue;
-    entry.destroy();
-    states.delete(id);
-  }
+/** The Pages state of a site: kept in the site's context (made on first use, kept for the session). */
+export function pagesOf(ctx: SiteScope): SitePagesState {
+  const siteId = ctx.id;
+  return ctx.area('pages', () => new SitePagesState(siteId));
 }

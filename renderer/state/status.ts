@@ -4,12 +4,12 @@
  * refused) amber, signed out grey. A push under way (busy) or a site that stopped answering
  * (offline, red) comes first, until a later connection test answers.
  */
-import type { Site, StoreSessionInfo } from '../../../electron/contract/index';
-import type { DotState } from '../../components/StatusDot.svelte';
+import type { Site, StoreSessionInfo } from '../../electron/contract/index';
+import type { DotState } from '../components/StatusDot.svelte';
 import { sites, HEALTH_LABEL } from './sites.svelte';
-import { sessions, sessionText } from '../auth/sessions.svelte';
-import { sync } from '../sync/sync.svelte';
-import { stores } from '../store/store.svelte';
+import { sessions, sessionText } from './sessions.svelte';
+import { sync } from './sync.svelte';
+import { storeSessions } from './stores.svelte';
 
 export interface SiteStatus {
   dot: DotState;
@@ -48,10 +48,10 @@ export function siteStatus(site: Site): SiteStatus {
     else if (info.state === 'expired' || info.state === 'needs_2fa') signedIn = 'warning';
     else signedIn = 'neutral';
   } else {
-    const info = stores.info(site);
+    const info = storeSessions.info(site);
     session = storeSessionText(info);
     // a key is known good once the store has answered with it: a budget came back, or the connection test
-    const answered = health === 'reachable' || stores.budgets[site.id] !== undefined;
+    const answered = health === 'reachable' || storeSessions.budgets[site.id] !== undefined;
     if (info.state === 'signed_in') signedIn = info.via === 'apikey' && !answered ? 'neutral' : 'ok';
     else signedIn = info.state === 'expired' ? 'warning' : 'neutral';
   }

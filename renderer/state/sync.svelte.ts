@@ -8,9 +8,10 @@
  *   await sync.push(siteId)  → PushResult (also kept in sync.lastResult(siteId))
  *   sync.revision(siteId)    bumped by every status update of that site (views reload on it)
  */
-import type { PushResult, SyncSiteStatus } from '../../../electron/contract/index';
-import { invoke, on } from '../../lib/client';
-import { AppError } from '../../lib/errors';
+import type { PushResult, SyncSiteStatus } from '../../electron/contract/index';
+import { invoke, on } from '../lib/client';
+import { AppError } from '../lib/errors';
+import { HostMirror } from './host-mirror.svelte';
 
 export interface PushRun {
   /** The push this renderer started is under way. */
@@ -21,14 +22,31 @@ export interface PushRun {
   at: number | null;
 }
 
-class SyncState {
-  bySite = $state<Record<string, SyncSiteStatus>>({});
-  loaded = $state(false);
-  loadError = $state<AppError | null>(null);
+class SyncState extends HostMirror<SyncSiteStatus> {
   /** Per site: the last push started here. */
   runs = $state<Record<string, PushRun>>({});
   #revisions = $state<Record<string, number>>({});
-  #seq = 0;
+
+  protected fetch() {
+    return invoke('sync.status');
+  }
+
+  protected keyOf(s: SyncSiteStatus) {
+    return s.siteId;
+  }
+
+  /** `sync.status` events carry every site's status. */
+  protected follow() {
+    return [on('sync.status', (list) => this.takeAll(list))];
+  }
+
+  protected override changed(siteId: string, before: SyncSiteStatus | undefined, after: SyncSiteStatus): void {
+    if (!before || !sameStatus(before, after)) this.#revisions[siteId] = (this.#revisions[siteId] ?? 0) + 1;
+  }
+
+  protected override replaced(siteIds: ReadonlySet<string>): void {
+    for (const id of Object.keys(this.runs)) if (!siteIds.has(id)) delete this.runs[id];
+  }
 
   status(siteId: string | null | undefined): SyncSiteStatus | null {
     return siteId ? (this.bySite[siteId] ?? null) : null;
@@ -63,28 +81,6 @@ class SyncState {
     return this.#revisions[siteId] ?? 0;
   }
 
-  async load(): Promise<void> {
-    const seq = ++this.#seq;
-    try {
-      const list = await invoke('sync.status');
-      // an event that arrived meanwhile is newer than this answer
-      if (seq === this.#seq) this.#apply(list);
-      this.loadError = null;
-      this.loaded = true;
-    } catch (err) {
-      this.loadError = AppError.from(err);
-    }
-  }
-
-  /** Follow `sync.status`. Returns the unsubscribe function. */
-  start(): () => void {
-    return on('sync.status', (list) => {
-      this.#seq++;
-      this.#apply(list);
-      this.loaded = true;
-    });
-  }
-
   /**
    * Replays the site's outbox now. A push already running (from here or elsewhere) is joined by
    * the Host. Never throws: the result or the error is kept in `run(siteId)` and returned.
@@ -102,17 +98,6 @@ class SyncState {
     // the Host emits the new status too; reading it here keeps the counts right if an event was missed
     void this.load();
     return run;
-  }
-
-  #apply(list: SyncSiteStatus[]) {
-    const next: Record<string, SyncSiteStatus> = {};
-    for (const s of list) {
-      next[s.siteId] = s;
-      const before = this.bySite[s.siteId];
-      if (!before || !sameStatus(before, s)) this.#revisions[s.siteId] = (this.#revisions[s.siteId] ?? 0) + 1;
-    }
-    this.bySite = next;
-    for (const id of Object.keys(this.runs)) if (!next[id]) delete this.runs[id];
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * The session of every CMS site, kept in step with the Host: loaded with `auth.sessions`, then
  * each `auth.session` event (and each answer of an auth call) replaces that site's entry.
- * Store sites have no session here (their sign-in comes with a later issue).
+ * Store sites have no session here (theirs is in stores.svelte.ts).
  *
  *   sessions.state(siteId)               'signed_in' | 'signed_out' | 'needs_2fa' | 'expired' | null (store)
  *   sessions.me(siteId)                  the account as /me last described it, or null
@@ -14,10 +14,10 @@ import {
   type SessionInfo,
   type SessionState,
   type Site,
-} from '../../../electron/contract/index';
-import { invoke, on } from '../../lib/client';
-import { AppError } from '../../lib/errors';
-import { sites } from '../sites/sites.svelte';
+} from '../../electron/contract/index';
+import { invoke, on } from '../lib/client';
+import { HostMirror } from './host-mirror.svelte';
+import { sites } from './sites.svelte';
 
 /** A message for the next sign-in form of a site (why the code step ended, a password was reset…). */
 export interface SignInNotice {
@@ -25,18 +25,23 @@ export interface SignInNotice {
   text: string;
 }
 
-class SessionsState {
-  /** Site id → session, as the Host last described it. */
-  bySite = $state<Record<string, SessionInfo>>({});
-  loaded = $state(false);
-  loadError = $state<AppError | null>(null);
+class SessionsState extends HostMirror<SessionInfo> {
   /** Per site: a notice the sign-in form shows once. */
   notices = $state<Record<string, SignInNotice>>({});
   /** Per site: the username last typed in any of its sign-in forms (memory only; never a password). */
   usernames = $state<Record<string, string>>({});
 
-  /** Bumped per site by every event, so a slower `auth.sessions` answer does not undo a newer event. */
-  #seq = new Map<string, number>();
+  protected fetch() {
+    return invoke('auth.sessions');
+  }
+
+  protected keyOf(info: SessionInfo) {
+    return info.siteId;
+  }
+
+  protected follow() {
+    return [on('auth.session', (info) => this.take(info))];
+  }
 
   /** The session of a site; for a CMS site the Host has not described yet, what a new site starts with. */
   info(siteId: string | null | undefined): SessionInfo | null {
@@ -74,38 +79,10 @@ class SessionsState {
     return areaBlockedReason(info.me, area);
   }
 
-  async load(): Promise<void> {
-    const started = new Map(this.#seq);
-    try {
-      const list = await invoke('auth.sessions');
-      const next: Record<string, SessionInfo> = {};
-      for (const info of list) {
-        const newer = (this.#seq.get(info.siteId) ?? 0) !== (started.get(info.siteId) ?? 0);
-        next[info.siteId] = newer ? (this.bySite[info.siteId] ?? info) : info;
-      }
-      this.bySite = next;
-      this.loadError = null;
-      this.loaded = true;
-    } catch (err) {
-      this.loadError = AppError.from(err);
-    }
-  }
-
-  /** Follow `auth.session`. Returns the unsubscribe function. */
-  start(): () => void {
-    return on('auth.session', (info) => this.apply(info));
-  }
-
-  /** Takes a newer description of one site's session (an event or a call's answer). */
-  apply(info: SessionInfo): void {
-    this.#seq.set(info.siteId, (this.#seq.get(info.siteId) ?? 0) + 1);
-    this.bySite[info.siteId] = info;
-  }
-
   /** Forgets sessions of sites that are gone. */
-  prune(siteIds: readonly string[]): void {
+  override prune(siteIds: readonly string[]): void {
+    super.prune(siteIds);
     const known = new Set(siteIds);
-    for (const id of Object.keys(this.bySite)) if (!known.has(id)) delete this.bySite[id];
     for (const id of Object.keys(this.notices)) if (!known.has(id)) delete this.notices[id];
     for (const id of Object.keys(this.usernames)) if (!known.has(id)) delete this.usernames[id];
   }

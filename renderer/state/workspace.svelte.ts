@@ -7,7 +7,7 @@
  * `active` is null; `ratio` is within 0.2–0.8.
  */
 import type { Workspace } from '../../electron/contract/index';
-import { invoke } from './client';
+import { invoke } from '../lib/client';
 
 export type PaneSlot = 'main' | 'split';
 

@@ -3,10 +3,10 @@
  * area may be opened: CMS areas go by the signed-in account's permissions (`/me`), store areas by
  * the store's sign-in (views/store).
  */
-import type { CmsArea, Site } from '../../../electron/contract/index';
-import { AREAS, type AreaDef } from './areas';
-import { sessions } from '../auth/sessions.svelte';
-import { storeAreaBlocked } from '../store/store.svelte';
+import type { CmsArea, Site } from '../../electron/contract/index';
+import { AREAS, type AreaDef } from '../areas';
+import { sessions } from './sessions.svelte';
+import { storeAreaBlocked } from './stores.svelte';
 
 /** Why `area` cannot be opened on `site` now, or null when it can. */
 export function areaBlocked(site: Site, area: AreaDef): string | null {

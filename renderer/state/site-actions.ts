@@ -1,8 +1,8 @@
 /** Site actions shared by the rail, the pane and the command palette (each ends in a toast). */
-import type { Site } from '../../../electron/contract/index';
+import type { Site } from '../../electron/contract/index';
 import { sites } from './sites.svelte';
-import { toasts } from '../../lib/app.svelte';
-import { ui } from '../../lib/ui.svelte';
+import { toasts } from '../lib/app.svelte';
+import { ui } from '../lib/ui.svelte';
 
 /** Tests a saved site; the status dot and the pane pick the result up from the sites state. */
 export async function runSiteTest(site: Site): Promise<void> {

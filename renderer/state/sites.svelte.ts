@@ -3,9 +3,12 @@
  * `sites.changed` event and by the answer of each call. Also keeps the last connection test of
  * each site for the status dots (memory only: a restart starts from "not checked").
  */
-import type { ConnectionReport, Site, SiteDraft, SiteUpdate } from '../../../electron/contract/index';
-import { invoke, on } from '../../lib/client';
-import { AppError } from '../../lib/errors';
+import type { ChannelInput, ConnectionReport, Site, SiteDraft, SiteUpdate } from '../../electron/contract/index';
+import { invoke, on } from '../lib/client';
+import { AppError } from '../lib/errors';
+
+/** The values of a site form a connection test can probe before they are saved. */
+export type ProbeTarget = Extract<ChannelInput<'sites.test'>, { target: unknown }>['target'];
 
 export type TestState =
   | { state: 'running'; startedAt: number }
@@ -128,6 +131,19 @@ class SitesState {
       if (this.byId(id)) this.tests[id] = { state: 'error', error, at: Date.now() };
       throw error;
     }
+  }
+
+  /**
+   * Tests the values of a site form before they are saved. When they are a saved site's own
+   * (`savedId`: address, kind and environment unchanged), its status dot takes the result.
+   */
+  async testTarget(target: ProbeTarget, savedId: string | null = null): Promise<ConnectionReport> {
+    const report = await invoke('sites.test', { target });
+    const site = this.byId(savedId);
+    if (site && site.baseUrl === target.baseUrl.trim() && site.kind === target.kind && (site.environment ?? null) === (target.environment ?? null)) {
+      this.recordTest(site.id, report);
+    }
+    return report;
   }
 
   /** Records the result of a test run from the edit form for a saved site. */

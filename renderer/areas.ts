@@ -1,0 +1,74 @@
+/**
+ * The area registry: the areas a site has, per kind, in the order the pane lists them, each with
+ * the loader of its view. AreaView opens whatever `load` gives; an area without one shows where it
+ * will be. Adding an area is a folder under views/ and one line here. Whether an area may be
+ * opened goes by the account (state/area-selection.svelte.ts).
+ */
+import type { LucideIcon } from '@lucide/svelte';
+import type { Component } from 'svelte';
+import type { Site, SiteKind } from '../electron/contract/index';
+import FileText from '@lucide/svelte/icons/file-text';
+import Languages from '@lucide/svelte/icons/languages';
+import Image from '@lucide/svelte/icons/image';
+import CloudUpload from '@lucide/svelte/icons/cloud-upload';
+import Users from '@lucide/svelte/icons/users';
+import Package from '@lucide/svelte/icons/package';
+import LayoutDashboard from '@lucide/svelte/icons/layout-dashboard';
+import CalendarClock from '@lucide/svelte/icons/calendar-clock';
+import Webhook from '@lucide/svelte/icons/webhook';
+import ScrollText from '@lucide/svelte/icons/scroll-text';
+import Mail from '@lucide/svelte/icons/mail';
+import PawPrint from '@lucide/svelte/icons/paw-print';
+import Receipt from '@lucide/svelte/icons/receipt';
+import Warehouse from '@lucide/svelte/icons/warehouse';
+
+/** An area's view: it takes the site and fills the height below the area's bar. */
+export type AreaComponent = Component<{ site: Site }>;
+export type AreaLoader = () => Promise<{ default: AreaComponent }>;
+
+export interface AreaDef {
+  /** Stable id (kept per site by the area selection). */
+  id: string;
+  label: string;
+  icon: LucideIcon;
+  /** The view, loaded when the area is first opened; none yet for the areas still to come. */
+  load?: AreaLoader;
+}
+
+export const AREAS: Record<SiteKind, readonly AreaDef[]> = {
+  cms: [
+    { id: 'pages', label: 'Pages', icon: FileText, load: () => import('./views/pages/PagesArea.svelte') },
+    { id: 'translations', label: 'Translations', icon: Languages, load: () => import('./views/translations/TranslationsArea.svelte') },
+    { id: 'media', label: 'Media', icon: Image, load: () => import('./views/media/MediaArea.svelte') },
+    /** Local changes not on the site yet (drafts and the outbox); not a permission of the site's. */
+    { id: 'changes', label: 'Changes', icon: CloudUpload, load: () => import('./views/sync/ChangesArea.svelte') },
+    { id: 'users', label: 'Users', icon: Users },
+    { id: 'packages', label: 'Packages', icon: Package },
+    { id: 'dashboard', label: 'Dashboard', icon: LayoutDashboard },
+    { id: 'scheduler', label: 'Scheduler', icon: CalendarClock },
+    { id: 'webhooks', label: 'Webhooks', icon: Webhook },
+    { id: 'audit', label: 'Audit', icon: ScrollText },
+    { id: 'mailer', label: 'Mailer', icon: Mail },
+  ],
+  store: [
+    { id: 'pets', label: 'Pets', icon: PawPrint, load: () => import('./views/store/PetsArea.svelte') },
+    { id: 'orders', label: 'Orders', icon: Receipt, load: () => import('./views/store/OrdersArea.svelte') },
+    { id: 'users', label: 'Users', icon: Users, load: () => import('./views/store/UsersArea.svelte') },
+    { id: 'inventory', label: 'Inventory', icon: Warehouse, load: () => import('./views/store/InventoryArea.svelte') },
+  ],
+};
+
+export const KIND_LABEL: Record<SiteKind, string> = { cms: 'CMS site', store: 'Store' };
+export const AUTH_LABEL = { password: 'Password', apikey: 'API key' } as const;
+
+const loaded = new Map<AreaLoader, AreaComponent>();
+
+/**
+ * The area's view: the component itself once it has been loaded (so reopening an area renders at
+ * once), else the promise of it.
+ */
+export function areaView(area: AreaDef): AreaComponent | Promise<AreaComponent> | null {
+  const load = area.load;
+  if (!load) return null;
+  return loaded.get(load) ?? load().then((mod) => (loaded.set(load, mod.default), mod.default));
+}
