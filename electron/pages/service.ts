@@ -16,7 +16,7 @@ import { cmsBlueprints } from '../api/cms/blueprints';
 import type { CachedPage, PagesRepo } from '../db/repos/pages';
 import { uploadStaging } from './upload-staging';
 import { LANGUAGES_KEY, type SiteCacheRepo } from '../db/repos/site-cache';
-import type { SessionManager } from '../sites/sessions';
+import type { SessionManager } from '../sessions/cms-session-manager';
 import { siteOrder } from './level-order';
 import { shadowed } from '../api/cms/addressing';
 
