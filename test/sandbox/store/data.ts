@@ -5,9 +5,9 @@
  * SHA-256 hashes; passwords as scrypt hashes.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../clock';
+import { JsonFile } from '../json-file';
 import type { Category, KeyRecord, Order, Pet, SessionRecord, Tag, UserRecord } from './model';
 import type { PlanName } from './plans';
 import type { PetInput } from './validate';
@@ -30,25 +30,34 @@ const nextId = (rows: { id?: number }[]) => rows.reduce((max, r) => Math.max(max
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export class StoreData {
-  readonly file: string;
+  /** The state file (`stored.writes` counts its writes). */
+  readonly stored: JsonFile<State>;
   private state: State;
 
   constructor(
     dataDir: string,
     private readonly clock: Clock,
   ) {
-    this.file = join(dataDir, 'store.json');
-    this.state = existsSync(this.file) ? { ...empty(), ...(JSON.parse(readFileSync(this.file, 'utf8')) as Partial<State>) } : empty();
+    this.stored = new JsonFile(join(dataDir, 'store.json'), () => this.state);
+    this.state = { ...empty(), ...this.stored.read() };
+  }
+
+  get file(): string {
+    return this.stored.file;
   }
 
   /** True once anything was written (seeding is skipped for a folder that has data). */
   exists(): boolean {
-    return existsSync(this.file);
+    return this.stored.exists();
   }
 
   save(): void {
-    writeFileSync(this.file + '.tmp', JSON.stringify(this.state, null, 1));
-    renameSync(this.file + '.tmp', this.file);
+    this.stored.save();
+  }
+
+  /** Changes written to the file once, at the end (seeding). */
+  batch<T>(fn: () => T): T {
+    return this.stored.batch(fn);
   }
 
   // ── pets ───────────────────────────────────────────────────────────────────────────────────

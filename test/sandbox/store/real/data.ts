@@ -16,8 +16,8 @@
  *   null map key, which Jackson refuses to write (500).
  * Users keep their password in clear, as Petstore's User does.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { JsonFile } from '../../json-file';
 import { JavaException } from './answers';
 import type { JOrder, JPet, JUser } from './entities';
 
@@ -42,21 +42,30 @@ const usernameEquals = (u: JUser, other: string | null): boolean => {
 };
 
 export class PetstoreData {
-  readonly file: string;
+  /** The state file (`stored.writes` counts its writes). */
+  readonly stored: JsonFile<State>;
   private state: State;
 
   constructor(dataDir: string) {
-    this.file = join(dataDir, 'petstore.json');
-    this.state = existsSync(this.file) ? { pets: [], orders: [], users: [], ...(JSON.parse(readFileSync(this.file, 'utf8')) as Partial<State>) } : { pets: [], orders: [], users: [] };
+    this.stored = new JsonFile(join(dataDir, 'petstore.json'), () => this.state);
+    this.state = { pets: [], orders: [], users: [], ...this.stored.read() };
+  }
+
+  get file(): string {
+    return this.stored.file;
   }
 
   exists(): boolean {
-    return existsSync(this.file);
+    return this.stored.exists();
   }
 
   save(): void {
-    writeFileSync(this.file + '.tmp', JSON.stringify(this.state, null, 1));
-    renameSync(this.file + '.tmp', this.file);
+    this.stored.save();
+  }
+
+  /** Changes written to the file once, at the end (seeding). */
+  batch<T>(fn: () => T): T {
+    return this.stored.batch(fn);
   }
 
   // ── pets (PetData) ────────────────────────────────────────────────────────────────────────
