@@ -11,7 +11,8 @@ import type { PrefsRepo } from '../db/repos/prefs';
 import { LANGUAGES_KEY, type SiteCacheRepo } from '../db/repos/site-cache';
 import type { SitesRepo } from '../db/repos/sites';
 import type { SessionManager } from '../sessions/cms-session-manager';
-import { itemAddress, MirrorRun, progressOf } from './run';
+import { itemAddress } from './list';
+import { MirrorRun, progressOf } from './run';
 import { planFor, settingsOf, type ListCursor, type MirrorPlan } from './plan';
 
 export interface MirrorDeps {
