@@ -50,3 +50,33 @@ export class JsonFile<S> {
     }
   }
 }
+
+/** State kept in a JsonFile: read at construction (over the empty state), saved whole. */
+export abstract class JsonBacked<S extends object> {
+  /** The state file (`stored.writes` counts its writes). */
+  readonly stored: JsonFile<S>;
+  protected state: S;
+
+  constructor(file: string, empty: S) {
+    this.stored = new JsonFile(file, () => this.state);
+    this.state = { ...empty, ...this.stored.read() };
+  }
+
+  get file(): string {
+    return this.stored.file;
+  }
+
+  /** True once anything was written (seeding is skipped for a folder that has data). */
+  exists(): boolean {
+    return this.stored.exists();
+  }
+
+  save(): void {
+    this.stored.save();
+  }
+
+  /** Changes written to the file once, at the end (seeding). */
+  batch<T>(fn: () => T): T {
+    return this.stored.batch(fn);
+  }
+}

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Clock } from '../clock';
-import { JsonFile } from '../json-file';
+import { JsonBacked } from '../json-file';
 import type { Category, KeyRecord, Order, Pet, SessionRecord, Tag, UserRecord } from './model';
 import type { PlanName } from './plans';
 import type { PetInput } from './validate';
@@ -29,35 +29,12 @@ export const sha256 = (text: string) => createHash('sha256').update(text).digest
 const nextId = (rows: { id?: number }[]) => rows.reduce((max, r) => Math.max(max, r.id ?? 0), 0) + 1;
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-export class StoreData {
-  /** The state file (`stored.writes` counts its writes). */
-  readonly stored: JsonFile<State>;
-  private state: State;
-
+export class StoreData extends JsonBacked<State> {
   constructor(
     dataDir: string,
     private readonly clock: Clock,
   ) {
-    this.stored = new JsonFile(join(dataDir, 'store.json'), () => this.state);
-    this.state = { ...empty(), ...this.stored.read() };
-  }
-
-  get file(): string {
-    return this.stored.file;
-  }
-
-  /** True once anything was written (seeding is skipped for a folder that has data). */
-  exists(): boolean {
-    return this.stored.exists();
-  }
-
-  save(): void {
-    this.stored.save();
-  }
-
-  /** Changes written to the file once, at the end (seeding). */
-  batch<T>(fn: () => T): T {
-    return this.stored.batch(fn);
+    super(join(dataDir, 'store.json'), empty());
   }
 
   // ── pets ───────────────────────────────────────────────────────────────────────────────────

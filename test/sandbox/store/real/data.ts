@@ -17,7 +17,7 @@
  * Users keep their password in clear, as Petstore's User does.
  */
 import { join } from 'node:path';
-import { JsonFile } from '../../json-file';
+import { JsonBacked } from '../../json-file';
 import { JavaException } from './answers';
 import type { JOrder, JPet, JUser } from './entities';
 
@@ -41,31 +41,9 @@ const usernameEquals = (u: JUser, other: string | null): boolean => {
   return u.username === other;
 };
 
-export class PetstoreData {
-  /** The state file (`stored.writes` counts its writes). */
-  readonly stored: JsonFile<State>;
-  private state: State;
-
+export class PetstoreData extends JsonBacked<State> {
   constructor(dataDir: string) {
-    this.stored = new JsonFile(join(dataDir, 'petstore.json'), () => this.state);
-    this.state = { pets: [], orders: [], users: [], ...this.stored.read() };
-  }
-
-  get file(): string {
-    return this.stored.file;
-  }
-
-  exists(): boolean {
-    return this.stored.exists();
-  }
-
-  save(): void {
-    this.stored.save();
-  }
-
-  /** Changes written to the file once, at the end (seeding). */
-  batch<T>(fn: () => T): T {
-    return this.stored.batch(fn);
+    super(join(dataDir, 'petstore.json'), { pets: [], orders: [], users: [] });
   }
 
   // ── pets (PetData) ────────────────────────────────────────────────────────────────────────
