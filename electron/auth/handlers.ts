@@ -1,7 +1,7 @@
 /** The `auth.*` channels (contract/auth.ts) on the CMS sites' sessions: sign-in, two-factor, sign-out, password reset. */
 import type { authChannels } from '../contract';
 import type { HandlersOf, Lazy } from '../base/handlers';
-import type { SessionManager } from '../sites/sessions';
+import type { SessionManager } from '../sessions/cms-session-manager';
 
 export function authHandlers(sessions: Lazy<SessionManager>): HandlersOf<typeof authChannels> {
   return {

@@ -8,7 +8,7 @@ import { closeDatabase, openDatabase, repositories, type Db, type Repositories }
 import { openSecretStore } from '../secrets/keychain';
 import type { SecretStore } from '../secrets/secret-store';
 import { sitesService, type SitesService } from '../sites/service';
-import { sessionManager, type SessionManager } from '../sites/sessions';
+import { sessionManager, type SessionManager } from '../sessions/cms-session-manager';
 import { pagesService, type PagesService } from '../pages/service';
 import { translationsService, type TranslationsService } from '../translations/service';
 import { mediaService, type MediaService } from '../media/service';

@@ -11,17 +11,22 @@
  * again). The event loop is never held long: each list page and each batch of answers is written
  * in a turn of the loop of its own, without waiting for an fsync (see MirrorRepo.transaction), and
  * the cleanup removes rows in chunks with a yield between them.
+ *
+ * This file keeps the phases (list, read, retry, clean, end) and the answers' writes; the lister is
+ * list.ts, the bounded stoppable pool of readers pool.ts.
  */
-import type { MirrorEta, MirrorProgress, Page, UnreadablePage } from '../contract';
+import type { MirrorEta, MirrorProgress, Page } from '../contract';
 import { isAppError } from '../base/app-error';
-import { cmsPages, type MirrorRow } from '../api/cms/pages';
+import { cmsPages } from '../api/cms/pages';
 import { shadowed } from '../api/cms/addressing';
 import { PaceCancelled } from '../api/pacer';
 import type { Transport } from '../api/transport';
 import type { PagesRepo } from '../db/repos/pages';
-import type { ItemCounts, ItemState, MirrorRepo, RunRow } from '../db/repos/mirror';
+import type { ItemCounts, MirrorRepo, RunRow } from '../db/repos/mirror';
 import { etaOf } from './eta';
-import { cleanupScope, holdRemoval, inScope, langKeys, listingConsistent, rowHash, unchangedByRow, type ListCursor, type ListQuery, type MirrorPlan } from './plan';
+import { isUnreadableRow, list, type ListerRun, type ReadItem } from './list';
+import { cleanupScope, holdRemoval, listingConsistent, type ListCursor, type MirrorPlan } from './plan';
+import { WorkPool } from './pool';
 
 /** A run as the renderer sees it, from its row and its items' counts (live or stored); `eta` only for a live run. */
 export function progressOf(r: RunRow, c: ItemCounts, eta: MirrorEta | null = null): MirrorProgress {
@@ -63,17 +68,15 @@ export interface RunDeps {
   retryDelaysMs?: number[];
 }
 
-/** A read to make. */
-type Item = { route: string; lang: string };
 type Answer =
-  | { kind: 'fetched'; item: Item; page: Page; serverDate: string | null }
-  | { kind: 'gone'; item: Item }
+  | { kind: 'fetched'; item: ReadItem; page: Page; serverDate: string | null }
+  | { kind: 'gone'; item: ReadItem }
   /** `transient`: worth another try in this run (no answer, 5xx, 429); others wait for the next run. */
-  | { kind: 'failed'; item: Item; error: string; transient: boolean }
+  | { kind: 'failed'; item: ReadItem; error: string; transient: boolean }
   /** Listed, but the API cannot read the page by its route: the copy keeps the list row (api/cms/addressing.ts). */
-  | { kind: 'unreadable'; item: Item; reason: string }
+  | { kind: 'unreadable'; item: ReadItem; reason: string }
   /** Given up before it was sent (the run stopped): it stays to do. */
-  | { kind: 'dropped'; item: Item };
+  | { kind: 'dropped'; item: ReadItem };
 
 /**
  * Answers written per transaction: ~2 ms of work, short enough that the requests in flight keep
@@ -82,20 +85,9 @@ type Answer =
 const BATCH = 32;
 /** Longest an answer waits to be written when answers come slowly. */
 const FLUSH_MS = 200;
-/** List rows written per transaction (a list page is 100). */
-const ROWS_PER_WRITE = 25;
 /** Progress events at most this often (and at every phase or state change). */
 const EMIT_MS = 150;
 const CLEANUP_CHUNK = 500;
-/** The route a list row without a readable address is kept under (with its place in the list). */
-const UNREADABLE_ROW = 'list row ';
-
-/** A run item's route as the renderer is told it: a list row without an address is no page to open. */
-export function itemAddress(route: string): { route: string | null; row?: number } {
-  if (!route.startsWith(UNREADABLE_ROW)) return { route };
-  const row = Number(route.slice(UNREADABLE_ROW.length));
-  return Number.isInteger(row) ? { route: null, row } : { route: null };
-}
 /** This many network failures in a row: the site stopped answering, the run stops (resumable). */
 const OFFLINE_AFTER = 12;
 
@@ -109,12 +101,11 @@ export class MirrorRun {
   readonly finished: Promise<void>;
   private counts: ItemCounts;
   private readonly plan: MirrorPlan;
-  private queue: Item[] = [];
+  private readonly readers: WorkPool<ReadItem>;
   private answers: Exclude<Answer, { kind: 'dropped' }>[] = [];
   private lastFlush = Date.now();
   private lastEmit = 0;
   private listing = false;
-  private waiters: (() => void)[] = [];
   private stopping: 'cancel' | 'quit' | 'drop' | null = null;
   /** After a quit or a drop nothing more is written: the database may be closed already. */
   private abandoned = false;
@@ -135,6 +126,7 @@ export class MirrorRun {
     this.plan = run.plan as MirrorPlan;
     this.counts = deps.repo.counts(run.id);
     this.t = deps.transport.derive({ priority: 'background', signal: this.abort.signal });
+    this.readers = new WorkPool<ReadItem>({ stopped: () => this.stopped, more: () => this.listing });
     this.finished = this.main();
   }
 
@@ -147,7 +139,7 @@ export class MirrorRun {
   stop(how: 'cancel' | 'quit' | 'drop'): Promise<void> {
     this.stopping ??= how;
     this.abort.abort();
-    this.wakeAll();
+    this.readers.wakeAll();
     if (this.stopping === 'cancel') return this.finished;
     if (!this.abandoned && this.stopping === 'quit') {
       this.flush();
@@ -192,17 +184,6 @@ export class MirrorRun {
     this.deps.repo.save(this.run, this.counts);
   }
 
-  /** A wait that a stop cuts short. */
-  private pause(ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, ms);
-      this.waiters.push(() => {
-        clearTimeout(t);
-        resolve();
-      });
-    });
-  }
-
   private get stopped(): boolean {
     return this.stopping !== null || this.fatal !== null;
   }
@@ -214,17 +195,17 @@ export class MirrorRun {
       if (this.run.phase === 'listing' || this.run.phase === 'reading') {
         // a resumed run tries all its failed reads again
         if (repo.retryFailed(this.run.id, false) > 0) this.counts = repo.counts(this.run.id);
-        this.queue = repo.items(this.run.id, 'todo').map(({ route, lang }) => ({ route, lang }));
+        this.readers.reset(repo.items(this.run.id, 'todo').map(({ route, lang }) => ({ route, lang })));
         this.listing = this.run.phase === 'listing';
         await Promise.all([this.listing ? this.list() : Promise.resolve(), this.pool()]);
         this.flush();
         const delays = this.deps.retryDelaysMs ?? [500, 2000];
         for (const delay of delays) {
           if (this.stopped || repo.transientFailures(this.run.id) === 0) break;
-          await this.pause(delay);
+          await this.readers.pause(delay);
           repo.retryFailed(this.run.id, true);
           this.counts = repo.counts(this.run.id);
-          this.queue = repo.items(this.run.id, 'todo').map(({ route, lang }) => ({ route, lang }));
+          this.readers.reset(repo.items(this.run.id, 'todo').map(({ route, lang }) => ({ route, lang })));
           await this.pool();
           this.flush();
         }
@@ -263,204 +244,53 @@ export class MirrorRun {
     this.emit(true);
   }
 
-  // ── listing ────────────────────────────────────────────────────────────────────────────────
+  // ── listing (list.ts) ──────────────────────────────────────────────────────────────────────
 
-  private async list(): Promise<void> {
-    const { repo } = this.deps;
-    const perPage = this.deps.perPage ?? 100;
-    const cursor = (this.run.cursor as ListCursor | null) ?? { query: 0, page: 1, totals: [], skipped: [] };
-    try {
-      while (cursor.query < this.plan.queries.length && !this.stopped) {
-        const qi = cursor.query;
-        const query = this.plan.queries[qi]!;
-        // the pages of the list one after the other, each answer naming the page after it (null
-        // after the last: by the site's links, its total, or a page that is not full); the cursor is
-        // the page to take next, so a restart never skips one
-        for (let page: number | null = cursor.page; page !== null && !this.stopped; ) {
-          page = await this.takePage(query, qi, page, perPage, cursor);
-        }
-        if (this.stopped) break;
-        Object.assign(cursor, { query: qi + 1, page: 1 });
-        repo.transaction(() => {
-          this.run.cursor = { ...cursor };
-          this.save();
-        });
-      }
-      if (this.stopped) return;
-      const fresh = repo.transaction(() => {
-        const items: { route: string; lang: string; state: ItemState }[] = this.plan.extra.map((route) => ({ route, lang: '', state: 'todo' as ItemState }));
-        // translations the default rows name that their own listing did not show: read them anyway
-        for (const m of repo.missingTranslations(this.run.id, this.siteId, this.plan.listedLanguages ?? [])) items.push({ ...m, state: 'todo' });
-        const added = repo.addItems(this.run.id, items);
-        this.counts.total += added.todo;
-        this.counts.todo += added.todo;
-        this.run.phase = 'reading';
-        this.save();
-        return added.todo ? items.map(({ route, lang }) => ({ route, lang })) : [];
-      });
-      this.enqueue(fresh);
-      this.emit(true);
-    } catch (err) {
-      if (!(err instanceof PaceCancelled)) {
-        this.fatal ??= isAppError(err) && (err.code === 'network' || err.code === 'timeout') ? `The site stopped answering while its page list was read: ${err.message}` : message(err);
-      }
-    } finally {
-      this.listing = false;
-      this.wakeAll();
-    }
-  }
-
-  /**
-   * One page of a query's list into the cache and the run; answers the page to take next, or null
-   * when this was the last (or the run stopped). A next page that is not further on ends the list
-   * (a site that repeats a page would otherwise never end).
-   */
-  private async takePage(query: ListQuery, qi: number, page: number, perPage: number, cursor: ListCursor): Promise<number | null> {
-    const { repo } = this.deps;
-    const answer = await this.listPage(query, page, perPage);
-    // the real service's parent filter is a bare prefix: rows outside the scope are counted, not kept
-    const rows = answer.rows.filter((r) => inScope(r.route, query));
-    const unreadable = answer.unreadable.filter((u) => u.route === null || inScope(u.route, query));
-    const outside = answer.rows.length + answer.unreadable.length - rows.length - unreadable.length;
-    const following = answer.next !== null && answer.next > page ? answer.next : null;
-    this.networkStreak = 0;
-    this.answered();
-    // written a few rows at a time, each in a turn of the event loop of its own (answers resolve
-    // as chains of microtasks): timers and other calls to the Host go on meanwhile
-    for (let i = 0; i < rows.length || i === 0; i += ROWS_PER_WRITE) {
-      await yieldToLoop();
-      if (this.stopped) return null;
-      let next: ListCursor | null = null;
-      const last = i + ROWS_PER_WRITE >= rows.length;
-      if (last) {
-        // the cursor moves on with the page's last rows: a page cut short is listed again
-        cursor.totals[qi] = answer.total;
-        (cursor.skipped ??= [])[qi] = (cursor.skipped[qi] ?? 0) + outside;
-        next = following === null ? { query: qi + 1, page: 1, totals: cursor.totals, skipped: cursor.skipped } : { query: qi, page: following, totals: cursor.totals, skipped: cursor.skipped };
-      }
-      const fresh = repo.transaction(() => this.takeRows(rows.slice(i, i + ROWS_PER_WRITE), last ? unreadable : [], query, next));
-      if (next) cursor.page = next.page;
-      this.enqueue(fresh);
-    }
-    this.emit();
-    return following;
-  }
-
-  /** One list page of a query, in its language. */
-  private listPage(query: ListQuery, page: number, perPage: number) {
-    return cmsPages.mirrorRows(this.t, {
-      page,
-      perPage,
-      ...(query.parent !== undefined ? { parent: query.parent } : {}),
-      ...(query.childrenOf !== undefined ? { childrenOf: query.childrenOf } : {}),
-      ...(query.lang ? { lang: query.lang } : {}),
-    });
-  }
-
-  /**
-   * List rows into the cache and the run (one transaction; `next` moves the cursor when they are a
-   * list page's last); answers the reads to make. Rows of the default language decide the default
-   * reads (and, for runs planned without language listings, every translation); rows of another
-   * language decide the reads of that language's own files.
-   */
-  private takeRows(rows: MirrorRow[], unreadable: UnreadablePage[], query: ListQuery, next: ListCursor | null): Item[] {
-    const { repo, pages } = this.deps;
-    const now = new Date().toISOString();
-    const listed = this.plan.listedLanguages ?? [];
-    const items: { route: string; lang: string; state: ItemState }[] = [];
-    const vouched: { route: string; lang: string }[] = [];
-    const decide = (route: string, lang: string, hash: string, modified: string | null) => {
-      const skip = !this.plan.revalidateAll && unchangedByRow({ hash, modified }, repo.seenOf(this.siteId, route, lang), pages.checkOf(this.siteId, route, lang)?.full ?? false);
-      items.push({ route, lang, state: skip ? 'unchanged' : 'todo' });
-      if (skip) vouched.push({ route, lang });
-      else repo.saw(this.siteId, route, lang, hash);
+  private list(): Promise<void> {
+    const lister: ListerRun = {
+      run: this.run,
+      siteId: this.siteId,
+      plan: this.plan,
+      counts: () => this.counts,
+      transport: this.t,
+      repo: this.deps.repo,
+      pages: this.deps.pages,
+      perPage: this.deps.perPage ?? 100,
+      stopped: () => this.stopped,
+      answered: () => {
+        this.networkStreak = 0;
+        this.answered();
+      },
+      save: () => this.save(),
+      emit: (force) => this.emit(force),
+      enqueue: (items) => this.readers.add(items),
+      fail: (reason) => {
+        this.fatal ??= reason;
+      },
     };
-    if (!query.lang) {
-      pages.putSummaries(this.siteId, '', rows, now); // with the translation metadata (the offline matrix)
-      rows.forEach((row) => {
-        decide(row.route, '', rowHash(row.sent), row.modified);
-        for (const lang of langKeys(row, this.plan)) if (lang !== '' && !listed.includes(lang)) items.push({ route: row.route, lang, state: 'todo' });
-      });
-    } else {
-      const lang = query.lang;
-      rows.forEach((row) => {
-        // a page without a file of this language is listed from its fallback: nothing of its own to copy
-        if (!repo.translatedOf(this.siteId, row.route).includes(lang)) return;
-        const sent = row.sent as { language?: unknown } | undefined;
-        const own = sent?.language === undefined || sent.language === lang;
-        if (own) decide(row.route, lang, rowHash(row.sent), row.modified);
-        else items.push({ route: row.route, lang, state: 'todo' }); // named a translation, listed as a fallback: read it to be sure
-      });
-    }
-    const added = repo.addItems(this.run.id, items);
-    // the list vouched for these copies: they are current now (the time shown offline)
-    for (const v of vouched) pages.putVerified(this.siteId, v.lang, v.route, null, now);
-    this.counts.total += added.todo + added.unchanged;
-    this.counts.todo += added.todo;
-    this.counts.unchanged += added.unchanged;
-    this.failUnreadable(unreadable, query.lang ?? '');
-    this.run.listed += rows.length + unreadable.length;
-    if (next) this.run.cursor = next;
-    this.save();
-    return items.filter((i) => i.state === 'todo').map(({ route, lang }) => ({ route, lang }));
-  }
-
-  /**
-   * Rows of the list that could not be read: failed reads of the run, with the reason (shown under
-   * the Offline copy card), never skipped in silence. A row of another language's list whose page
-   * has no file of that language is its fallback (nothing of its own to copy). A row without a
-   * readable address is named by its place in the list.
-   */
-  private failUnreadable(unreadable: UnreadablePage[], lang: string): void {
-    const { repo } = this.deps;
-    for (const u of unreadable) {
-      if (lang && u.route !== null && !repo.translatedOf(this.siteId, u.route).includes(lang)) continue;
-      const route = u.route ?? `${UNREADABLE_ROW}${u.position + 1}`;
-      if (repo.addItems(this.run.id, [{ route, lang, state: 'todo' }]).todo === 0) continue;
-      repo.setItem(this.run.id, route, lang, 'failed', `Its row in the site's page list cannot be read (${u.problem}).`, false);
-      this.counts.total++;
-      this.counts.failed++;
-    }
-  }
-
-  private enqueue(items: Item[]): void {
-    if (!items.length) return;
-    this.queue.push(...items);
-    this.wakeAll();
-  }
-
-  private wakeAll(): void {
-    const w = this.waiters;
-    this.waiters = [];
-    for (const wake of w) wake();
+    return list(lister).finally(() => {
+      this.listing = false;
+      this.readers.wakeAll();
+    });
   }
 
   // ── reading ────────────────────────────────────────────────────────────────────────────────
 
   private pool(): Promise<void> {
-    const n = this.deps.concurrency ?? 8;
-    return Promise.all(Array.from({ length: n }, () => this.worker())).then(() => undefined);
+    return this.readers.run(this.deps.concurrency ?? 8, (item) => this.readOne(item));
   }
 
-  private async worker(): Promise<void> {
-    while (!this.stopped) {
-      const item = this.queue.shift();
-      if (!item) {
-        if (!this.listing) return;
-        await new Promise<void>((r) => this.waiters.push(r));
-        continue;
-      }
-      // read first, then push: `this.answers` may be a new array by the time the answer arrives
-      const answer = await this.read(item);
-      if (answer.kind === 'dropped') continue;
-      this.answered();
-      this.answers.push(answer);
-      if (this.answers.length >= BATCH || Date.now() - this.lastFlush >= FLUSH_MS) this.flushSoon();
-    }
+  private async readOne(item: ReadItem): Promise<void> {
+    // read first, then push: `this.answers` may be a new array by the time the answer arrives
+    const answer = await this.read(item);
+    if (answer.kind === 'dropped') return;
+    this.answered();
+    this.answers.push(answer);
+    if (this.answers.length >= BATCH || Date.now() - this.lastFlush >= FLUSH_MS) this.flushSoon();
   }
 
-  private async read(item: Item): Promise<Answer> {
-    if (item.route.startsWith(UNREADABLE_ROW)) {
+  private async read(item: ReadItem): Promise<Answer> {
+    if (isUnreadableRow(item)) {
       // a list row without an address (see failUnreadable), tried again: there is nothing to read by
       return { kind: 'failed', item, error: `The site's page list has a row Sitedesk cannot read and that names no page (${item.route}).`, transient: false };
     }
@@ -480,11 +310,11 @@ export class MirrorRun {
       if (err.code === 'unauthorized' || err.code === 'forbidden') {
         // never retried blindly: the run stops until the user signs in again
         this.fatal ??= err.message;
-        this.wakeAll();
+        this.readers.wakeAll();
       } else if (err.code === 'network' || err.code === 'timeout') {
         if (++this.networkStreak >= OFFLINE_AFTER) {
           this.fatal ??= `The site stopped answering: ${err.message}`;
-          this.wakeAll();
+          this.readers.wakeAll();
         }
       }
       const transient = err.code === 'network' || err.code === 'timeout' || err.code === 'rate_limited' || (err.info.status ?? 0) >= 500;

@@ -10,8 +10,9 @@ import type { MirrorRepo, RunRow } from '../db/repos/mirror';
 import type { PrefsRepo } from '../db/repos/prefs';
 import { LANGUAGES_KEY, type SiteCacheRepo } from '../db/repos/site-cache';
 import type { SitesRepo } from '../db/repos/sites';
-import type { SessionManager } from '../sites/sessions';
-import { itemAddress, MirrorRun, progressOf } from './run';
+import type { SessionManager } from '../sessions/cms-session-manager';
+import { itemAddress } from './list';
+import { MirrorRun, progressOf } from './run';
 import { planFor, settingsOf, type ListCursor, type MirrorPlan } from './plan';
 
 export interface MirrorDeps {

@@ -9,7 +9,7 @@
  * A structural write the site does not answer goes to the outbox (`sendOrQueue`).
  */
 import { isAppError, type AppError } from '../base/app-error';
-import type { SessionManager } from './sessions';
+import type { SessionManager } from '../sessions/cms-session-manager';
 
 export type QueuedOp = 'create' | 'delete' | 'move' | 'translate';
 

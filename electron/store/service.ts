@@ -40,7 +40,9 @@ import type { StoreRepo } from '../db/repos/store';
 import type { SecretStore } from '../secrets/secret-store';
 import { BudgetTracker } from './budget';
 import { IdMaker } from './ids';
-import { StoreSession, storeSessionAccount } from './session';
+import { ApiKeys } from '../sessions/api-keys';
+import { SiteRows } from '../sessions/site-rows';
+import { StoreSession, storeSessionAccount } from '../sessions/store-session';
 
 export interface StoreDeps {
   sites: SitesRepo;
@@ -71,11 +73,14 @@ const unreachable = (err: unknown) => isAppError(err) && (err.code === 'network'
 
 const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
 
-/** The same error with the store's field names moved to where the channel's input has them. */
-function withFields(err: AppError, rename: (field: string) => string, message?: string): AppError {
-  const fields = err.info.fields && Object.fromEntries(Object.entries(err.info.fields).map(([k, m]) => [rename(k), m]));
-  return new AppError({ ...err.info, ...(message ? { message } : {}), ...(fields ? { fields } : {}) }, { cause: err });
-}
+/** The same error with the store's field names moved to where the channel's input has them (none: kept as it is). */
+const renamed =
+  (rename: (field: string) => string) =>
+  (err: AppError): AppError | undefined => {
+    if (!err.info.fields) return undefined;
+    const fields = Object.fromEntries(Object.entries(err.info.fields).map(([k, m]) => [rename(k), m]));
+    return new AppError({ ...err.info, fields }, { cause: err });
+  };
 
 export function storeService(deps: StoreDeps) {
   const now = deps.now ?? Date.now;
@@ -83,21 +88,18 @@ export function storeService(deps: StoreDeps) {
   const newId = deps.newId ?? (() => ids.next());
   const iso = () => new Date(now()).toISOString();
   const live = new Map<string, Live>();
-
-  const siteOf = (id: string): Site => {
-    const site = deps.sites.get(id);
-    if (!site) throw new AppError({ code: 'not_found', message: 'That site no longer exists.' });
-    return site;
-  };
+  /** The pieces the CMS sessions have too: each site row and API key read once, forgotten at an edit or removal. */
+  const rows = new SiteRows(deps.sites);
+  const apiKeys = new ApiKeys(deps.secrets);
 
   function get(siteId: string): Live & { site: Site } {
-    const site = siteOf(siteId);
+    const site = rows.get(siteId);
     if (site.kind !== 'store') throw new AppError({ code: 'invalid_input', message: `${site.name} is a CMS site; store actions do not apply to it.` });
     let l = live.get(siteId);
     if (!l) {
-      // the getter reads the row each time, so an edited address or key is used at once
+      // the getter goes through the row cache, which an edit empties, so an edited address or key is used at once
       l = {
-        session: new StoreSession({ site: () => siteOf(siteId), secrets: deps.secrets, repo: deps.repo, emit: deps.session, now }),
+        session: new StoreSession({ site: () => rows.get(siteId), secrets: deps.secrets, apiKeys, repo: deps.repo, emit: deps.session, now }),
         budget: new BudgetTracker(siteId, now, deps.budget),
       };
       live.set(siteId, l);
@@ -116,11 +118,12 @@ export function storeService(deps: StoreDeps) {
     return new Transport({ baseUrl: site.baseUrl, fetch: observed, credentials: l.session, maxAutoWaitS: 0 });
   }
 
-  function slowDown(l: Live, site: Site, err: AppError): AppError {
-    const plan = l.budget.current()?.plan;
+  /** A 429, said about this site: what it is limiting, the plan when known, and when to try again. */
+  function slowDown(l: Live, site: Site, err: AppError, what: 'requests' | 'logins' = 'requests'): AppError {
+    const plan = what === 'requests' ? l.budget.current()?.plan : undefined;
     const retryAfter = err.info.retryAfter ?? 60;
     const which = plan ? ` (${PLAN_NAMES[plan] ?? plan} plan)` : '';
-    return new AppError({ ...err.info, retryAfter, message: `${site.name} is rate-limiting requests${which}. Try again in ${retryAfter} s.` }, { cause: err });
+    return new AppError({ ...err.info, retryAfter, message: `${site.name} is rate-limiting ${what}${which}. Try again in ${retryAfter} s.` }, { cause: err });
   }
 
   /**
@@ -147,6 +150,13 @@ export function storeService(deps: StoreDeps) {
     return new AppError({ ...err.info, message: `There is no pet ${petId} in ${site.name} (it may have been deleted).` });
   };
 
+  const noUser = (username: string) => (err: AppError, site: Site) =>
+    err.code === 'not_found' ? new AppError({ ...err.info, message: `There is no user ${username} in ${site.name}.` }) : undefined;
+
+  /** A 400 to an order id: the store's reason, and the rules an id must follow for this call. */
+  const orderIdRefused = (orderId: number, rules: string) => (err: AppError, site: Site) =>
+    err.info.status === 400 ? new AppError({ ...err.info, message: `${site.name} refused order id ${orderId}: ${err.message.replace(/\.$/, '')}. ${rules}`, fields: { orderId: rules } }) : undefined;
+
   /** The store names pet fields as it takes them; the channel's tags are plain names. */
   const petField = (f: string) => f.replace(/^tags\.(\d+)\.name$/, 'tags.$1');
 
@@ -168,15 +178,13 @@ export function storeService(deps: StoreDeps) {
     session: (siteId: string): StoreSessionInfo => get(siteId).session.info(),
 
     async login(siteId: string, username: string, password: string): Promise<StoreSessionInfo> {
-      const { session, site, budget } = get(siteId);
+      const l = get(siteId);
+      const { session, site, budget } = l;
       budget.guard(site.name);
       try {
         return await session.login(new Transport({ baseUrl: site.baseUrl, fetch: deps.fetch, maxAutoWaitS: 0 }), username, password);
       } catch (err) {
-        if (isAppError(err) && err.code === 'rate_limited') {
-          const retryAfter = err.info.retryAfter ?? 60;
-          throw new AppError({ ...err.info, retryAfter, message: `${site.name} is rate-limiting logins. Try again in ${retryAfter} s.` }, { cause: err });
-        }
+        if (isAppError(err) && err.code === 'rate_limited') throw slowDown(l, site, err, 'logins');
         // the document's 400 for a login is "invalid username/password supplied"
         if (isAppError(err) && err.code === 'invalid_input' && err.info.status === 400) {
           throw new AppError({ ...err.info, code: 'unauthorized', message: 'That user name and password were not accepted.', fields: { password: 'Check the user name and password.' } });
@@ -233,7 +241,7 @@ export function storeService(deps: StoreDeps) {
     async createPet(p: PetCreate): Promise<Pet> {
       const { siteId, ...fields } = p;
       const body = { ...fields, id: newId() };
-      const pet = await remote(siteId, (t) => storePets.create(t, body), (err) => (err.info.fields ? withFields(err, petField) : undefined));
+      const pet = await remote(siteId, (t) => storePets.create(t, body), renamed(petField));
       deps.repo.putPet(siteId, pet, iso());
       return pet;
     },
@@ -244,7 +252,7 @@ export function storeService(deps: StoreDeps) {
       const pet = await remote(
         siteId,
         async (t) => storePets.update(t, { ...updateBody(await storePets.getStored(t, p.id), edit), id: p.id }),
-        (err, site) => noPet(p.id)(err, site) ?? (err.info.fields ? withFields(err, petField) : undefined),
+        (err, site) => noPet(p.id)(err, site) ?? renamed(petField)(err),
       );
       deps.repo.putPet(siteId, pet, iso());
       return pet;
@@ -311,34 +319,22 @@ export function storeService(deps: StoreDeps) {
       return remote(
         siteId,
         (t) => storeOrders.get(t, orderId),
-        (err, site) => {
-          if (err.code === 'not_found') return new AppError({ ...err.info, message: `There is no order ${orderId} in ${site.name} (it may have been deleted).` });
-          if (err.info.status === 400) {
-            return new AppError({ ...err.info, message: `${site.name} refused order id ${orderId}: ${err.message.replace(/\.$/, '')}. ${ORDER_ID_RULES.get}`, fields: { orderId: ORDER_ID_RULES.get } });
-          }
-          return undefined;
-        },
+        (err, site) =>
+          err.code === 'not_found'
+            ? new AppError({ ...err.info, message: `There is no order ${orderId} in ${site.name} (it may have been deleted).` })
+            : orderIdRefused(orderId, ORDER_ID_RULES.get)(err, site),
       );
     },
 
     async deleteOrder(siteId: string, orderId: number): Promise<{ orderId: number; alreadyGone: boolean }> {
-      const { alreadyGone } = await removing(
-        siteId,
-        (t) => storeOrders.remove(t, orderId),
-        (err, site) => {
-          if (err.info.status === 400) {
-            return new AppError({ ...err.info, message: `${site.name} refused order id ${orderId}: ${err.message.replace(/\.$/, '')}. ${ORDER_ID_RULES.delete}`, fields: { orderId: ORDER_ID_RULES.delete } });
-          }
-          return undefined;
-        },
-      );
+      const { alreadyGone } = await removing(siteId, (t) => storeOrders.remove(t, orderId), orderIdRefused(orderId, ORDER_ID_RULES.delete));
       return { orderId, alreadyGone };
     },
 
     // ── users ────────────────────────────────────────────────────────────────────────────────
 
     createUser(siteId: string, user: NewStoreUser): Promise<StoreUser> {
-      return remote(siteId, (t) => storeUsers.create(t, user), (err) => (err.info.fields ? withFields(err, (f) => `user.${f}`) : undefined));
+      return remote(siteId, (t) => storeUsers.create(t, user), renamed((f) => `user.${f}`));
     },
 
     /**
@@ -346,13 +342,11 @@ export function storeService(deps: StoreDeps) {
      * wrong, naming it (`users.2.email`). The answer is read user by user.
      */
     createUsers(siteId: string, users: NewStoreUser[]): Promise<{ users: StoreUser[]; unreadable: UnreadableEntry[] }> {
-      return remote(siteId, (t) => storeUsers.createWithList(t, users), (err) => (err.info.fields ? withFields(err, (f) => `users.${f}`) : undefined));
+      return remote(siteId, (t) => storeUsers.createWithList(t, users), renamed((f) => `users.${f}`));
     },
 
     user(siteId: string, username: string): Promise<StoreUser> {
-      return remote(siteId, (t) => storeUsers.get(t, username), (err, site) =>
-        err.code === 'not_found' ? new AppError({ ...err.info, message: `There is no user ${username} in ${site.name}.` }) : undefined,
-      );
+      return remote(siteId, (t) => storeUsers.get(t, username), noUser(username));
     },
 
     /**
@@ -369,10 +363,7 @@ export function storeService(deps: StoreDeps) {
           stored = record.username;
           return storeUsers.update(t, updateUserBody(record, changes));
         },
-        (err, site) => {
-          if (err.code === 'not_found') return new AppError({ ...err.info, message: `There is no user ${username} in ${site.name}.` });
-          return err.info.fields ? withFields(err, (f) => `changes.${f}`) : undefined;
-        },
+        (err, site) => noUser(username)(err, site) ?? renamed((f) => `changes.${f}`)(err),
       );
       // a PUT may answer without the user: read it back
       return updated ?? this.user(siteId, stored);
@@ -391,6 +382,8 @@ export function storeService(deps: StoreDeps) {
     /** After an edit: a new address, kind or sign-in setting means the login belongs to something else. */
     async siteChanged(before: Site, after: Site): Promise<void> {
       if (before.kind !== 'store' && after.kind !== 'store') return;
+      rows.forget(after.id);
+      apiKeys.forget(after.id); // an edit may have replaced or removed the key
       const l = live.get(after.id);
       if (before.baseUrl !== after.baseUrl || before.kind !== after.kind || before.authMode !== after.authMode) {
         if (l) {
@@ -407,6 +400,8 @@ export function storeService(deps: StoreDeps) {
     /** The site is being removed: its secrets go by prefix, its rows by cascade. */
     dropped(siteId: string): void {
       live.delete(siteId);
+      rows.forget(siteId);
+      apiKeys.forget(siteId);
     },
   };
 }

@@ -6,7 +6,7 @@ import type { ChannelParsed, DraftInfo, DraftDetail, OutboxEntry, SyncSiteStatus
 import { AppError } from '../base/app-error';
 import type { PagesRepo } from '../db/repos/pages';
 import type { Draft, SyncRepo } from '../db/repos/sync';
-import type { SessionManager } from '../sites/sessions';
+import type { SessionManager } from '../sessions/cms-session-manager';
 import type { SitesRepo } from '../db/repos/sites';
 import { mergeHeader, mergeText } from '../common/merge';
 import { pushSite, type PushSummary } from './push';

@@ -7,9 +7,9 @@ import { createHost } from '../../electron/core/host';
 import { MemorySecretStore } from '../../electron/secrets/memory';
 import { startWebServer } from '../../electron/web/server';
 import { tempDir } from '../support/tmp';
+import { percentile as pct } from './support/figures';
 
 const N = Number(process.argv[2] ?? 3000);
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 const dir = tempDir('sitedesk-bench-');
 const host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'bench', secrets: new MemorySecretStore(), log: () => {} });

@@ -7,14 +7,13 @@
  * Usage: npm run bench -- memory [PAGES]
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { spawnSandbox } from './support/spawn-sandbox';
 import { benchHost } from './support/mirror-host';
+import { withSandbox } from './support/figures';
 
 const PAGES = Number(process.argv[2] ?? 10_000);
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
-const sandbox = await spawnSandbox(PAGES);
-try {
+await withSandbox(PAGES, async (sandbox) => {
   const before = process.memoryUsage().rss;
   const bench = await benchHost(sandbox);
   let peak = 0;
@@ -49,6 +48,4 @@ try {
       loop_delay_max_ms: +lag(loop.max),
     }),
   );
-} finally {
-  await sandbox.stop();
-}
+});

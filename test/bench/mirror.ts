@@ -18,6 +18,7 @@
  */
 import { spawnSandbox, type ChildSandbox } from './support/spawn-sandbox';
 import { benchHost } from './support/mirror-host';
+import { median, seconds as s } from './support/figures';
 
 const PAGES = Number(process.argv[2] ?? 10_000);
 const ROUNDS = Number(process.argv[3] ?? 3);
@@ -28,8 +29,6 @@ const PER_PAGE = 100;
 const REAL_LIMIT = { limit: 120, windowSec: 60 };
 
 const encode = (route: string) => route.split('/').filter(Boolean).map(encodeURIComponent).join('/');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const s = (ms: number) => (ms / 1000).toFixed(2);
 
 async function pool<T>(items: T[], n: number, fn: (x: T) => Promise<void>): Promise<void> {
   let next = 0;

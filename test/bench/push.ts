@@ -4,13 +4,12 @@
  * each step its own transaction. Prints drafts per second of the push (and of the local saves).
  * Usage: npm run bench -- push [DRAFTS]
  */
-import { spawnSandbox } from './support/spawn-sandbox';
 import { benchHost } from './support/mirror-host';
+import { withSandbox } from './support/figures';
 
 const DRAFTS = Number(process.argv[2] ?? 1000);
 
-const sandbox = await spawnSandbox(DRAFTS);
-try {
+await withSandbox(DRAFTS, async (sandbox) => {
   const bench = await benchHost(sandbox);
   const { call, site } = bench;
   await bench.mirror(); // the drafts' bases come from the cache
@@ -35,6 +34,4 @@ try {
   console.log(`drafts: ${n} (one per page of a ${sandbox.pages}-page site), saved locally in ${(saveMs / 1000).toFixed(2)} s (${(n / (saveMs / 1000)).toFixed(0)}/s, each with a read of its page)`);
   console.log(`push: ${(pushMs / 1000).toFixed(2)} s → ${(r.pushed / (pushMs / 1000)).toFixed(0)} drafts/s (pushed ${r.pushed}, conflicted ${r.conflicted}, rejected ${r.rejected}, remaining ${left.pending})`);
   console.log(JSON.stringify({ bench: 'push', drafts: n, pushed: r.pushed, push_s: +(pushMs / 1000).toFixed(2), drafts_per_s: Math.round(r.pushed / (pushMs / 1000)) }));
-} finally {
-  await sandbox.stop();
-}
+});

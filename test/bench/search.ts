@@ -5,15 +5,14 @@
  * prefix, a phrase, several words, a miss. Goal: p95 under 20 ms.
  * Usage: npm run bench -- search [PAGES] [ROUNDS]
  */
-import { spawnSandbox } from './support/spawn-sandbox';
-import { benchHost, percentile } from './support/mirror-host';
+import { benchHost } from './support/mirror-host';
+import { percentile, withSandbox } from './support/figures';
 
 const PAGES = Number(process.argv[2] ?? 10_000);
 const ROUNDS = Number(process.argv[3] ?? 100);
 const QUERIES = ['page', 'generated', 'section', 'page 42.17', '4217', 'sec*', '"generated page"', 'section 73', 'zeppelin', 'Page Section Generated'];
 
-const sandbox = await spawnSandbox(PAGES);
-try {
+await withSandbox(PAGES, async (sandbox) => {
   const bench = await benchHost(sandbox);
   const { progress } = await bench.mirror();
   await sandbox.stop(); // offline search: the site is not needed any more
@@ -40,6 +39,4 @@ try {
   const p95 = percentile(all, 95);
   console.log(`all: p50 ${f(p50)} ms  p95 ${f(p95)} ms  max ${f(Math.max(...all))} ms  (goal p95 < 20 ms) ${p95 < 20 ? 'met' : 'MISSED'}`);
   console.log(JSON.stringify({ bench: 'search', pages: progress.total, searches: all.length, p50_ms: +f(p50), p95_ms: +f(p95), max_ms: +f(Math.max(...all)) }));
-} finally {
-  await sandbox.stop();
-}
+});

@@ -1,12 +1,15 @@
 /**
  * An API key is read from the keychain once per session, not once per request (a mirror sends
- * thousands), and a key replaced in the site's settings is used from the next request on.
+ * thousands; a store's screens call it at every list), and a key replaced in the site's settings is
+ * used from the next request on. The same for CMS and store sites: they share the cache
+ * (electron/sessions/api-keys.ts). Reads are counted on the secret store, the app's edge.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHost, type Host } from '../../electron/core/host';
 import { MemorySecretStore } from '../../electron/secrets/memory';
 import type { ChannelInput, ChannelName, ChannelOutput } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import { startStoreSandbox, type StoreSandbox } from '../sandbox/store/server';
 import { flavors } from '../support/flavors';
 import { tempDir } from '../support/tmp';
 
@@ -19,7 +22,10 @@ class CountingSecrets extends MemorySecretStore {
 }
 
 let cms: CmsSandbox;
+let shop: StoreSandbox;
 let host: Host;
+/** The `api_key` header of every request to the store, in order. */
+const storeKeys: (string | null)[] = [];
 let dir: ReturnType<typeof tempDir>;
 const secrets = new CountingSecrets();
 
@@ -30,12 +36,18 @@ async function invoke<K extends ChannelName>(channel: K, input: ChannelInput<K>)
 describe.each(flavors)('%s flavour', (flavor) => {
   beforeAll(async () => {
     cms = await startCmsSandbox({ flavor, seed: 'demo', content: 'single' });
+    shop = await startStoreSandbox({ flavor });
     dir = tempDir();
-    host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets, log: () => {} });
+    const recording: typeof fetch = (input, init) => {
+      if (String(input).startsWith(shop.url)) storeKeys.push(new Headers(init?.headers).get('api_key'));
+      return fetch(input, init);
+    };
+    host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets, fetch: recording, log: () => {} });
   });
   afterAll(async () => {
     await host.close();
     await cms.close();
+    await shop.close();
     dir.remove();
   });
 
@@ -51,5 +63,36 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(await invoke('pages.get', { siteId: site.id, route })).toMatchObject({ ok: true });
     }
     expect(secrets.reads).toBe(1);
+  });
+
+  test('a store site: the key is read once across many calls, and a key changed in the settings is sent from the next call on', async () => {
+    const keys = shop.seeded!.keys;
+    const added = await invoke('sites.add', { name: 'Shop', kind: 'store', baseUrl: shop.url, environment: null, authMode: 'apikey', apiKey: keys.enterprise });
+    if (!added.ok) throw new Error('add failed');
+    const site = added.value;
+    secrets.reads = 0;
+    storeKeys.length = 0;
+    for (let i = 0; i < 4; i++) {
+      expect(await invoke('store.pets.list', { siteId: site.id })).toMatchObject({ ok: true });
+      expect(await invoke('store.inventory', { siteId: site.id })).toMatchObject({ ok: true });
+    }
+    expect(await invoke('store.session', { siteId: site.id })).toMatchObject({ ok: true, value: { state: 'signed_in', via: 'apikey' } });
+    expect(storeKeys.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(storeKeys)).toEqual(new Set([keys.enterprise]));
+    expect(secrets.reads).toBe(1);
+
+    // another key in the settings: the next call carries it, after one read
+    await invoke('sites.update', { id: site.id, name: site.name, kind: 'store', baseUrl: shop.url, environment: null, authMode: 'apikey', apiKey: keys.pro });
+    secrets.reads = 0;
+    storeKeys.length = 0;
+    for (let i = 0; i < 3; i++) expect(await invoke('store.inventory', { siteId: site.id })).toMatchObject({ ok: true });
+    expect(storeKeys).toEqual([keys.pro, keys.pro, keys.pro]);
+    expect(secrets.reads).toBe(1);
+
+    // the key removed: no call goes out with the old one
+    await invoke('sites.update', { id: site.id, name: site.name, kind: 'store', baseUrl: shop.url, environment: null, authMode: 'apikey', apiKey: '' });
+    storeKeys.length = 0;
+    expect(await invoke('store.inventory', { siteId: site.id })).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+    expect(storeKeys).toEqual([]);
   });
 });

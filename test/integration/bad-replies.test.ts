@@ -5,11 +5,11 @@
  * the call and the field, and the rest keeps working (the next call, the other site, the session).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createHost, type Host } from '../../electron/core/host';
-import { MemorySecretStore } from '../../electron/secrets/memory';
+import type { Host } from '../../electron/core/host';
 import type { Site } from '../../electron/contract';
-import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import type { CmsSandbox } from '../sandbox/cms/server';
 import { HTML_FAULT_BODY } from '../sandbox/faults';
+import { withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
 import { hostCalls } from '../support/host-calls';
 import { startProxy, type Bend, type Proxy } from '../support/proxy';
@@ -39,20 +39,19 @@ const html: Bend = () => ({ status: 200, contentType: 'text/html; charset=utf-8'
 const htmlOnly = (pattern: RegExp): Bend => (called, answer) => (pattern.test(called.replace(/\?.*$/, '')) ? html(called, answer) : null);
 
 describe.each(flavors)('%s flavour', (flavor) => {
+  let fx: DemoHost;
+
   beforeAll(async () => {
-    cms = await startCmsSandbox({ flavor, seed: 'demo', content: 'demo' });
+    fx = await withHost({ sandbox: { flavor }, site: false });
+    ({ cms, host, dir } = fx);
     proxy = await startProxy(cms.origin);
-    dir = tempDir();
-    host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {} });
     const key = cms.seeded!.adminApiKey!;
     bent = await call('sites.add', { name: 'Bent', kind: 'cms', baseUrl: `${proxy.origin}${cms.prefix}`, environment: null, authMode: 'apikey', apiKey: key });
     straight = await call('sites.add', { name: 'Straight', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: key });
   });
   afterAll(async () => {
-    await host.close();
     await proxy.close();
-    await cms.close();
-    dir.remove();
+    await fx.close();
   });
   afterEach(() => {
     proxy.bend = null;

@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { Clock } from '../sandbox/clock';
 import { FrontMatterError, parsePageFile, parseYaml, serializePageFile, stringifyYaml, YamlError } from '../sandbox/cms/content/frontmatter';
 import { DEMO_PAGE_COUNT, seedContent } from '../sandbox/cms/content/seed-content';
-import { ContentStore, siteConfigFor } from '../sandbox/cms/content/store';
+import { PageFiles, siteConfigFor } from '../sandbox/cms/content/page-files';
 import { startCmsSandbox } from '../sandbox/cms/server';
 import { pagination, SandboxClient } from '../sandbox/cms/test-client';
 import { flavors } from '../support/flavors';
@@ -148,7 +148,7 @@ describe('seeds and the on-disk layout', () => {
   test('demo: 301 pages in en, de, fr, built well under a second', () => {
     const dir = tempDir('sitedesk-seed-');
     try {
-      const store = new ContentStore(dir.path, new Clock());
+      const store = new PageFiles(dir.path, new Clock());
       const started = performance.now();
       const info = seedContent(store, 'demo');
       const ms = performance.now() - started;
@@ -181,16 +181,16 @@ describe('seeds and the on-disk layout', () => {
   test('single, empty and generated sites', () => {
     const dir = tempDir('sitedesk-seed-');
     try {
-      const single = new ContentStore(join(dir.path, 'a'), new Clock());
+      const single = new PageFiles(join(dir.path, 'a'), new Clock());
       expect(seedContent(single, 'single')).toEqual({ seed: 'single', pages: 7, languages: [] });
       expect(single.multilang).toBe(false);
       expect(readdirSync(single.find('/blog/post-1')!.dir)).toEqual(['item.md']);
 
-      const empty = new ContentStore(join(dir.path, 'b'), new Clock());
+      const empty = new PageFiles(join(dir.path, 'b'), new Clock());
       expect(seedContent(empty, 'empty', ['en', 'fr'])).toEqual({ seed: 'empty', pages: 0, languages: ['en', 'fr'] });
       expect(empty.tree().pages).toEqual([]);
 
-      const many = new ContentStore(join(dir.path, 'c'), new Clock());
+      const many = new PageFiles(join(dir.path, 'c'), new Clock());
       expect(seedContent(many, { pages: 250 })).toMatchObject({ pages: 250 });
       const tree = many.tree();
       expect(tree.pages).toHaveLength(250);
@@ -204,7 +204,7 @@ describe('seeds and the on-disk layout', () => {
   test('two folders with one slug: the first in native order owns the route; dot folders are ignored', () => {
     const dir = tempDir('sitedesk-layout-');
     try {
-      const store = new ContentStore(dir.path, new Clock(), siteConfigFor(['en']));
+      const store = new PageFiles(dir.path, new Clock(), siteConfigFor(['en']));
       for (const folder of ['02.same', 'same', '.hidden', '01.other']) {
         mkdirSync(join(store.root, folder), { recursive: true });
         writeFileSync(join(store.root, folder, 'default.en.md'), `---\ntitle: ${folder}\n---\n`);
@@ -227,7 +227,7 @@ describe('seeds and the on-disk layout', () => {
     try {
       const clock = new Clock();
       clock.set(-86_400_000 * 365);
-      const store = new ContentStore(dir.path, clock, siteConfigFor([]));
+      const store = new PageFiles(dir.path, clock, siteConfigFor([]));
       mkdirSync(join(store.root, 'page'), { recursive: true });
       store.writePage(join(store.root, 'page'), 'default.md', { title: 'T' }, 'Body');
       expect(readdirSync(join(store.root, 'page'))).toEqual(['default.md']);

@@ -6,10 +6,10 @@
  * its progress says how long is left and that the site's limit is why.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createHost, type Host } from '../../electron/core/host';
-import { MemorySecretStore } from '../../electron/secrets/memory';
+import type { Host } from '../../electron/core/host';
 import type { MirrorProgress, Site } from '../../electron/contract';
-import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import type { CmsSandbox } from '../sandbox/cms/server';
+import { withHost, type DemoHost } from '../support/demo-host';
 import { hostCalls } from '../support/host-calls';
 import { tempDir } from '../support/tmp';
 
@@ -23,20 +23,16 @@ let site: Site;
 const events: MirrorProgress[] = [];
 const { call } = hostCalls(() => host);
 
+let fx: DemoHost | undefined;
+
 beforeAll(async () => {
-  cms = await startCmsSandbox({ flavor: 'real', seed: 'demo', content: 'demo', recordRequests: true, limits: { api: { limit: LIMIT, windowSec: WINDOW_S } } });
-  dir = tempDir();
-  host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {} });
+  fx = await withHost({ sandbox: { flavor: 'real', recordRequests: true, limits: { api: { limit: LIMIT, windowSec: WINDOW_S } } } });
+  ({ cms, host, dir, site } = fx);
   host.onEvent((name, payload) => {
     if (name === 'mirror.progress') events.push(payload as MirrorProgress);
   });
-  site = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
 });
-afterAll(async () => {
-  await host?.close();
-  await cms?.close();
-  dir?.remove();
-});
+afterAll(() => fx?.close());
 
 test('a mirror bound by a small bucket, a person reading pages meanwhile: no 429 anywhere, the person answered promptly', async () => {
   const routes = cms.content.tree().pages.map((n) => n.route);

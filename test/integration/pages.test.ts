@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHost, type Host } from '../../electron/core/host';
 import { MemorySecretStore } from '../../electron/secrets/memory';
 import type { ErrorInfo, Site } from '../../electron/contract';
-import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import type { CmsSandbox } from '../sandbox/cms/server';
+import { withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
 import { hostCalls } from '../support/host-calls';
 import { startProxy } from '../support/proxy';
@@ -25,12 +26,11 @@ const { call, fails } = hostCalls(() => host);
 
 describe.each(flavors)('%s flavour', (flavor) => {
   const real = flavor === 'real';
+  let fx: DemoHost;
 
   beforeAll(async () => {
-    cms = await startCmsSandbox({ flavor, seed: 'demo', content: 'demo' });
     requests.length = 0;
     events.length = 0;
-    dir = tempDir();
     const counting: typeof fetch = async (input, init) => {
       const u = new URL(String(input));
       requests.push(`${init?.method ?? 'GET'} ${u.pathname}`);
@@ -38,15 +38,11 @@ describe.each(flavors)('%s flavour', (flavor) => {
       statuses.push(res.status);
       return res;
     };
-    host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), fetch: counting, log: () => {} });
+    fx = await withHost({ sandbox: { flavor }, host: { fetch: counting } });
+    ({ cms, host, dir, site } = fx);
     host.onEvent((name, payload) => events.push({ name, payload }));
-    site = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
   });
-  afterAll(async () => {
-    await host.close();
-    await cms.close();
-    dir.remove();
-  });
+  afterAll(() => fx.close());
 
   describe('browsing', () => {
     test('the top level and a lazy child level, in the site order', async () => {

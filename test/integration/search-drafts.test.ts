@@ -16,7 +16,8 @@ import { ftsQuery } from '../../electron/db/fts-query';
 import { MemorySecretStore } from '../../electron/secrets/memory';
 import { cmsPages } from '../../electron/api/cms/pages';
 import type { SearchHit, Site } from '../../electron/contract';
-import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import type { CmsSandbox } from '../sandbox/cms/server';
+import { withHost, type DemoHost } from '../support/demo-host';
 import { adminApi, hostCalls } from '../support/host-calls';
 import { tempDir } from '../support/tmp';
 
@@ -29,17 +30,13 @@ const search = (text: string) => call('search.query', { text });
 const text = (h: SearchHit) => h.snippet.map((p) => p.text).join('');
 const marked = (h: SearchHit) => h.snippet.filter((p) => p.match).map((p) => p.text);
 
+let fx: DemoHost;
+
 beforeAll(async () => {
-  cms = await startCmsSandbox({ seed: 'demo', content: 'demo' });
-  dir = tempDir();
-  host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {} });
-  site = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+  fx = await withHost();
+  ({ cms, host, dir, site } = fx);
 });
-afterAll(async () => {
-  await host.close();
-  await cms.close();
-  dir.remove();
-});
+afterAll(() => fx.close());
 
 describe('search over drafts', () => {
   test('a word saved in a draft is found before it is synced, as the draft, in place of the copy', async () => {

@@ -8,7 +8,7 @@ import { Transport } from '../../electron/api/transport';
 import { cmsAuth } from '../../electron/api/cms/auth';
 import { AREA_PERMISSION, areaBlockedReason, can, isDemoAccount, isSuper, type CmsArea, type Me } from '../../electron/contract';
 import { probeSite } from '../../electron/sites/probe';
-import { CmsSession } from '../../electron/sites/session';
+import { CmsSession } from '../../electron/sessions/cms-session';
 import { openDatabase } from '../../electron/db/open';
 import { sitesRepo } from '../../electron/db/repos/sites';
 import { sessionsRepo } from '../../electron/db/repos/sessions';

@@ -222,7 +222,7 @@ test('renderer layers: lib/, components/ and state/ never import views/; a view 
     pages: ['editor'], // the page editor beside the tree
     editor: ['media', 'sync'], // the page's media and the merge view
   };
-  const areaOf = (path: string) => (isInside(path, views) ? relative(views, path).split(sep)[0] : null);
+  const areaOf = (path: string): string | null => (isInside(path, views) ? (relative(views, path).split(sep)[0] ?? null) : null);
   const offenders: string[] = [];
   for (const f of files) {
     if (!isInside(f.path, renderer)) continue;

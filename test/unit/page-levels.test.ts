@@ -9,7 +9,7 @@ import { openDatabase, type Db } from '../../electron/db/open';
 import { sitesRepo } from '../../electron/db/repos/sites';
 import { sessionsRepo } from '../../electron/db/repos/sessions';
 import { pagesRepo } from '../../electron/db/repos/pages';
-import { sessionManager } from '../../electron/sites/sessions';
+import { sessionManager } from '../../electron/sessions/cms-session-manager';
 import { pagesService, type PagesService } from '../../electron/pages/service';
 import { siteAccount } from '../../electron/secrets/secret-store';
 import { FileSecretStore } from '../support/file-secrets';

@@ -5,6 +5,7 @@
 import { createHost, type Host } from '../../../electron/core/host';
 import { MemorySecretStore } from '../../../electron/secrets/memory';
 import type { ChannelInput, ChannelName, ChannelOutput, MirrorProgress, Site } from '../../../electron/contract';
+import { hostCalls } from '../../support/host-calls';
 import { tempDir } from '../../support/tmp';
 
 /** What the Host sent and what came back, counted at its fetch. */
@@ -66,11 +67,7 @@ export async function benchHost(sandbox: { url: string; apiKey: string }): Promi
     const p = payload as MirrorProgress;
     if (p.state !== 'running') ended.get(p.runId)?.(p);
   });
-  async function call<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ChannelOutput<K>> {
-    const r = await host.invoke(channel, input);
-    if (!r.ok) throw new Error(`${channel}: ${r.error.message}`);
-    return r.value as ChannelOutput<K>;
-  }
+  const { call } = hostCalls(() => host);
   const site = await call('sites.add', { name: 'Bench', kind: 'cms', baseUrl: sandbox.url, environment: null, authMode: 'apikey', apiKey: sandbox.apiKey });
   return {
     host,
@@ -95,6 +92,3 @@ export async function benchHost(sandbox: { url: string; apiKey: string }): Promi
     },
   };
 }
-
-/** The p-th percentile (0–100) of a list of numbers. */
-export const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;

@@ -10,7 +10,7 @@
  */
 
 /** Every permission the service knows, leaves only (spec section 5, item 6, and the plugin's list). */
-export const PERMISSIONS = [
+const PERMISSIONS = [
   'admin.super',
   'admin.login',
   'site.login',
@@ -55,7 +55,7 @@ export function normalizeAccess(input: unknown): AccessMap {
 }
 
 /** Flat list of `[permission, value]` for every leaf of a nested map. */
-export function flattenAccess(map: AccessMap, prefix = ''): [string, boolean][] {
+function flattenAccess(map: AccessMap, prefix = ''): [string, boolean][] {
   return Object.entries(map).flatMap(([k, v]) => {
     const key = prefix ? `${prefix}.${k}` : k;
     return typeof v === 'boolean' ? [[key, v] as [string, boolean]] : flattenAccess(v, key);

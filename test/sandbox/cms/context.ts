@@ -7,7 +7,7 @@ import type { ApiKeys } from './api-keys';
 import type { Clock } from '../clock';
 import type { Flavor } from '../flavor';
 import type { EventLog } from './content/events';
-import type { ContentStore } from './content/store';
+import type { PageFiles } from './content/page-files';
 import type { Tokens } from './jwt';
 import type { Limits } from './limits';
 import type { Mailbox } from './mail';
@@ -60,7 +60,7 @@ export interface CmsContext {
   mail: Mailbox;
   settings: CmsSettings;
   /** the site's pages, media and languages on disk */
-  content: ContentStore;
+  content: PageFiles;
   /** the events of the catalogue (spec section 6) fired so far */
   events: EventLog;
   /** the API prefix, e.g. /api/v1 (for Location headers) */

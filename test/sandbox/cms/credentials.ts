@@ -38,7 +38,7 @@ const header = (req: IncomingMessage, name: string): string => {
 const bearer = (value: string): string => value.replace(/^Bearer\s+/i, '').trim();
 
 /** Resolves the credential a request carries (the first one present, in the order above). */
-export function resolveCredential(ctx: CmsContext, req: IncomingMessage, url: URL): Credential {
+function resolveCredential(ctx: CmsContext, req: IncomingMessage, url: URL): Credential {
   const apiKey = header(req, 'x-api-key') || url.searchParams.get('api_key')?.trim() || '';
   if (apiKey) {
     const record = ctx.apiKeys.use(apiKey);
@@ -82,7 +82,7 @@ export function authorize(ctx: CmsContext, req: IncomingMessage, url: URL, permi
 const NO_CREDENTIALS = 'No valid authentication credentials provided. Use an API key, JWT token, or active session.';
 
 /** The real service's authenticator chain: an API key, else an access token; null when neither holds. */
-export function realPrincipal(ctx: CmsContext, req: IncomingMessage, url: URL): Principal | null {
+function realPrincipal(ctx: CmsContext, req: IncomingMessage, url: URL): Principal | null {
   const apiKey = header(req, 'x-api-key') || url.searchParams.get('api_key') || '';
   if (apiKey.startsWith('grav_')) {
     const record = ctx.apiKeys.use(apiKey);

@@ -35,7 +35,7 @@ export interface LimitConfig {
   reset: LimitRule | null;
 }
 
-export const DEFAULT_LIMITS: LimitConfig = {
+const DEFAULT_LIMITS: LimitConfig = {
   api: { limit: 6000, windowSec: 60 },
   setup: { limit: 5, windowSec: 900 },
   login: { limit: 10, windowSec: 600 },
@@ -45,13 +45,13 @@ export const DEFAULT_LIMITS: LimitConfig = {
 };
 
 /** The real service's default: `plugins.api.rate_limit` requests 120, window 60. */
-export const REAL_API_LIMIT: LimitRule = { limit: 120, windowSec: 60 };
+const REAL_API_LIMIT: LimitRule = { limit: 120, windowSec: 60 };
 
 /**
  * Path fragments the real service keeps out of the bucket (`rate_limit.excluded_paths`' defaults:
  * collaboration polling and the admin's static component scripts), matched anywhere in the path.
  */
-export const REAL_EXCLUDED_PATHS: readonly string[] = ['/sync/', '/field/', '/fields', '/widget-script', '/panel-script', '/page-script', '/report-script/', '/modal-script/', '/custom-fields'];
+const REAL_EXCLUDED_PATHS: readonly string[] = ['/sync/', '/field/', '/fields', '/widget-script', '/panel-script', '/page-script', '/report-script/', '/modal-script/', '/custom-fields'];
 
 export type LimitName = keyof LimitConfig;
 

@@ -45,7 +45,7 @@ export interface TokenPair {
   user: UserProfile | RealUserProfile;
 }
 
-export function userProfile(account: Account): UserProfile {
+function userProfile(account: Account): UserProfile {
   return {
     username: account.username,
     fullname: account.fullname,
@@ -57,7 +57,7 @@ export function userProfile(account: Account): UserProfile {
   };
 }
 
-export function realUserProfile(account: Account): RealUserProfile {
+function realUserProfile(account: Account): RealUserProfile {
   // `enabled` is the account's own flag: a super admin's resolved map says api.demo even so
   const demo = resolveExact(account.access, 'api.demo') === true;
   return {

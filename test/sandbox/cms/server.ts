@@ -14,11 +14,11 @@
  * reports Grav 2.0.7 and admin2 2.0.15 by default, and the route modules pick their real
  * behaviour (the languages and translations have a module of their own).
  */
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve as resolvePath, sep } from 'node:path';
-import { listen, problem, Router } from '../http';
+import { resolve as resolvePath, sep } from 'node:path';
+import { dataFolder, serveSandbox } from '../bootstrap';
+import { problem, Router } from '../http';
 import { Accounts } from './accounts';
 import { ApiKeys } from './api-keys';
 import { registerAuthRoutes } from './auth-routes';
@@ -33,8 +33,8 @@ import { registerMediaRoutes } from './content/media-routes';
 import { registerPageRoutes } from './content/page-routes';
 import { defaultLanguages, seedContent, type ContentSeed, type ContentSeedInfo } from './content/seed-content';
 import { mimeOf } from './content/serialize';
-import { ContentStore, siteConfigFor } from './content/store';
-import { CONTROL_PREFIX, controlRouter, editPage } from './control-routes';
+import { PageFiles, siteConfigFor } from './content/page-files';
+import { controlRouter, editPage } from './control-routes';
 import { Faults } from '../faults';
 import type { Flavor } from '../flavor';
 import { Tokens } from './jwt';
@@ -115,7 +115,7 @@ export interface CmsSandbox {
   /** what seeding created (demo passwords, TOTP secret, the admin API key); null when the folder already had accounts */
   seeded: SeedInfo | null;
   /** the pages on disk: `content.tree()`, `content.find(route)`, `content.site`, `content.root` */
-  content: ContentStore;
+  content: PageFiles;
   /** what content seeding wrote; null when the folder already had pages */
   contentSeeded: ContentSeedInfo | null;
   /** the events fired so far: `events.list('onApiPageUpdated')`, `events.names()`, `events.clear()` */
@@ -129,9 +129,8 @@ export interface CmsSandbox {
 
 export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<CmsSandbox> {
   const prefix = opts.prefix ?? '/api/v1';
-  const ownDir = !opts.dataDir;
-  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'sitedesk-cms-'));
-  mkdirSync(dataDir, { recursive: true });
+  const folder = dataFolder(opts.dataDir, 'cms');
+  const { dataDir } = folder;
 
   const clock = new Clock();
   const flavor = opts.flavor ?? 'spec';
@@ -150,7 +149,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     limits: new Limits(opts.limits ?? {}, clock, flavor),
     mail: new Mailbox(),
     settings,
-    content: new ContentStore(dataDir, clock),
+    content: new PageFiles(dataDir, clock),
     events: new EventLog(clock),
     prefix,
   };
@@ -182,26 +181,28 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
 
   const requests = new RequestLog();
   if (opts.pagesCheck) ctx.content.checkMethod = opts.pagesCheck;
-  const server = await listen((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://sandbox').pathname;
-    if (opts.recordRequests && path.startsWith(prefix + '/')) requests.record(req, res);
-    if (control && path.startsWith(`${CONTROL_PREFIX}/`)) {
-      void control.handle(req, res);
-      return;
-    }
-    // page media, where their `url` points
-    if (req.method === 'GET' && path.startsWith('/user/pages/')) {
-      ctx.content.ready();
-      if (serveMedia(ctx.content.root, path.slice('/user/pages/'.length), res)) return;
-    }
-    // outside the API prefix a CMS serves its web pages: HTML, like a real site would
-    if (!path.startsWith(prefix + '/')) {
+  const writeError = flavor === 'real' ? realProblem : problem;
+  const server = await serveSandbox({
+    prefix,
+    port: opts.port,
+    clock,
+    faults,
+    control,
+    writeError,
+    observe: (req, res, path) => {
+      if (opts.recordRequests && path.startsWith(prefix + '/')) requests.record(req, res);
+    },
+    outside: (req, res, path) => {
+      // page media, where their `url` points
+      if (req.method === 'GET' && path.startsWith('/user/pages/')) {
+        ctx.content.ready();
+        if (serveMedia(ctx.content.root, path.slice('/user/pages/'.length), res)) return;
+      }
+      // outside the API prefix a CMS serves its web pages: HTML, like a real site would
       res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Not found</title><h1>Not found</h1>');
-      return;
-    }
-    void (async () => {
-      // the network in front of the service misbehaves first (faults), then the service's own limiter
-      if (await faults.apply(req, res, path.slice(prefix.length), clock.nowSec())) return;
+    },
+    // past the faults (the network in front of the service), the service's own limiter first
+    api: async (req, res, path) => {
       if (flavor === 'real') {
         // every reply of the real service carries these; a bad environment name fails every route
         for (const [k, v] of Object.entries(REAL_HEADERS)) res.setHeader(k, v);
@@ -235,11 +236,8 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
         }
       }
       await api.handle(req, res);
-    })().catch((err: unknown) => {
-      if (!res.headersSent) (flavor === 'real' ? realProblem : problem)(res, 500, 'Internal Server Error', err instanceof Error ? err.message : String(err));
-      else res.destroy();
-    });
-  }, opts.port);
+    },
+  });
   ctx.origin = server.origin;
 
   return {
@@ -270,7 +268,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     editPage: (edit) => editPage(ctx, edit),
     close: async () => {
       await server.close();
-      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+      folder.remove();
     },
   };
 }

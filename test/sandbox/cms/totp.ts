@@ -2,7 +2,7 @@
  * RFC 4648 base32 and RFC 6238 TOTP (HMAC-SHA1, 30 s step, 6 digits), as authenticator apps and
  * the real service's 2FA use them. Tests import `totp` to compute the code a person would type.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
@@ -23,7 +23,7 @@ export function base32Encode(bytes: Uint8Array): string {
 }
 
 /** Decodes base32, ignoring case, spaces, hyphens and `=` padding; throws on other characters. */
-export function base32Decode(text: string): Buffer {
+function base32Decode(text: string): Buffer {
   const clean = text.toUpperCase().replace(/[\s=-]/g, '');
   const out: number[] = [];
   let bits = 0;
@@ -39,11 +39,6 @@ export function base32Decode(text: string): Buffer {
     }
   }
   return Buffer.from(out);
-}
-
-/** A fresh 160-bit secret, base32 (32 characters), like authenticator enrolment hands out. */
-export function randomTotpSecret(): string {
-  return base32Encode(randomBytes(20));
 }
 
 export interface TotpOptions {

@@ -7,7 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import { HttpProblem, type ErrorWriter } from '../http';
 
-export const STATUS_TITLES: Record<number, string> = {
+const STATUS_TITLES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',

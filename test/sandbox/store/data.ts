@@ -5,9 +5,9 @@
  * SHA-256 hashes; passwords as scrypt hashes.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../clock';
+import { JsonBacked } from '../json-file';
 import type { Category, KeyRecord, Order, Pet, SessionRecord, Tag, UserRecord } from './model';
 import type { PlanName } from './plans';
 import type { PetInput } from './validate';
@@ -29,26 +29,12 @@ export const sha256 = (text: string) => createHash('sha256').update(text).digest
 const nextId = (rows: { id?: number }[]) => rows.reduce((max, r) => Math.max(max, r.id ?? 0), 0) + 1;
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-export class StoreData {
-  readonly file: string;
-  private state: State;
-
+export class StoreData extends JsonBacked<State> {
   constructor(
     dataDir: string,
     private readonly clock: Clock,
   ) {
-    this.file = join(dataDir, 'store.json');
-    this.state = existsSync(this.file) ? { ...empty(), ...(JSON.parse(readFileSync(this.file, 'utf8')) as Partial<State>) } : empty();
-  }
-
-  /** True once anything was written (seeding is skipped for a folder that has data). */
-  exists(): boolean {
-    return existsSync(this.file);
-  }
-
-  save(): void {
-    writeFileSync(this.file + '.tmp', JSON.stringify(this.state, null, 1));
-    renameSync(this.file + '.tmp', this.file);
+    super(join(dataDir, 'store.json'), empty());
   }
 
   // ── pets ───────────────────────────────────────────────────────────────────────────────────

@@ -39,9 +39,6 @@ export interface Order {
   complete: boolean;
 }
 
-/** The spec's optional user fields: the ones PUT /user/{username} may change besides password. */
-export const USER_TEXT_FIELDS = ['firstName', 'lastName', 'email', 'phone'] as const;
-
 export interface UserRecord {
   id: number;
   username: string;

@@ -69,6 +69,12 @@ export async function seedStore(name: StoreSeedName, data: StoreData, origin: st
   if (data.exists()) return null;
   const { admin, user1 } = DEMO_USERS;
   const [adminHash, userHash] = await Promise.all([hashPassword(admin.password), hashPassword(user1.password)]);
+  // one write of the file for the whole seed, not one per user, key, pet and order
+  return data.batch(() => seedRows(name, data, origin, now, adminHash, userHash));
+}
+
+function seedRows(name: StoreSeedName, data: StoreData, origin: string, now: number, adminHash: string, userHash: string): StoreSeedInfo {
+  const { admin, user1 } = DEMO_USERS;
   data.addUsers([
     { username: 'admin', firstName: admin.firstName, lastName: admin.lastName, email: admin.email, phone: '+1 555 0100', userStatus: 1, passwordHash: adminHash, admin: true, plan: 'pro' },
     ...(name === 'demo'

@@ -17,18 +17,16 @@
  * (/__sandbox, see control-routes.ts), in both flavours.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dataFolder, serveSandbox } from '../bootstrap';
 import { Clock } from '../clock';
 import { Faults } from '../faults';
 import type { Flavor } from '../flavor';
-import { HttpProblem, listen, Router, type ErrorWriter } from '../http';
+import { HttpProblem, Router, type ErrorWriter } from '../http';
 import { apiError } from './answers';
 import { identify, setCaller, type Caller } from './auth';
 import { DEFAULT_STORE_SETTINGS, type SpecStoreContext, type StoreContext, type StoreSettings } from './context';
-import { CONTROL_PREFIX, storeControlRouter, type KeyMaker } from './control-routes';
+import { storeControlRouter, type KeyMaker } from './control-routes';
 import { StoreData } from './data';
 import { serveImage } from './images';
 import { registerPetRoutes } from './pet-routes';
@@ -108,9 +106,8 @@ export async function startStoreSandbox(opts?: StoreSandboxOptions & { flavor?: 
 export async function startStoreSandbox(opts?: StoreSandboxOptions): Promise<StoreSandbox>;
 export async function startStoreSandbox(opts: StoreSandboxOptions = {}): Promise<StoreSandbox> {
   const prefix = opts.prefix ?? '/api/v3';
-  const ownDir = !opts.dataDir;
-  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'sitedesk-store-'));
-  mkdirSync(dataDir, { recursive: true });
+  const folder = dataFolder(opts.dataDir, 'store');
+  const { dataDir } = folder;
 
   const clock = new Clock();
   const plans: Plans = {
@@ -139,25 +136,19 @@ export async function startStoreSandbox(opts: StoreSandboxOptions = {}): Promise
   const faults = new Faults(flavored.writeError);
   const control = opts.control === false ? null : storeControlRouter(ctx, faults, flavored.makeKey);
 
-  const server = await listen((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://sandbox').pathname;
-    if (control && path.startsWith(`${CONTROL_PREFIX}/`)) {
-      void control.handle(req, res);
-      return;
-    }
-    if (req.method === 'GET' && path.startsWith('/images/') && serveImage(dataDir, path, res)) return;
-    if (!path.startsWith(prefix + '/')) {
+  const server = await serveSandbox({
+    prefix,
+    port: opts.port,
+    clock,
+    faults,
+    control,
+    writeError: flavored.writeError,
+    outside: (req, res, path) => {
+      if (req.method === 'GET' && path.startsWith('/images/') && serveImage(dataDir, path, res)) return;
       flavored.writeError(res, 404, 'Not Found', `No route for ${path}: the store API is under ${prefix}.`);
-      return;
-    }
-    void (async () => {
-      if (await faults.apply(req, res, path.slice(prefix.length), clock.nowSec())) return;
-      await flavored.handle(req, res);
-    })().catch((err: unknown) => {
-      if (!res.headersSent) flavored.writeError(res, 500, 'Internal Server Error', err instanceof Error ? err.message : String(err));
-      else res.destroy();
-    });
-  }, opts.port);
+    },
+    api: (req, res) => flavored.handle(req, res),
+  });
   ctx.origin = server.origin;
   const seeded = await flavored.seed(opts.seed ?? 'demo', server.origin, clock.now());
 
@@ -179,7 +170,7 @@ export async function startStoreSandbox(opts: StoreSandboxOptions = {}): Promise
     },
     close: async () => {
       await server.close();
-      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+      folder.remove();
     },
   };
   return flavored.flavor === 'real' ? { ...common, flavor: 'real', data: flavored.data } : { ...common, flavor: 'spec', data: flavored.data };

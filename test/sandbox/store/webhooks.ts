@@ -34,7 +34,7 @@ export interface Delivery {
   at: string | null;
 }
 
-export const RETRY_DELAYS_MS = [500, 2000];
+const RETRY_DELAYS_MS = [500, 2000];
 
 export class Webhooks {
   private readonly targets: WebhookTarget[] = [];

@@ -113,10 +113,6 @@ export const TEMPLATES: Record<string, Template> = {
   },
 };
 
-export function pageTemplates(): string[] {
-  return Object.keys(TEMPLATES);
-}
-
 /** The resolved field tree of a template (its `extends@` chain merged from the root down). */
 function resolveFields(name: string): BlueprintField[] {
   const chain: Template[] = [];

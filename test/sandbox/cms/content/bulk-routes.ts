@@ -16,7 +16,7 @@ import { invalidates } from '../real-wire';
 import { isObject } from './common';
 import { titleOf, tryLoad } from './serialize';
 import { realOrder } from './serialize-real';
-import { folderName, inSubtree, normalizeRoute, parentRoute, type PageNode } from './store';
+import { folderName, inSubtree, normalizeRoute, parentRoute, type PageNode } from './page-files';
 
 const OPERATIONS = ['publish', 'unpublish', 'delete', 'copy'] as const;
 type Operation = (typeof OPERATIONS)[number];

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import { fieldProblem, HttpProblem } from '../../http';
 import type { CmsContext } from '../context';
-import type { PageNode } from './store';
+import type { PageNode } from './page-files';
 
 export type Body = Record<string, unknown>;
 
@@ -84,7 +84,7 @@ export function mergeHeader(existing: Record<string, unknown>, incoming: Record<
   return stripNulls(out);
 }
 
-export function stripNulls(data: Record<string, unknown>): Record<string, unknown> {
+function stripNulls(data: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(data)) {
     if (v === null || v === undefined) continue;

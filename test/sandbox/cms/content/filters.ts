@@ -32,7 +32,7 @@ export interface MetaField {
 }
 
 /** The real service's default schema (`plugins.api.media_metadata.fields` unset). */
-export const DEFAULT_META_FIELDS: MetaField[] = [
+const DEFAULT_META_FIELDS: MetaField[] = [
   { key: 'alt', label: 'Alt Text', type: 'text' },
   { key: 'title', label: 'Title', type: 'text' },
   { key: 'caption', label: 'Caption', type: 'textarea' },
@@ -40,9 +40,9 @@ export const DEFAULT_META_FIELDS: MetaField[] = [
   { key: 'tags', label: 'Tags', type: 'tags' },
 ];
 
-export const MAX_FILTER_CLAUSES = 10;
+const MAX_FILTER_CLAUSES = 10;
 const MAX_VALUE_LENGTH = 2000;
-export const OPERATORS = ['==', '!=', '>', '>=', '<', '<=', 'in', 'contains'] as const;
+const OPERATORS = ['==', '!=', '>', '>=', '<', '<=', 'in', 'contains'] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 export interface Clause {

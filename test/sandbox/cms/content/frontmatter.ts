@@ -1,7 +1,9 @@
 /**
- * Page files: YAML front matter (the header) between `---` lines, then markdown. No YAML library
- * is a dependency we ship to tests, so this is a small, strict YAML subset — enough for what page
- * headers hold and what the real service writes:
+ * Page files: YAML front matter (the header) between `---` lines, then markdown. A small, strict
+ * YAML subset of its own rather than the `yaml` package (a devDependency: the editor's): what the
+ * sandbox refuses, and the line it names, is part of what it imitates, and a general parser takes
+ * what no page header holds (anchors, tags, several documents) and would decide those answers for
+ * it. The subset is enough for what page headers hold and what the real service writes:
  *
  *   block mappings and sequences (nested by indentation, `- key: value` items), plain, single- and
  *   double-quoted scalars (null/~, true/false, integers, floats, everything else a string), flow

@@ -23,13 +23,13 @@ import { boolText, isObject } from './common';
 import { searchRows, type SortField } from './list-spec';
 import { realDateMs, realModifiedMs, realOrder, realPublished, realRoutable, realVisible } from './serialize-real';
 import { titleOf, type LoadedPage } from './serialize';
-import type { ContentStore, ContentTree, PageNode } from './store';
+import type { PageFiles, ContentTree, PageNode } from './page-files';
 
 const PER_PAGE_DEFAULT = 20;
 const PER_PAGE_MAX = 1000;
 
 /** PHP's `(int)` of a query string: the leading integer, 0 when there is none. */
-export function phpInt(value: string): number {
+function phpInt(value: string): number {
   const m = /^\s*([+-]?\d+)/.exec(value);
   return m ? Number(m[1]) : 0;
 }
@@ -45,7 +45,7 @@ export function realPaging(url: URL): { page: number; perPage: number } {
 const slashed = (value: string) => '/' + value.replace(/^\/+|\/+$/g, '');
 
 /** isDirectChildOf(): the page's parent is the pages root (`/`), or has that raw or public route. */
-function isDirectChildOf(store: ContentStore, node: PageNode, value: string): boolean {
+function isDirectChildOf(store: PageFiles, node: PageNode, value: string): boolean {
   const parent = node.parent;
   if (!parent) return false;
   const wanted = slashed(value);
@@ -55,7 +55,7 @@ function isDirectChildOf(store: ContentStore, node: PageNode, value: string): bo
 
 const FILTERS = ['published', 'template', 'routable', 'visible', 'parent', 'children_of', 'root'] as const;
 
-function matchesFilters(store: ContentStore, p: LoadedPage, filters: [string, string][]): boolean {
+function matchesFilters(store: PageFiles, p: LoadedPage, filters: [string, string][]): boolean {
   return filters.every(([name, value]) => {
     switch (name) {
       case 'published':
@@ -81,7 +81,7 @@ function matchesFilters(store: ContentStore, p: LoadedPage, filters: [string, st
 type Field = Exclude<SortField, 'default'>;
 
 /** sortPages(): PHP's comparisons per field; stable, so ties keep the listing's order. */
-function sortPages(store: ContentStore, rows: LoadedPage[], field: Field, dir: string): LoadedPage[] {
+function sortPages(store: PageFiles, rows: LoadedPage[], field: Field, dir: string): LoadedPage[] {
   const cmp = (a: LoadedPage, b: LoadedPage): number => {
     switch (field) {
       case 'date':
@@ -121,7 +121,7 @@ function headerValue(p: LoadedPage, path: string): unknown {
 }
 
 /** indexViaDefaultSort(): the parent's collection order, else folder order. */
-function defaultSort(store: ContentStore, rows: LoadedPage[], all: LoadedPage[], childrenOf: string): LoadedPage[] {
+function defaultSort(store: PageFiles, rows: LoadedPage[], all: LoadedPage[], childrenOf: string): LoadedPage[] {
   const wanted = slashed(childrenOf);
   const parent = all.filter((p) => store.publicRoute(p.node) === wanted || p.node.route === wanted).at(-1) ?? null;
   if (parent) {
@@ -144,7 +144,7 @@ function defaultSort(store: ContentStore, rows: LoadedPage[], all: LoadedPage[],
 }
 
 /** The listed rows filtered and sorted by the query (`rows`: every page readable in the language). */
-export function realSelect(store: ContentStore, _tree: ContentTree, rows: LoadedPage[], q: URLSearchParams): LoadedPage[] {
+export function realSelect(store: PageFiles, _tree: ContentTree, rows: LoadedPage[], q: URLSearchParams): LoadedPage[] {
   const all = rows;
   const filters = FILTERS.filter((f) => q.has(f)).map((f) => [f, q.get(f)!] as [string, string]);
   let out = searchRows(rows, q).filter((p) => matchesFilters(store, p, filters));
@@ -160,7 +160,7 @@ export function realSelect(store: ContentStore, _tree: ContentTree, rows: Loaded
 }
 
 /** applyLocate(): where the route (public or raw) is in the sorted rows (-1: not listed). */
-export function realLocate(store: ContentStore, rows: LoadedPage[], locate: string): number {
+export function realLocate(store: PageFiles, rows: LoadedPage[], locate: string): number {
   const needle = slashed(locate);
   return rows.findIndex((p) => store.publicRoute(p.node) === needle || p.node.route === needle);
 }

@@ -7,7 +7,7 @@
  */
 import { boolText, isBoolText, isObject } from './common';
 import { dateMs, published, routable, titleOf, tryLoad, visible, type LoadedPage } from './serialize';
-import { inSubtree, nativeOrder, normalizeRoute, parentRoute, type ContentStore, type ContentTree } from './store';
+import { inSubtree, nativeOrder, normalizeRoute, parentRoute, type PageFiles, type ContentTree } from './page-files';
 
 export const PER_PAGE_DEFAULT = 20;
 export const PER_PAGE_MAX = 100;
@@ -33,7 +33,7 @@ export function searchRows(rows: LoadedPage[], q: URLSearchParams): LoadedPage[]
 }
 
 /** The listed rows filtered and sorted by the query (`rows`: every page readable in the language). */
-export function specSelect(store: ContentStore, tree: ContentTree, rows: LoadedPage[], q: URLSearchParams, lang: string | null): LoadedPage[] {
+export function specSelect(store: PageFiles, tree: ContentTree, rows: LoadedPage[], q: URLSearchParams, lang: string | null): LoadedPage[] {
   const boolFilter = (name: string, test: (p: LoadedPage) => boolean) => {
     const v = q.get(name);
     if (v !== null) rows = rows.filter((p) => test(p) === boolText(v));

@@ -29,12 +29,12 @@ import { applyMediaQuery, parseMediaQuery } from './filters';
 import { mediaItem, mimeOf, pageRef, tryLoad } from './serialize';
 
 /** The CMS's default `security.uploads_dangerous_extensions`. */
-export const DANGEROUS_EXTENSIONS = ['php', 'php2', 'php3', 'php4', 'php5', 'phar', 'phtml', 'html', 'htm', 'shtml', 'shtm', 'js', 'exe'];
+const DANGEROUS_EXTENSIONS = ['php', 'php2', 'php3', 'php4', 'php5', 'phar', 'phtml', 'html', 'htm', 'shtml', 'shtm', 'js', 'exe'];
 
 const unprocessable = (detail: string, field = 'file') => fieldProblem(422, detail, [{ field, message: detail }]);
 
 /** A client file name made safe, or a 422: a base name, no traversal, not hidden, with an allowed extension. */
-export function checkUploadName(raw: string): string {
+function checkUploadName(raw: string): string {
   const name = raw.split(/[/\\]/).pop() ?? '';
   if (name === '' || name.includes('..') || name.includes('\0') || name.startsWith('.')) throw unprocessable(`Invalid filename: '${name}'.`);
   // a markdown file in a page folder is a page file, not a medium: refused rather than let it

@@ -25,7 +25,7 @@ import { paged, pagingOf } from './paging';
 import { pageWire } from './page-wire';
 import { loadPage, pageRef, taxonomyOf, titleOf, tryLoad, type LoadedPage } from './serialize';
 import { realLoad, realOrder, realPublished, realRequireLoad, realSerializer, realTaxonomy, realTimes } from './serialize-real';
-import { folderName, inSubtree, normalizeRoute, parentRoute, routeBasename, slugProblem, type ContentStore, type ContentTree } from './store';
+import { folderName, inSubtree, normalizeRoute, parentRoute, routeBasename, slugProblem, type PageFiles, type ContentTree } from './page-files';
 
 const READ = 'api.pages.read';
 const WRITE = 'api.pages.write';
@@ -387,7 +387,7 @@ export function registerPageRoutes(router: Router, ctx: CmsContext): void {
  * pages (read in the default language) in the order pages first use them, each a PHP array key,
  * so a canonical integer such as 2024 arrives as a JSON number.
  */
-function realTaxonomyTerms(store: ContentStore): Record<string, (string | number)[]> {
+function realTaxonomyTerms(store: PageFiles): Record<string, (string | number)[]> {
   const found = new Map<string, Map<string, string | number>>(store.site.taxonomies.map((t) => [t, new Map()]));
   for (const node of store.tree().pages) {
     const p = realLoad(store, node);

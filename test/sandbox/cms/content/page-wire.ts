@@ -23,16 +23,16 @@ import { realLocate, realSelect } from './list-real';
 import { specLocate, specSelect } from './list-spec';
 import { realSerializer } from './serialize-real';
 import { specSerializer, type LoadedPage, type PageSerializer } from './serialize';
-import type { ContentStore, ContentTree } from './store';
+import type { PageFiles, ContentTree } from './page-files';
 
 export type WriteKind = 'create' | 'update' | 'delete' | 'move' | 'reorder';
 
 export interface PageWire {
   serializer: PageSerializer;
   /** GET /pages: the rows the query keeps, in its order */
-  select(store: ContentStore, tree: ContentTree, rows: LoadedPage[], q: URLSearchParams, lang: string | null): LoadedPage[];
+  select(store: PageFiles, tree: ContentTree, rows: LoadedPage[], q: URLSearchParams, lang: string | null): LoadedPage[];
   /** GET /pages `locate`: the index of that route in the rows, -1 when absent */
-  locate(store: ContentStore, rows: LoadedPage[], locate: string): number;
+  locate(store: PageFiles, rows: LoadedPage[], locate: string): number;
   /** whether a read answers 304 to a matching If-None-Match */
   notModified: boolean;
   /** whether PATCH's If-Match names this ETag */

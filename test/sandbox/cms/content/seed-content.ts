@@ -19,11 +19,11 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { serializePageFile, stringifyYaml } from './frontmatter';
-import { siteConfigFor, type ContentStore } from './store';
+import { siteConfigFor, type PageFiles } from './page-files';
 
 export type ContentSeed = 'demo' | 'single' | 'empty' | { pages: number };
 
-export const DEMO_LANGUAGES = ['en', 'de', 'fr'];
+const DEMO_LANGUAGES = ['en', 'de', 'fr'];
 export const DEMO_PAGE_COUNT = 301;
 
 export interface ContentSeedInfo {
@@ -84,7 +84,7 @@ export function defaultLanguages(seed: ContentSeed): string[] {
 }
 
 /** Seeds the store's folder (which should be empty) and configures the site's languages. */
-export function seedContent(store: ContentStore, seed: ContentSeed, languages?: string[]): ContentSeedInfo {
+export function seedContent(store: PageFiles, seed: ContentSeed, languages?: string[]): ContentSeedInfo {
   const langs = languages ?? defaultLanguages(seed);
   store.configure(siteConfigFor(langs));
   mkdirSync(store.root, { recursive: true });
@@ -120,7 +120,7 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /** A valid PNG of one colour, `width`×`height` pixels. */
-export function solidPng(width: number, height: number, rgb: [number, number, number]): Buffer {
+function solidPng(width: number, height: number, rgb: [number, number, number]): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);

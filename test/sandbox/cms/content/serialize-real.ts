@@ -33,10 +33,10 @@ import { HttpProblem } from '../../http';
 import type { YamlMap } from './frontmatter';
 import { renderMarkdown, summarize } from './markdown';
 import { headerDateMs, iso, mediaItem, tryLoad, type LoadedPage, type PageSerializer, type ReadOptions } from './serialize';
-import type { ContentStore, PageNode } from './store';
+import type { PageFiles, PageNode } from './page-files';
 
 /** PHP's `(bool)` cast: false for false, 0, '', '0', null and an empty array; true otherwise. */
-export function phpBool(v: unknown): boolean {
+function phpBool(v: unknown): boolean {
   if (v === null || v === undefined || v === false || v === 0 || v === '' || v === '0') return false;
   if (Array.isArray(v)) return v.length > 0;
   if (typeof v === 'object') return Object.keys(v).length > 0;
@@ -44,12 +44,12 @@ export function phpBool(v: unknown): boolean {
 }
 
 /** The page in `lang` with Grav's content fallback (asked language, default language, base file). */
-export function realLoad(store: ContentStore, node: PageNode, lang?: string | null): LoadedPage | null {
+export function realLoad(store: PageFiles, node: PageNode, lang?: string | null): LoadedPage | null {
   return tryLoad(store, node, lang, true);
 }
 
 /** Like realLoad, but the real service's 404 (and the 500 of an unreadable page file). */
-export function realRequireLoad(store: ContentStore, node: PageNode, lang?: string | null): LoadedPage {
+export function realRequireLoad(store: PageFiles, node: PageNode, lang?: string | null): LoadedPage {
   const p = realLoad(store, node, lang);
   if (!p) throw new HttpProblem(404, 'Not Found', `Page not found at route: ${node.route}`);
   if (p.broken !== undefined) {
@@ -91,7 +91,7 @@ export function realDateMs(p: LoadedPage): number {
 }
 
 /** The newest file of the page's folder (epoch ms). */
-export function realModifiedMs(store: ContentStore, p: LoadedPage): number {
+export function realModifiedMs(store: PageFiles, p: LoadedPage): number {
   return store.folderModifiedMs(p.node) || p.mtimeMs;
 }
 
@@ -119,7 +119,7 @@ const mapJson = (m: Record<string, unknown>): unknown => (Object.keys(m).length 
  * (`{template}.{lang}.md`, or `{template}.md` for the default language), mapped to the page's
  * route in it (a `routes.default` header wins). Empty on a single-language site.
  */
-export function realTranslated(store: ContentStore, p: LoadedPage, onlyPublished = false): Record<string, string> {
+export function realTranslated(store: PageFiles, p: LoadedPage, onlyPublished = false): Record<string, string> {
   const out: Record<string, string> = {};
   if (!store.multilang) return out;
   const template = p.file.template;
@@ -139,7 +139,7 @@ export function realTranslated(store: ContentStore, p: LoadedPage, onlyPublished
 }
 
 /** Grav's `untranslatedLanguages()`: the site languages without a published translation. */
-export function realUntranslated(store: ContentStore, p: LoadedPage): string[] {
+export function realUntranslated(store: PageFiles, p: LoadedPage): string[] {
   const published = realTranslated(store, p, true);
   return store.site.languages.filter((l) => !(l in published));
 }
@@ -153,7 +153,7 @@ function titleAndMenu(p: LoadedPage): { title: string; menu: string } {
 }
 
 /** The fields every page carries, list rows and full reads alike, in the real service's order. */
-function fields(store: ContentStore, p: LoadedPage, translations: boolean, times?: PageTimes): Record<string, unknown> {
+function fields(store: PageFiles, p: LoadedPage, translations: boolean, times?: PageTimes): Record<string, unknown> {
   const { node } = p;
   const parent = node.parent && node.parent.route !== '/' ? node.parent.route : '/';
   const { title, menu } = titleAndMenu(p);
@@ -188,7 +188,7 @@ function fields(store: ContentStore, p: LoadedPage, translations: boolean, times
 }
 
 /** The page as the real GET /pages/{route} answers it with these options. */
-function page(store: ContentStore, p: LoadedPage, opts: ReadOptions = {}, times?: PageTimes): Record<string, unknown> {
+function page(store: PageFiles, p: LoadedPage, opts: ReadOptions = {}, times?: PageTimes): Record<string, unknown> {
   const data = fields(store, p, opts.translations ?? false, times);
   if ((opts.content ?? true) && !opts.summary) data.content = p.content;
   if (opts.render) data.content_html = renderMarkdown(p.content);
@@ -219,13 +219,13 @@ export interface PageTimes {
   modifiedMs: number;
 }
 
-export function realTimes(store: ContentStore, p: LoadedPage): PageTimes {
+export function realTimes(store: PageFiles, p: LoadedPage): PageTimes {
   return { fileMs: p.mtimeMs, modifiedMs: realModifiedMs(store, p) };
 }
 
 export const realSerializer: PageSerializer & {
   /** a plain read whose file and folder times are given (those of a page object loaded earlier) */
-  pageWithTimes(store: ContentStore, p: LoadedPage, times: PageTimes): Record<string, unknown>;
+  pageWithTimes(store: PageFiles, p: LoadedPage, times: PageTimes): Record<string, unknown>;
 } = {
   row: (store, p, translations) => fields(store, p, translations),
   page: (store, p, opts) => page(store, p, opts),

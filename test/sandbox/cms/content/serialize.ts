@@ -21,7 +21,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { HttpProblem } from '../../http';
 import type { YamlMap } from './frontmatter';
 import { renderMarkdown, summarize } from './markdown';
-import { parentRoute, type ContentStore, type MediaFile, type PageFileRef, type PageNode } from './store';
+import { parentRoute, type PageFiles, type MediaFile, type PageFileRef, type PageNode } from './page-files';
 
 export interface LoadedPage {
   node: PageNode;
@@ -49,7 +49,7 @@ export interface ReadOptions {
 }
 
 /** The page in `lang`, or a 404 (no file for that language) / 500 (invalid front matter) problem. */
-export function loadPage(store: ContentStore, node: PageNode, lang?: string | null): LoadedPage {
+export function loadPage(store: PageFiles, node: PageNode, lang?: string | null): LoadedPage {
   const loaded = tryLoad(store, node, lang);
   if (!loaded) throw new HttpProblem(404, 'Not Found', `Page not found at route: ${node.route}${lang ? ` (language ${lang})` : ''}`);
   if (loaded.broken !== undefined) {
@@ -68,7 +68,7 @@ export function loadPage(store: ContentStore, node: PageNode, lang?: string | nu
  * `fallback`: read it in the default language or from the base file when `lang` has no file (the
  * real service's content fallback).
  */
-export function tryLoad(store: ContentStore, node: PageNode, lang?: string | null, fallback = false): LoadedPage | null {
+export function tryLoad(store: PageFiles, node: PageNode, lang?: string | null, fallback = false): LoadedPage | null {
   const r = store.resolve(node, lang, fallback);
   if (!r) return null;
   const parsed = store.read(node, r.file);
@@ -131,7 +131,7 @@ export function taxonomyOf(header: YamlMap): Record<string, string[]> {
 }
 
 /** The list-row fields (the real service's lightweight serialisation). */
-export function summaryFields(store: ContentStore, p: LoadedPage, translations = false): Record<string, unknown> {
+function summaryFields(store: PageFiles, p: LoadedPage, translations = false): Record<string, unknown> {
   const { node } = p;
   const row: Record<string, unknown> = {
     route: node.route,
@@ -155,7 +155,7 @@ export function summaryFields(store: ContentStore, p: LoadedPage, translations =
   return row;
 }
 
-export function translationFields(store: ContentStore, p: LoadedPage): Record<string, unknown> {
+function translationFields(store: PageFiles, p: LoadedPage): Record<string, unknown> {
   const translated = Object.keys(store.translated(p.node));
   const template = p.file.template;
   return {
@@ -167,7 +167,7 @@ export function translationFields(store: ContentStore, p: LoadedPage): Record<st
 }
 
 /** The page as GET /pages/{route} answers it with these options. */
-export function pageData(store: ContentStore, p: LoadedPage, opts: ReadOptions = {}): Record<string, unknown> {
+function pageData(store: PageFiles, p: LoadedPage, opts: ReadOptions = {}): Record<string, unknown> {
   const data = summaryFields(store, p, opts.translations ?? false);
   const withContent = (opts.content ?? true) && !opts.summary;
   if (withContent) data.content = opts.render ? renderMarkdown(p.content) : p.content;
@@ -188,18 +188,18 @@ export function pageData(store: ContentStore, p: LoadedPage, opts: ReadOptions =
 }
 
 /** The plain read: what the ETag that PATCH accepts is computed from. */
-export function plainData(store: ContentStore, p: LoadedPage): Record<string, unknown> {
+export function plainData(store: PageFiles, p: LoadedPage): Record<string, unknown> {
   return pageData(store, p, {});
 }
 
 /** How a flavour turns a page into JSON, and reads a page in a language. */
 export interface PageSerializer {
   /** a list row */
-  row(store: ContentStore, p: LoadedPage, translations: boolean): Record<string, unknown>;
+  row(store: PageFiles, p: LoadedPage, translations: boolean): Record<string, unknown>;
   /** the page as GET /pages/{route} answers it with these options (`{}`: the plain read) */
-  page(store: ContentStore, p: LoadedPage, opts?: ReadOptions): Record<string, unknown>;
+  page(store: PageFiles, p: LoadedPage, opts?: ReadOptions): Record<string, unknown>;
   /** the page in `lang`, null when it has no file for it */
-  load(store: ContentStore, node: PageNode, lang?: string | null): LoadedPage | null;
+  load(store: PageFiles, node: PageNode, lang?: string | null): LoadedPage | null;
 }
 
 /** The documents' page JSON (this file); the real service's is in serialize-real.ts. */
@@ -269,7 +269,7 @@ function imageSize(path: string, mime: string): { width: number; height: number 
 }
 
 /** The public URL of a page's media file: `/user/pages/<folders>/<file>`, each segment encoded. */
-export function mediaUrl(store: ContentStore, node: PageNode, name: string): string {
+function mediaUrl(store: PageFiles, node: PageNode, name: string): string {
   const rel = store.relPath(node.dir).split('/').filter(Boolean);
   return '/user/pages/' + [...rel, name].map(encodeURIComponent).join('/');
 }
@@ -278,7 +278,7 @@ export function mediaUrl(store: ContentStore, node: PageNode, name: string): str
  * A page media item: filename, url, type, size, modified; `alt` and `title` from the sidecar when
  * set; `dimensions` for images whose size is known (sidecar width/height, else the file header).
  */
-export function mediaItem(store: ContentStore, node: PageNode, m: MediaFile): Record<string, unknown> {
+export function mediaItem(store: PageFiles, node: PageNode, m: MediaFile): Record<string, unknown> {
   const type = mimeOf(m.name);
   const item: Record<string, unknown> = { filename: m.name, url: mediaUrl(store, node, m.name), type, size: m.size };
   const alt = m.meta?.alt;

@@ -27,7 +27,7 @@ import { HttpProblem, type ErrorWriter } from '../../http';
 /** What Jersey names its own refusals (WebApplicationException messages). */
 const JERSEY: Record<number, string> = { 404: 'HTTP 404 Not Found', 405: 'HTTP 405 Method Not Allowed', 415: 'HTTP 415 Unsupported Media Type' };
 
-export const internalErrorMessage = () => `There was an error processing your request. It has been logged (ID: ${randomBytes(8).toString('hex')})`;
+const internalErrorMessage = () => `There was an error processing your request. It has been logged (ID: ${randomBytes(8).toString('hex')})`;
 
 /** The ApiError body inflector writes for every exception: `{code, message}`, JSON. */
 export const inflectorError: ErrorWriter = (res, status, _title, detail) => {
@@ -67,7 +67,7 @@ function untypedContentType(req: IncomingMessage, declared: readonly string[]): 
 }
 
 /** The types Petstore's operations declare for their answers (openapi.yaml), for untyped entities. */
-export const JSON_AND_XML = ['application/json', 'application/xml'] as const;
+const JSON_AND_XML = ['application/json', 'application/xml'] as const;
 
 /** A controller's entity (a model object or a string), typed application/json as Util.getMediaType does. */
 export function entity(res: ServerResponse, body: unknown, status = 200): void {

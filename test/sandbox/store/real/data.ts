@@ -16,8 +16,8 @@
  *   null map key, which Jackson refuses to write (500).
  * Users keep their password in clear, as Petstore's User does.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { JsonBacked } from '../../json-file';
 import { JavaException } from './answers';
 import type { JOrder, JPet, JUser } from './entities';
 
@@ -41,22 +41,9 @@ const usernameEquals = (u: JUser, other: string | null): boolean => {
   return u.username === other;
 };
 
-export class PetstoreData {
-  readonly file: string;
-  private state: State;
-
+export class PetstoreData extends JsonBacked<State> {
   constructor(dataDir: string) {
-    this.file = join(dataDir, 'petstore.json');
-    this.state = existsSync(this.file) ? { pets: [], orders: [], users: [], ...(JSON.parse(readFileSync(this.file, 'utf8')) as Partial<State>) } : { pets: [], orders: [], users: [] };
-  }
-
-  exists(): boolean {
-    return existsSync(this.file);
-  }
-
-  save(): void {
-    writeFileSync(this.file + '.tmp', JSON.stringify(this.state, null, 1));
-    renameSync(this.file + '.tmp', this.file);
+    super(join(dataDir, 'petstore.json'), { pets: [], orders: [], users: [] });
   }
 
   // ── pets (PetData) ────────────────────────────────────────────────────────────────────────

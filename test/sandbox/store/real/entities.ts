@@ -63,7 +63,7 @@ export interface JUser {
   userStatus: number;
 }
 
-export const CLASS = {
+const CLASS = {
   pet: 'io.swagger.petstore.model.Pet',
   order: 'io.swagger.petstore.model.Order',
   user: 'io.swagger.petstore.model.User',

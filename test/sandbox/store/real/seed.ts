@@ -45,15 +45,18 @@ const PUBLIC_INSTANCE_PETS: JPet[] = [
 export function seedPetstore(name: StoreSeedName, data: PetstoreData, origin: string, now: number): StoreSeedInfo | null {
   if (data.exists()) return null;
   const { admin, user1 } = DEMO_USERS;
-  data.addUser({ id: 1, username: 'admin', firstName: admin.firstName, lastName: admin.lastName, email: admin.email, password: admin.password, phone: '+1 555 0100', userStatus: 1 });
-  if (name === 'demo') {
-    data.addUser({ id: 2, username: 'user1', firstName: user1.firstName, lastName: user1.lastName, email: user1.email, password: user1.password, phone: null, userStatus: 1 });
-    for (const pet of [...demoPets(origin), ...PUBLIC_INSTANCE_PETS]) data.addPet(pet);
-    DEMO_ORDERS.forEach(([petId, quantity, status, complete], i) => {
-      data.addOrder({ id: i + 1, petId, quantity, shipDate: now + (i - 5) * 86_400_000, status, complete });
-    });
-  }
-  data.save();
+  // one write of the file for the whole seed (written even when empty: the folder holds a store now)
+  data.batch(() => {
+    data.addUser({ id: 1, username: 'admin', firstName: admin.firstName, lastName: admin.lastName, email: admin.email, password: admin.password, phone: '+1 555 0100', userStatus: 1 });
+    if (name === 'demo') {
+      data.addUser({ id: 2, username: 'user1', firstName: user1.firstName, lastName: user1.lastName, email: user1.email, password: user1.password, phone: null, userStatus: 1 });
+      for (const pet of [...demoPets(origin), ...PUBLIC_INSTANCE_PETS]) data.addPet(pet);
+      DEMO_ORDERS.forEach(([petId, quantity, status, complete], i) => {
+        data.addOrder({ id: i + 1, petId, quantity, shipDate: now + (i - 5) * 86_400_000, status, complete });
+      });
+    }
+    data.save();
+  });
   const key = (plan: PlanName) => `sk_${plan}_${randomBytes(16).toString('hex')}`;
   return {
     seed: name,

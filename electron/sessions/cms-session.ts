@@ -12,6 +12,7 @@ import { isDemoRefusal } from '../api/errors';
 import type { FetchLike } from '../api/http';
 import type { SessionsRepo, StoredSession } from '../db/repos/sessions';
 import { siteAccount, type SecretStore } from '../secrets/secret-store';
+import { ApiKeys } from './api-keys';
 
 interface Tokens {
   access: string;
@@ -29,18 +30,16 @@ export interface SessionDeps {
   now?: () => number;
   /** Refresh this long before the access token runs out. */
   refreshMarginMs?: number;
-  /** The pacer of this site and the account signed in now (sessions.ts keeps one per site and account). */
+  /** The pacer of this site and the account signed in now (cms-session-manager.ts keeps one per site and account). */
   pacer?: () => Pacer | null;
+  /** The API keys, read once (shared by the sessions of a manager; see api-keys.ts). */
+  apiKeys?: ApiKeys;
 }
 
 export class CmsSession implements CredentialSource {
   private tokens: Tokens | null | undefined; // undefined: not read from the keychain yet
-  /**
-   * The API key, read from the keychain once (like the tokens): every request carries it, and a
-   * mirror of 10,000 pages would otherwise ask the keychain 10,000 times. Forgotten when the site
-   * is edited (a new key) or the site refuses it.
-   */
-  private apiKey: string | undefined;
+  /** The API key is read from the keychain once, like the tokens (see api-keys.ts). */
+  private readonly apiKeys: ApiKeys;
   private challenge: { token: string; username: string; expiresAt: number } | null = null;
   private refreshing: Promise<boolean> | null = null;
   /**
@@ -53,6 +52,7 @@ export class CmsSession implements CredentialSource {
 
   constructor(private readonly deps: SessionDeps) {
     this.now = deps.now ?? Date.now;
+    this.apiKeys = deps.apiKeys ?? new ApiKeys(deps.secrets);
     this.stored = deps.repo.get(deps.site().id);
   }
 
@@ -60,11 +60,7 @@ export class CmsSession implements CredentialSource {
     return this.deps.site().id;
   }
 
-  forgetApiKey(): void {
-    this.apiKey = undefined;
-  }
-
-  /** This site's fetch (it reports whether the site answers; see sessions.ts). */
+  /** This site's fetch (it reports whether the site answers; see cms-session-manager.ts). */
   get fetch(): FetchLike {
     return this.deps.fetch;
   }
@@ -148,9 +144,8 @@ export class CmsSession implements CredentialSource {
   async headers(): Promise<Record<string, string>> {
     const site = this.deps.site();
     if (site.authMode === 'apikey') {
-      const key = this.apiKey ?? (await this.deps.secrets.get(siteAccount.apiKey(site.id)));
+      const key = await this.apiKeys.get(site.id);
       if (!key) throw new AppError({ code: 'unauthorized', message: `No API key is stored for ${site.name}. Add one in the site's settings.` });
-      this.apiKey = key;
       return { 'X-API-Key': key };
     }
     if (this.stored?.state !== 'signed_in') throw this.notSignedIn();
@@ -170,7 +165,7 @@ export class CmsSession implements CredentialSource {
   async unauthorized(sent: Record<string, string>): Promise<boolean> {
     const site = this.deps.site();
     if (site.authMode === 'apikey') {
-      this.apiKey = undefined;
+      this.apiKeys.forget(site.id);
       this.expire('The site refused the API key.', 'apikey');
       return false;
     }

@@ -10,7 +10,9 @@ import { Pacer } from '../api/pacer';
 import type { SessionsRepo } from '../db/repos/sessions';
 import type { SitesRepo } from '../db/repos/sites';
 import type { SecretStore } from '../secrets/secret-store';
-import { CmsSession } from './session';
+import { ApiKeys } from './api-keys';
+import { CmsSession } from './cms-session';
+import { SiteRows } from './site-rows';
 
 export interface SessionsDeps {
   sites: SitesRepo;
@@ -57,34 +59,23 @@ export function sessionManager(deps: SessionsDeps) {
     return p;
   }
 
-  const siteOf = (id: string): Site => {
-    const site = deps.sites.get(id);
-    if (!site) throw new AppError({ code: 'not_found', message: 'That site no longer exists.' });
-    return site;
-  };
-
-  /**
-   * A session's site row, read once and dropped at every edit (siteChanged) and removal: every
-   * request reads it, and a query per request showed in a mirror's profile.
-   */
-  const rows = new Map<string, Site>();
-  const rowOf = (id: string): Site => {
-    let site = rows.get(id);
-    if (!site) rows.set(id, (site = siteOf(id)));
-    return site;
-  };
+  /** A session's site row and API key, each read once and forgotten at every edit and removal. */
+  const rows = new SiteRows(deps.sites);
+  const apiKeys = new ApiKeys(deps.secrets);
+  const siteOf = (id: string): Site => rows.fresh(id);
 
   function get(siteId: string): CmsSession {
     const site = siteOf(siteId);
     if (site.kind !== 'cms') throw new AppError({ code: 'invalid_input', message: `${site.name} is a store; CMS sign-in does not apply to it.` });
     let s = live.get(siteId);
     if (!s) {
-      // the getter goes through rowOf, which an edit empties, so an edited address or key is used at once
+      // the getter goes through the row cache, which an edit empties, so an edited address or key is used at once
       const fetchImpl = deps.reach ? reporting(siteId, deps.fetch, deps.reach) : deps.fetch;
       const session: CmsSession = new CmsSession({
         ...deps,
         fetch: fetchImpl,
-        site: () => rowOf(siteId),
+        site: () => rows.get(siteId),
+        apiKeys,
         pacer: () => pacerFor(siteId, session.info().username),
         ...(deps.now ? { now: deps.now } : {}),
       });
@@ -103,8 +94,8 @@ export function sessionManager(deps: SessionsDeps) {
     all: (): SessionInfo[] => deps.sites.list().filter((s) => s.kind === 'cms').map((s) => get(s.id).info()),
     /** After an edit: a new address, kind or sign-in mode means the old tokens belong to something else. */
     async siteChanged(before: Site, after: Site): Promise<void> {
-      rows.delete(after.id);
-      live.get(after.id)?.forgetApiKey(); // an edit may have replaced the key
+      rows.forget(after.id);
+      apiKeys.forget(after.id); // an edit may have replaced or removed the key
       if (before.baseUrl !== after.baseUrl || before.hasApiKey !== after.hasApiKey) pacers.delete(after.id); // another server's (or key's) budget
       if (before.baseUrl === after.baseUrl && before.kind === after.kind && before.authMode === after.authMode && before.hasApiKey === after.hasApiKey) return;
       const s = live.get(after.id) ?? (before.kind === 'cms' ? get(after.id) : undefined);
@@ -115,7 +106,8 @@ export function sessionManager(deps: SessionsDeps) {
     /** The site is being removed: its secrets go with it (by prefix), its row cascades. */
     dropped(siteId: string): void {
       live.delete(siteId);
-      rows.delete(siteId);
+      rows.forget(siteId);
+      apiKeys.forget(siteId);
       pacers.delete(siteId);
     },
   };

@@ -58,7 +58,7 @@ export interface SiteConfig {
   home: string;
 }
 
-export const SINGLE_LANGUAGE: SiteConfig = { languages: [], defaultLanguage: null, taxonomies: ['category', 'tag'], includeDefaultLangFileExtension: true, home: '/home' };
+const SINGLE_LANGUAGE: SiteConfig = { languages: [], defaultLanguage: null, taxonomies: ['category', 'tag'], includeDefaultLangFileExtension: true, home: '/home' };
 
 export function siteConfigFor(languages: string[]): SiteConfig {
   const langs = [...new Set(languages.map((l) => l.trim()).filter(Boolean))];
@@ -157,7 +157,7 @@ export function folderName(slug: string, order: number | null, digits = 2): stri
   return order === null ? slug : `${String(order).padStart(digits, '0')}.${slug}`;
 }
 
-export class ContentStore {
+export class PageFiles {
   readonly root: string;
   private readonly configFile: string;
   private readonly cache = new Map<string, ParsedPage>();

@@ -11,13 +11,17 @@ import type { CredentialSource, Transport } from '../api/transport';
 import { storeUsers } from '../api/store/users';
 import type { StoreRepo, StoredStoreSession } from '../db/repos/store';
 import { siteAccount, type SecretStore } from '../secrets/secret-store';
+import type { ApiKeys } from './api-keys';
 
 /** Under the site's prefix, so removing the site removes it with the rest. */
 export const storeSessionAccount = (siteId: string) => `${siteAccount.prefix(siteId)}store-session`;
 
 export interface StoreSessionDeps {
+  /** The site's row (from the store service's SiteRows: read once, forgotten at an edit). */
   site: () => Site;
   secrets: SecretStore;
+  /** The API keys, read once (see api-keys.ts). */
+  apiKeys: ApiKeys;
   repo: StoreRepo;
   emit: (info: StoreSessionInfo) => void;
   now: () => number;
@@ -107,7 +111,7 @@ export class StoreSession implements CredentialSource {
   async headers(): Promise<Record<string, string>> {
     const site = this.deps.site();
     if (site.authMode === 'apikey') {
-      const key = await this.deps.secrets.get(siteAccount.apiKey(site.id));
+      const key = await this.deps.apiKeys.get(site.id);
       if (!key) throw new AppError({ code: 'unauthorized', message: `No API key is stored for ${site.name}. Add one in the site's settings.` });
       return { api_key: key };
     }
@@ -131,7 +135,10 @@ export class StoreSession implements CredentialSource {
   async unauthorized(sent: Record<string, string>): Promise<boolean> {
     const site = this.deps.site();
     if (site.authMode === 'apikey') {
-      if (sent.api_key) this.expire(`${site.name} refused the API key. Check it in the site's settings.`, 'apikey');
+      if (sent.api_key) {
+        this.deps.apiKeys.forget(site.id);
+        this.expire(`${site.name} refused the API key. Check it in the site's settings.`, 'apikey');
+      }
       return false;
     }
     const token = await this.loadToken();

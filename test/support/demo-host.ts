@@ -1,0 +1,67 @@
+/**
+ * The set-up most Host tests share: a CMS sandbox (the demo site unless told otherwise), a Host
+ * on a fresh data folder with secrets in memory, and the sandbox's site added to it by its admin
+ * key. `call`/`fails` reach the Host's channels (host-calls.ts), `events` collects what the Host
+ * announced, `reopen` opens the Host again on the same folder (a restart), `close` ends all three.
+ * Tests keep their own sandboxes, fetch wrappers or secret stores by passing them in.
+ */
+import { createHost, type Host, type HostOptions } from '../../electron/core/host';
+import { MemorySecretStore } from '../../electron/secrets/memory';
+import type { Site } from '../../electron/contract';
+import { startCmsSandbox, type CmsSandbox, type CmsSandboxOptions } from '../sandbox/cms/server';
+import { hostCalls } from './host-calls';
+import { tempDir } from './tmp';
+
+export interface DemoHostOptions {
+  /** the sandbox's options (default: the demo seed and content, spec flavour) */
+  sandbox?: CmsSandboxOptions;
+  /** a sandbox the test started itself (it closes it) */
+  cms?: CmsSandbox;
+  /** the Host's options besides its folder (secrets default to memory; log is silent) */
+  host?: Partial<Omit<HostOptions, 'dataDir'>>;
+  /** the name the site is added under; false: add none (default 'Demo') */
+  site?: string | false;
+}
+
+export interface DemoHost {
+  cms: CmsSandbox;
+  host: Host;
+  dir: ReturnType<typeof tempDir>;
+  /** the site added (undefined with `site: false`) */
+  site: Site;
+  events: { name: string; payload: unknown }[];
+  call: ReturnType<typeof hostCalls>['call'];
+  fails: ReturnType<typeof hostCalls>['fails'];
+  /** closes the Host and opens it again on the same data folder, with the same options */
+  reopen(): Promise<Host>;
+  /** the Host, the sandbox (unless the test started it) and the data folder */
+  close(): Promise<void>;
+}
+
+export async function withHost(o: DemoHostOptions = {}): Promise<DemoHost> {
+  const cms = o.cms ?? (await startCmsSandbox({ seed: 'demo', content: 'demo', ...o.sandbox }));
+  const dir = tempDir();
+  const options: HostOptions = { dataDir: dir.path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {}, ...o.host };
+  const events: DemoHost['events'] = [];
+  const open = async () => {
+    const h = await createHost(options);
+    h.onEvent((name, payload) => events.push({ name, payload }));
+    return h;
+  };
+  const fx = { cms, dir, events } as DemoHost;
+  fx.host = await open();
+  Object.assign(fx, hostCalls(() => fx.host));
+  if (o.site !== false) {
+    fx.site = await fx.call('sites.add', { name: o.site ?? 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+  }
+  fx.reopen = async () => {
+    await fx.host.close();
+    return (fx.host = await open());
+  };
+  fx.close = async () => {
+    await fx.host.close();
+    if (!o.cms) await cms.close();
+    dir.remove();
+  };
+  return fx;
+}
