@@ -4,7 +4,7 @@
  * sentence, the status, and field messages to show next to the fields.
  */
 import type { ErrorCode } from '../contract';
-import { AppError } from '../core/app-error';
+import { AppError } from '../base/app-error';
 import { parseJson, type HttpResponse } from './http';
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);

@@ -1,4 +1,4 @@
-import { AppError } from '../core/app-error';
+import { AppError } from '../base/app-error';
 
 /**
  * The one place the Host talks HTTP. Later issues grow it into the full transport of DESIGN.md

@@ -6,7 +6,7 @@
  * theirs wait, and keeps only as many requests in flight as the refill can feed. A site that sends
  * no rate-limit headers is not slowed down at all.
  */
-import { AppError } from '../core/app-error';
+import { AppError } from '../base/app-error';
 import { retryAfterSeconds } from './errors';
 import { allowance, available, learn, readingOf, spend, uncounted, waitFor, type Bucket } from './rate-bucket';
 

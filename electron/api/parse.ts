@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { AppError } from '../core/app-error';
+import { AppError } from '../base/app-error';
 import type { Transport } from './transport';
 
 /**

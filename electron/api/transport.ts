@@ -5,7 +5,7 @@
  * and the site's pacer (pacer.ts): every request waits for its turn in the site's rate limit, as a
  * person's (interactive) or as background work.
  */
-import { AppError } from '../core/app-error';
+import { AppError } from '../base/app-error';
 import { badResponse, errorFromResponse, retryAfterSeconds } from './errors';
 import { parseJson, send, type FetchLike, type HttpResponse } from './http';
 import type { Pacer, Priority } from './pacer';

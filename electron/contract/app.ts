@@ -1,3 +1,9 @@
+/**
+ * The app itself: its facts (version, shell, keychain and database state), the updater's and the
+ * keychain's status events, and the Host's own restart event.
+ */
+import { channel, event, None } from './define';
+
 /** Facts about the running app that the renderer shows (never a path or a secret). */
 export interface AppInfo {
   version: string;
@@ -37,3 +43,18 @@ export interface Workspace {
   /** Share of the width given to the left pane when split, 0.2–0.8. */
   ratio: number;
 }
+
+// ── channels and events ──────────────────────────────────────────────────────────────────────
+
+export const appChannels = {
+  'app.info': channel<AppInfo>()(None),
+};
+
+export const appEvents = {
+  /** The keychain became unavailable (or available again). */
+  'secrets.status': event<SecretsStatus>(),
+  /** From the shell's updater (packaged builds only). */
+  'updater.status': event<UpdaterStatus>(),
+  /** The Host went away and came back (Electron restarts a crashed Host; the client reconnects). */
+  'host.status': event<{ state: 'restarting' | 'ready' }>(),
+};

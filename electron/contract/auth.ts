@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { SiteId } from './sites';
+import { channel, event, None } from './define';
 
 /**
  * Resolved permission map from GET /me (and the token pair's `user`), leaves boolean. The spec
@@ -117,3 +118,32 @@ export const Reset = v.strictObject({
   token: v.pipe(v.string(), v.trim(), v.minLength(1, 'Paste the token (or the whole link) from the email.'), v.maxLength(4096)),
   password: v.pipe(v.string(), v.minLength(8, 'At least 8 characters.'), v.maxLength(4096)),
 });
+
+// ── channels and events ──────────────────────────────────────────────────────────────────────
+
+export const authChannels = {
+  /** The session of every CMS site (state, account, /me), for the rail and the panes. */
+  'auth.sessions': channel<SessionInfo[]>()(None),
+  /** Whether the site still needs its first account, and the rules it gives for its password (GET /auth/setup). */
+  'auth.setupStatus': channel<SetupStatus>()(AuthSite),
+  'auth.setup': channel<SessionInfo>()(Setup),
+  /** Password sign-in; answers state needs_2fa when the account has two-factor. */
+  'auth.signIn': channel<SessionInfo>()(SignIn),
+  'auth.verify2fa': channel<SessionInfo>()(Verify2fa),
+  /** Leaves the code step without signing in (the waiting challenge is dropped in the Host). */
+  'auth.cancel2fa': channel<SessionInfo>()(AuthSite),
+  /**
+   * Revokes the refresh token and forgets the tokens; API-key sites just stop using the key.
+   * `revoked: false` = signed out here, but the site could not be told (offline).
+   */
+  'auth.signOut': channel<SessionInfo & { revoked: boolean }>()(AuthSite),
+  /** Reads /me again (the info panel's refresh). */
+  'auth.refreshMe': channel<SessionInfo>()(AuthSite),
+  'auth.forgotPassword': channel<{ message: string }>()(Forgot),
+  'auth.resetPassword': channel<{ message: string }>()(Reset),
+};
+
+export const authEvents = {
+  /** A site's session changed: signed in or out, expired, /me re-read. */
+  'auth.session': event<SessionInfo>(),
+};

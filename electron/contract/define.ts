@@ -1,4 +1,4 @@
-import type * as v from 'valibot';
+import * as v from 'valibot';
 
 /**
  * A channel is declared once: its input schema (checked by the Host before any service sees it)
@@ -18,3 +18,6 @@ export interface EventDef<P> {
 }
 
 export const event = <P>(): EventDef<P> => ({});
+
+/** The input of a channel that takes none. */
+export const None = v.optional(v.strictObject({}));

@@ -1,10 +1,11 @@
 /**
  * "Make available offline" (a site mirrored into the cache), the per-site offline settings, and
- * offline search over every cached page (issue 5). Channels and the event are declared in index.ts.
+ * the `mirror.*` channels and progress event. Search over the copies is search.ts.
  */
 import * as v from 'valibot';
 import { SiteId } from './sites';
 import { Route } from './pages';
+import { channel, event } from './define';
 
 /** How much of a site "Make available offline" copies. */
 export type MirrorScope =
@@ -102,29 +103,6 @@ export interface MirrorFailures {
   unreadable: MirrorFailure[];
 }
 
-/** One part of a search snippet: the renderer shows `match` parts highlighted, as plain text. */
-export interface SnippetPart {
-  text: string;
-  match: boolean;
-}
-
-export interface SearchHit {
-  siteId: string;
-  route: string;
-  /** '' = the site's default language */
-  lang: string;
-  title: string;
-  /** A few words around the best match (title, header values or content). */
-  snippet: SnippetPart[];
-  /** When this copy was taken (ISO); for a draft, when it was last saved. */
-  cachedAt: string;
-  /**
-   * The words are in the person's own unsynced change (a local draft), not in the copy of the
-   * site's page: opening the hit opens the page with that draft.
-   */
-  draft?: true;
-}
-
 // ── inputs ──────────────────────────────────────────────────────────────────────────────────
 
 const Lang = v.pipe(v.string(), v.regex(/^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/, 'Not a language code.'));
@@ -160,8 +138,22 @@ export const OfflineSettingsUpdate = v.strictObject({
   autoSync: v.optional(v.boolean()),
 });
 
-export const SearchQuery = v.strictObject({
-  text: v.pipe(v.string(), v.trim(), v.minLength(1, 'Type something to search for.'), v.maxLength(200, 'At most 200 characters.')),
-  siteId: v.optional(SiteId),
-  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 20),
-});
+// ── channels and events ──────────────────────────────────────────────────────────────────────
+
+export const mirrorChannels = {
+  /** "Make available offline": starts a mirror of the site, or goes on with its unfinished one. Progress: `mirror.progress`. */
+  'mirror.start': channel<MirrorProgress>()(MirrorStart),
+  /** Stops the site's mirror (it stays resumable); `run: null` when none was running. */
+  'mirror.cancel': channel<{ run: MirrorProgress | null }>()(MirrorSite),
+  /** The latest run of each site that has one (or of `siteId`). */
+  'mirror.status': channel<MirrorProgress[]>()(MirrorStatusQuery),
+  /** Which pages the site's latest run could not read, with the reason (the first 50 by route). */
+  'mirror.failures': channel<MirrorFailures>()(MirrorSite),
+  'mirror.settings': channel<OfflineSettings>()(MirrorSite),
+  'mirror.setSettings': channel<OfflineSettings>()(OfflineSettingsUpdate),
+};
+
+export const mirrorEvents = {
+  /** A mirror run moved on (at most a few times a second, and at every phase or state change). */
+  'mirror.progress': event<MirrorProgress>(),
+};

@@ -9,6 +9,8 @@
  */
 import * as v from 'valibot';
 import { SiteId } from './sites';
+import { channel } from './define';
+import { AuthSite } from './auth';
 
 export type Header = Record<string, unknown>;
 
@@ -380,14 +382,34 @@ export interface MergeFieldChange {
   alsoTheirs?: true;
 }
 
+/** A header field both sides changed differently (dotted `path`; a value undefined: that side has no such field). */
+export interface MergeFieldConflict {
+  path: string;
+  base: unknown;
+  mine: unknown;
+  theirs: unknown;
+}
+
+/** The text's merge: its hunks, and the merged text when no hunk conflicts (with mine's line endings). */
+export interface MergeText {
+  clean: boolean;
+  hunks: MergeHunk[];
+  text: string | null;
+  eol: '\n' | '\r\n';
+}
+
+/** The header's merge: clean fields merged (a conflicting field holds mine until resolved), the conflicts, the clean changes. */
+export interface MergeHeader {
+  merged: Header;
+  conflicts: MergeFieldConflict[];
+  changes: MergeFieldChange[];
+}
+
 export interface DraftDetail extends DraftInfo {
   base: PageTextShape;
   mine: PageTextShape & { template?: string; published?: boolean; visible?: boolean };
   theirs: PageTextShape | null;
-  merge: {
-    text: { clean: boolean; hunks: MergeHunk[]; text: string | null; eol: '\n' | '\r\n' };
-    header: { merged: Header; conflicts: { path: string; base: unknown; mine: unknown; theirs: unknown }[]; changes: MergeFieldChange[] };
-  } | null;
+  merge: { text: MergeText; header: MergeHeader } | null;
 }
 
 export interface OutboxEntry {
@@ -440,3 +462,29 @@ export const DraftResolve = v.strictObject({
   content: v.string(),
   header: v.record(v.string(), v.unknown()),
 });
+
+// ── channels ─────────────────────────────────────────────────────────────────────────────────
+
+/** The tree's level: direct children of a route, '/' for the top level. */
+const Level = v.strictObject({ siteId: SiteId, route: v.union([Route, v.literal('/')]) });
+
+export const pagesChannels = {
+  'pages.list': channel<PageList>()(PageListQuery),
+  /** Direct children of a route ('/' for the top level), in the site's own order: the tree's lazy level. */
+  'pages.children': channel<PageSummary[]>()(Level),
+  /** The same level with the rows the site sent that could not be read (the tree shows them flagged). */
+  'pages.level': channel<PageLevel>()(Level),
+  'pages.get': channel<Page>()(PageRead),
+  'pages.create': channel<Page>()(PageCreate),
+  /** PATCH with If-Match: a page changed on the site since it was read answers `conflict`. */
+  'pages.save': channel<Page>()(PageUpdate),
+  'pages.delete': channel<{ route: string; queued?: boolean }>()(PageDelete),
+  'pages.move': channel<{ route: string; queued?: boolean }>()(PageMove),
+  'pages.reorder': channel<PageSummary[]>()(PageReorder),
+  'pages.copy': channel<{ route: string; slug?: string; title?: string }>()(PageCopy),
+  'pages.batch': channel<BatchResult>()(PageBatch),
+  'pages.reorganize': channel<ReorganizedPage[]>()(PageReorganize),
+  'pages.taxonomy': channel<Record<string, string[]>>()(AuthSite),
+};
+
+export const pagesEvents = {};

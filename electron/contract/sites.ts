@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { channel, event, None } from './define';
 
 export const SITE_KINDS = ['cms', 'store'] as const;
 export type SiteKind = (typeof SITE_KINDS)[number];
@@ -73,3 +74,29 @@ export interface ConnectionReport {
   /** For wrong_prefix: a base URL that does answer, when one was found. */
   suggestedBaseUrl?: string;
 }
+
+// ── channels and events ──────────────────────────────────────────────────────────────────────
+
+const ProbeTarget = v.strictObject({
+  kind: SiteFields.kind,
+  baseUrl: SiteFields.baseUrl,
+  environment: SiteFields.environment,
+});
+
+export const sitesChannels = {
+  'sites.list': channel<Site[]>()(None),
+  'sites.add': channel<Site>()(SiteDraft),
+  'sites.update': channel<Site>()(SiteUpdate),
+  'sites.remove': channel<{ id: string }>()(v.strictObject({ id: SiteId })),
+  /** The full list of site ids in their new order. */
+  'sites.reorder': channel<Site[]>()(v.strictObject({ ids: v.pipe(v.array(SiteId), v.minLength(1)) })),
+  /** Probe a saved site (`id`) or the values in an unsaved form (`target`). */
+  'sites.test': channel<ConnectionReport>()(
+    v.union([v.strictObject({ id: SiteId }), v.strictObject({ target: ProbeTarget })], 'Give a site id or a target to test.'),
+  ),
+};
+
+export const sitesEvents = {
+  /** The whole list, after any add, edit, removal or reorder (from any window). */
+  'sites.changed': event<Site[]>(),
+};

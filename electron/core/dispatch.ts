@@ -1,28 +1,16 @@
+/**
+ * The Host's boundary for contract calls: one function that checks a call's input against its
+ * channel's schema, runs the handler and answers a Result, whatever happened.
+ */
 import * as v from 'valibot';
-import {
-  channels,
-  isChannelName,
-  type ChannelName,
-  type ChannelOutput,
-  type ChannelParsed,
-  type ErrorInfo,
-  type Result,
-} from '../contract';
-import { isAppError } from './app-error';
+import { channels, isChannelName, type ErrorInfo, type Result } from '../contract';
+import { isAppError } from '../base/app-error';
+import type { Handlers } from '../base/handlers';
+import { fieldErrors } from '../common/field-errors';
 
-export type Handlers = { [K in ChannelName]: (input: ChannelParsed<K>) => Promise<ChannelOutput<K>> | ChannelOutput<K> };
+export type { Handlers };
 
 export type Log = (level: 'info' | 'warn' | 'error', message: string, extra?: Record<string, unknown>) => void;
-
-/** valibot issues → `{field: message}` with dotted paths; the first message per field wins. */
-export function fieldErrors(issues: v.BaseIssue<unknown>[]): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of issues) {
-    const key = issue.path?.map((p) => String(p.key)).join('.') || '_';
-    fields[key] ??= issue.message;
-  }
-  return fields;
-}
 
 /**
  * The boundary: the input is checked against the channel's schema before any service sees it;

@@ -1,9 +1,9 @@
 /**
  * The Host's composition root: opens the database and the secret store, builds the services, and
- * answers contract calls. The same object serves Electron's MessagePort and browser mode's WebSocket.
+ * answers contract calls through the areas' handler slices (<area>/handlers.ts), one line each. The same object serves Electron's MessagePort and browser mode's WebSocket.
  */
 import { join } from 'node:path';
-import type { AppInfo, DatabaseStatus, EventName, EventPayload, Workspace } from '../contract';
+import type { DatabaseStatus, EventName, EventPayload } from '../contract';
 import { closeDatabase, openDatabase, repositories, type Db, type Repositories } from '../db';
 import { openSecretStore } from '../secrets/keychain';
 import type { SecretStore } from '../secrets/store';
@@ -16,8 +16,22 @@ import { searchService, type SearchService } from '../search/service';
 import { autoSync } from '../sync/auto-sync';
 import { storeService, type StoreService } from '../store/service';
 import type { FetchLike } from '../api/http';
-import { AppError, isAppError } from './app-error';
-import { createDispatcher, type Handlers, type Log } from './dispatch';
+import { AppError, isAppError } from '../base/app-error';
+import type { Handlers } from '../base/handlers';
+import { createDispatcher, type Log } from './dispatch';
+import { appHandlers } from './app-handlers';
+import { sitesHandlers } from '../sites/handlers';
+import { authHandlers } from '../auth/handlers';
+import { pagesHandlers } from '../pages/handlers';
+import { translationsHandlers } from '../translations/handlers';
+import { mediaHandlers } from '../media/handlers';
+import { blueprintsHandlers } from '../blueprints/handlers';
+import { syncHandlers } from '../sync/handlers';
+import { mirrorHandlers } from '../mirror/handlers';
+import { searchHandlers } from '../search/handlers';
+import { workspaceHandlers } from '../workspace/handlers';
+import { storeHandlers } from '../store/handlers';
+import { workspaceService, type WorkspaceService } from '../workspace/service';
 import type { EventListener, HostEndpoint } from './host-types';
 
 export interface HostOptions {
@@ -39,8 +53,6 @@ export interface Host extends HostEndpoint {
 }
 
 export const DB_FILE = 'sitedesk.db';
-
-const EMPTY_WORKSPACE: Workspace = { tabs: [], active: null, split: null, ratio: 0.5 };
 
 const defaultLog: Log = (level, message, extra) => {
   const line = `[host] ${level}: ${message}${extra ? ` ${JSON.stringify(extra)}` : ''}`;
@@ -83,6 +95,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let search: SearchService | undefined;
   let offline: ReturnType<typeof autoSync> | undefined;
   let store: StoreService | undefined;
+  let workspace: WorkspaceService | undefined;
   if (repos) {
     const r = repos;
     // every request reports whether its site answered (auto-sync when back online)
@@ -121,6 +134,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     const m = mirrorService({ sites: r.sites, sessions: s, pages: r.pages, repo: r.mirror, prefs: r.prefs, siteCache: r.siteCache, emit: (p) => emit('mirror.progress', p) });
     mirror = m;
     search = searchService(r.search);
+    const si = sites;
+    workspace = workspaceService({ prefs: r.prefs, siteIds: () => si.list().map((x) => x.id) });
     store = storeService({
       sites: r.sites,
       repo: r.store,
@@ -151,112 +166,18 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   };
 
   const handlers: Handlers = {
-    'app.info': (): AppInfo => ({
-      version: opts.version,
-      shell: opts.shell,
-      platform: process.platform,
-      secrets: secrets.status,
-      database: dbStatus,
-    }),
-    'sites.list': () => need(sites).list(),
-    'sites.add': (input) => need(sites).add(input),
-    'sites.update': (input) => need(sites).update(input),
-    'sites.remove': (input) => need(sites).remove(input.id),
-    'sites.reorder': (input) => need(sites).reorder(input.ids),
-    'sites.test': (input) => need(sites).test(input),
-    'auth.sessions': () => need(sessions).all(),
-    'auth.setupStatus': ({ siteId }) => need(sessions).get(siteId).setupStatus(),
-    'auth.setup': ({ siteId, ...body }) => need(sessions).get(siteId).setup(body),
-    'auth.signIn': ({ siteId, username, password }) => need(sessions).get(siteId).signIn(username, password),
-    'auth.verify2fa': ({ siteId, code }) => need(sessions).get(siteId).verify2fa(code),
-    'auth.cancel2fa': ({ siteId }) => {
-      const session = need(sessions).get(siteId);
-      session.cancelChallenge();
-      return session.info();
-    },
-    'auth.signOut': async ({ siteId }) => {
-      const { info, revoked } = await need(sessions).get(siteId).signOut();
-      return { ...info, revoked };
-    },
-    'auth.refreshMe': ({ siteId }) => need(sessions).get(siteId).refreshMe(),
-    'auth.forgotPassword': async ({ siteId, email }) => ({ message: await need(sessions).get(siteId).forgotPassword(email) }),
-    'auth.resetPassword': async ({ siteId, username, token, password }) => ({
-      message: await need(sessions).get(siteId).resetPassword(username, token, password),
-    }),
-    'pages.list': (q) => need(pages).list(q),
-    'pages.children': ({ siteId, route }) => need(pages).children(siteId, route),
-    'pages.level': ({ siteId, route }) => need(pages).level(siteId, route),
-    'pages.get': (q) => need(pages).get(q),
-    'pages.create': (q) => need(pages).create(q),
-    'pages.save': (q) => need(pages).save(q),
-    'pages.delete': (q) => need(pages).remove(q),
-    'pages.move': (q) => need(pages).move(q),
-    'pages.reorder': (q) => need(pages).reorder(q),
-    'pages.copy': (q) => need(pages).copy(q),
-    'pages.batch': (q) => need(pages).batch(q),
-    'pages.reorganize': (q) => need(pages).reorganize(q),
-    'pages.taxonomy': ({ siteId }) => need(pages).taxonomy(siteId),
-    'translations.siteLanguages': ({ siteId }) => need(pages).siteLanguages(siteId),
-    'translations.languages': ({ siteId, route }) => need(pages).languages(siteId, route),
-    'translations.translate': (q) => need(pages).translate(q),
-    'translations.adopt': (q) => need(pages).adopt(q),
-    'translations.sync': (q) => need(pages).sync(q),
-    'translations.compare': (q) => need(pages).compare(q),
-    'translations.matrix': ({ siteId }) => need(pages).matrix(siteId),
-    'media.list': (q) => need(pages).media(q),
-    'media.uploadChunk': (q) => need(pages).stageChunk(q),
-    'media.upload': (q) => need(pages).upload(q),
-    'media.delete': (q) => need(pages).removeMedia(q),
-    'blueprints.templates': ({ siteId }) => need(pages).templates(siteId),
-    'blueprints.page': ({ siteId, template }) => need(pages).blueprint(siteId, template),
-    'drafts.save': (q) => need(sync).saveDraft(q),
-    'drafts.list': ({ siteId }) => need(sync).drafts(siteId),
-    'drafts.get': ({ draftId }) => need(sync).draft(draftId),
-    'drafts.resolve': (q) => need(sync).resolve(q),
-    'sync.status': () => need(sync).status(),
-    'sync.outbox': ({ siteId }) => need(sync).outbox(siteId),
-    'sync.discard': ({ itemId }) => need(sync).discard(itemId),
-    // from the renderer, a push is always a person asking (Save, Push now, Sync now)
-    'sync.push': ({ siteId, route }) => need(sync).push(siteId, { ...(route ? { only: route } : {}), asked: true }),
-    'mirror.start': (q) => need(mirror).start(q),
-    'mirror.cancel': async ({ siteId }) => ({ run: await need(mirror).cancel(siteId) }),
-    'mirror.status': (q) => need(mirror).status(q?.siteId),
-    'mirror.failures': ({ siteId }) => need(mirror).failures(siteId),
-    'mirror.settings': ({ siteId }) => need(mirror).settings(siteId),
-    'mirror.setSettings': (q) => need(mirror).setSettings(q),
-    'search.query': (q) => need(search).query(q),
-    'store.sessions': () => need(store).sessions(),
-    'store.session': ({ siteId }) => need(store).session(siteId),
-    'store.login': ({ siteId, username, password }) => need(store).login(siteId, username, password),
-    'store.logout': ({ siteId }) => need(store).logout(siteId),
-    'store.budget': ({ siteId }) => ({ budget: need(store).budget(siteId) }),
-    'store.pets.list': (q) => need(store).pets(q),
-    'store.pets.get': ({ siteId, petId }) => need(store).pet(siteId, petId),
-    'store.pets.create': (q) => need(store).createPet(q),
-    'store.pets.update': (q) => need(store).updatePet(q),
-    'store.pets.delete': ({ siteId, petId }) => need(store).deletePet(siteId, petId),
-    'store.pets.uploadImage': (q) => need(store).uploadImage(q),
-    'store.inventory': ({ siteId }) => need(store).inventory(siteId),
-    'store.orders.place': (q) => need(store).placeOrder(q),
-    'store.orders.get': ({ siteId, orderId }) => need(store).order(siteId, orderId),
-    'store.orders.delete': ({ siteId, orderId }) => need(store).deleteOrder(siteId, orderId),
-    'store.users.create': ({ siteId, user }) => need(store).createUser(siteId, user),
-    'store.users.createList': ({ siteId, users }) => need(store).createUsers(siteId, users),
-    'store.users.get': ({ siteId, username }) => need(store).user(siteId, username),
-    'store.users.update': ({ siteId, username, changes }) => need(store).updateUser(siteId, username, changes),
-    'store.users.delete': ({ siteId, username }) => need(store).deleteUser(siteId, username),
-    'workspace.get': () => {
-      const saved = need(repos).prefs.get<Workspace>('workspace') ?? EMPTY_WORKSPACE;
-      // sites removed since the layout was saved simply drop out of it
-      const known = new Set(need(sites).list().map((s) => s.id));
-      const tabs = saved.tabs.filter((id) => known.has(id));
-      const pick = (id: string | null) => (id && known.has(id) ? id : null);
-      return { tabs, active: pick(saved.active) ?? tabs[0] ?? null, split: pick(saved.split), ratio: saved.ratio };
-    },
-    'workspace.set': (input) => {
-      need(repos).prefs.set('workspace', input);
-      return input;
-    },
+    ...appHandlers({ version: opts.version, shell: opts.shell, secrets: () => secrets.status, database: () => dbStatus }),
+    ...sitesHandlers(() => need(sites)),
+    ...authHandlers(() => need(sessions)),
+    ...pagesHandlers(() => need(pages)),
+    ...translationsHandlers(() => need(pages)),
+    ...mediaHandlers(() => need(pages)),
+    ...blueprintsHandlers(() => need(pages)),
+    ...syncHandlers(() => need(sync)),
+    ...mirrorHandlers(() => need(mirror)),
+    ...searchHandlers(() => need(search)),
+    ...workspaceHandlers(() => need(workspace)),
+    ...storeHandlers(() => need(store)),
   };
 
   const invoke = createDispatcher(handlers, log);

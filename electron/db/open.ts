@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { openSync, readSync, closeSync, statSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { AppError } from '../core/app-error';
+import { AppError } from '../base/app-error';
 import { LATEST_VERSION, migrations, type Migration } from './migrations';
 
 export type Db = Database.Database;

@@ -13,7 +13,7 @@
  * the cleanup removes rows in chunks with a yield between them.
  */
 import type { MirrorEta, MirrorProgress, Page, UnreadablePage } from '../contract';
-import { isAppError } from '../core/app-error';
+import { isAppError } from '../base/app-error';
 import { cmsPages, type MirrorRow } from '../api/cms/pages';
 import { shadowed } from '../api/cms/addressing';
 import { PaceCancelled } from '../api/pacer';

@@ -3,7 +3,7 @@
  * stopped (a cancel, a failure, or a quit or crash of the Host), and the per-site offline settings.
  */
 import type { ChannelParsed, MirrorFailures, MirrorProgress, OfflineSettings, SiteLanguages } from '../contract';
-import { AppError } from '../core/app-error';
+import { AppError } from '../base/app-error';
 import { cmsPages } from '../api/cms/pages';
 import type { PagesRepo } from '../db/repos/pages';
 import type { MirrorRepo, RunRow } from '../db/repos/mirror';

@@ -9,7 +9,7 @@
  * when nothing answers. A read the copy cannot answer asks the site once, which is a probe too.
  */
 import type { ChannelParsed, Page, PageLevel, PageList, PageMediaItem, PageSummary, SiteLanguages, TranslationMatrix, TranslationRow, UnreadablePage } from '../contract';
-import { AppError, isAppError } from '../core/app-error';
+import { AppError, isAppError } from '../base/app-error';
 import { cmsPages } from '../api/cms/pages';
 import { cmsMedia } from '../api/cms/media';
 import { cmsBlueprints } from '../api/cms/blueprints';
@@ -19,6 +19,7 @@ import { LANGUAGES_KEY, type SiteCacheRepo } from '../db/repos/site-cache';
 import type { SessionManager } from '../sites/sessions';
 import { siteOrder } from './level-order';
 import { shadowed } from '../api/cms/addressing';
+import { slugOf } from '../common/route';
 
 export interface PagesDeps {
   sessions: SessionManager;
@@ -222,7 +223,7 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
           const header = body.header ?? {};
           const page: Page = {
             route: q.route,
-            slug: q.route.split('/').at(-1)!,
+            slug: slugOf(q.route),
             title: q.title,
             template: q.template,
             published: header.published !== false,
@@ -275,7 +276,7 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
       const o = { parent: q.parent, ...(q.slug ? { slug: q.slug } : {}), ...(q.order !== undefined ? { order: q.order } : {}) };
       // the site names the moved folder after the page's slug (which a header may set apart from
       // its folder name): the new structural route is the new parent's plus that slug
-      const slug = q.slug ?? cache.summary(q.siteId, q.route)?.slug ?? q.route.split('/').at(-1)!;
+      const slug = q.slug ?? cache.summary(q.siteId, q.route)?.slug ?? slugOf(q.route);
       const to = `${q.parent === '/' ? '' : q.parent}/${slug}`;
       const r = await sendOrQueue<{ route: string; queued?: boolean }>(
         q.siteId,

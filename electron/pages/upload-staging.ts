@@ -4,7 +4,7 @@
  * memory, until `media.upload` takes them. Bounded: per file by the site's limit, in total, and in
  * time (a renderer that went away mid-file does not leave its bytes behind for long).
  */
-import { AppError } from '../core/app-error';
+import { AppError } from '../base/app-error';
 import { MAX_MEDIA_BYTES } from '../contract';
 
 export interface StagingLimits {

@@ -5,9 +5,9 @@
  * Snippets are text: the Markdown they are cut from is dropped (snippet.ts).
  */
 import type { ChannelParsed, SearchHit } from '../contract';
-import { AppError } from '../core/app-error';
+import { AppError } from '../base/app-error';
 import type { SearchRepo, SearchRow } from '../db/repos/search';
-import { ftsQuery, snippetParts } from './fts-query';
+import { ftsQuery, snippetParts } from '../db/fts-query';
 import { plainSnippet } from './snippet';
 
 const keyOf = (r: { site_id: string; route: string; lang: string }) => `${r.site_id}\n${r.route}\n${r.lang}`;

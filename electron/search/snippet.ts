@@ -4,7 +4,7 @@
  * words (and the match marks, MARK_OPEN / MARK_CLOSE) and drops the syntax, on one line. Pure; a
  * snippet may start or end inside a construct, so each rule stands alone.
  */
-import { MARK_CLOSE, MARK_OPEN } from './fts-query';
+import { MARK_CLOSE, MARK_OPEN } from '../db/fts-query';
 
 /** Anything but whitespace, the marks included (a mark next to a `*` is part of the word). */
 const WORD = `[^\\s]`;

@@ -1,6 +1,6 @@
 import { AsyncEntry, findCredentialsAsync, type EntryOptions } from '@napi-rs/keyring';
 import type { SecretsStatus } from '../contract';
-import { AppError } from '../core/app-error';
+import { AppError } from '../base/app-error';
 import { MemorySecretStore } from './memory';
 import type { SecretStore } from './store';
 

@@ -5,7 +5,7 @@
  */
 import type { ConnectionOutcome, ConnectionReport, SiteKind } from '../contract';
 import { parseJson, send, type FetchLike, type HttpResponse } from '../api/http';
-import { isAppError } from '../core/app-error';
+import { isAppError } from '../base/app-error';
 import { defaultBaseOf } from './url';
 
 export interface ProbeTarget {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChannelParsed, ConnectionReport, Site, SiteKind } from '../contract';
 import type { SitesRepo } from '../db/repos/sites';
-import { AppError } from '../core/app-error';
+import { AppError } from '../base/app-error';
 import { siteAccount, type SecretStore } from '../secrets/store';
 import type { FetchLike } from '../api/http';
 import { checkBaseUrl, checkEnvironment } from './url';

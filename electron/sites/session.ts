@@ -4,7 +4,7 @@
  * flight shared by every concurrent call, and what /me says the account may do.
  */
 import type { Me, SessionInfo, SetupStatus, Site } from '../contract';
-import { AppError, isAppError } from '../core/app-error';
+import { AppError, isAppError } from '../base/app-error';
 import { Transport, type CredentialSource } from '../api/transport';
 import type { Pacer, Priority } from '../api/pacer';
 import { cmsAuth, type TokenAnswer, type TokenPair } from '../api/cms/auth';

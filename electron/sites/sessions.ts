@@ -4,7 +4,7 @@
  * every request to that site — the person's, the mirror's, sync's.
  */
 import type { SessionInfo, Site } from '../contract';
-import { AppError } from '../core/app-error';
+import { AppError } from '../base/app-error';
 import { classifyFetchError, send, type FetchLike } from '../api/http';
 import { Pacer } from '../api/pacer';
 import type { SessionsRepo } from '../db/repos/sessions';

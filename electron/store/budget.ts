@@ -8,7 +8,7 @@
 import type { RateBudget } from '../contract/store';
 import { budgetFromHeaders } from '../api/store/limits';
 import { retryAfterSeconds } from '../api/errors';
-import { AppError } from '../core/app-error';
+import { AppError } from '../base/app-error';
 
 export class BudgetTracker {
   private budget: RateBudget | null = null;

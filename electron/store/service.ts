@@ -29,7 +29,7 @@ import {
   type UserChanges,
 } from '../contract/store';
 import type { Site } from '../contract';
-import { AppError, isAppError } from '../core/app-error';
+import { AppError, isAppError } from '../base/app-error';
 import type { FetchLike } from '../api/http';
 import { Transport } from '../api/transport';
 import { storePets, updateBody } from '../api/store/pets';

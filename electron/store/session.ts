@@ -6,7 +6,7 @@
  */
 import type { Site } from '../contract';
 import type { StoreSessionInfo } from '../contract/store';
-import { AppError, isAppError } from '../core/app-error';
+import { AppError, isAppError } from '../base/app-error';
 import type { CredentialSource, Transport } from '../api/transport';
 import { storeUsers } from '../api/store/users';
 import type { StoreRepo, StoredStoreSession } from '../db/repos/store';

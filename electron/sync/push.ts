@@ -5,12 +5,12 @@
  * the server before it is sent again.
  */
 import { headerPatch, type Header, type Page } from '../contract';
-import { isAppError } from '../core/app-error';
+import { isAppError } from '../base/app-error';
 import { cmsPages } from '../api/cms/pages';
 import type { Transport } from '../api/transport';
 import type { PagesRepo } from '../db/repos/pages';
 import type { Draft, Mine, OutboxItem, PageText, SyncRepo } from '../db/repos/sync';
-import { mergeHeader, mergeText, same } from './merge';
+import { mergeHeader, mergeText, same } from '../common/merge';
 import { backoffMs, replayOrder } from './order';
 
 export interface PushSummary {

@@ -3,12 +3,12 @@
  * replays a site's outbox (one push per site at a time), a conflict waits for the merge view.
  */
 import type { ChannelParsed, DraftInfo, DraftDetail, OutboxEntry, SyncSiteStatus } from '../contract';
-import { AppError } from '../core/app-error';
+import { AppError } from '../base/app-error';
 import type { PagesRepo } from '../db/repos/pages';
 import type { Draft, SyncRepo } from '../db/repos/sync';
 import type { SessionManager } from '../sites/sessions';
 import type { SitesRepo } from '../db/repos/sites';
-import { mergeHeader, mergeText } from './merge';
+import { mergeHeader, mergeText } from '../common/merge';
 import { pushSite, type PushSummary } from './push';
 
 export interface SyncDeps {

@@ -12,7 +12,7 @@ import { sitesRepo } from '../../electron/db/repos/sites';
 import { syncRepo } from '../../electron/db/repos/sync';
 import { migrations } from '../../electron/db/migrations';
 import { searchRepo } from '../../electron/db/repos/search';
-import { ftsQuery } from '../../electron/search/fts-query';
+import { ftsQuery } from '../../electron/db/fts-query';
 import { MemorySecretStore } from '../../electron/secrets/memory';
 import { cmsPages } from '../../electron/api/cms/pages';
 import type { SearchHit, Site } from '../../electron/contract';

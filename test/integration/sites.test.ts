@@ -137,7 +137,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       secrets = new MemorySecretStore();
       const refusing = Object.assign(Object.create(secrets), {
         set: async () => {
-          const { AppError } = await import('../../electron/core/app-error');
+          const { AppError } = await import('../../electron/base/app-error');
           throw new AppError({ code: 'keychain', message: 'The system keychain refused to store the secret. Nothing was changed.' });
         },
       });

@@ -1,7 +1,7 @@
 import { describe, expect, test, vi, type Mock } from 'vitest';
 import { createDispatcher, type Handlers } from '../../electron/core/dispatch';
 import { channels } from '../../electron/contract';
-import { AppError } from '../../electron/core/app-error';
+import { AppError } from '../../electron/base/app-error';
 
 /** Every handler is a spy that must not be reached by a refused input. */
 function spies() {

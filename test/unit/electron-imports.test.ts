@@ -1,8 +1,9 @@
 /**
  * Keeps the layer rules of DESIGN.md true ("Rules that keep the map true"):
  * - only the six shell files import Electron, so the Host, browser mode and tests run the same code;
- * - the renderer uses no Node module and nothing from electron/ but the contract;
- * - the contract imports nothing but valibot and itself, so both sides can use it.
+ * - the renderer uses no Node module and nothing from electron/ but the contract and the shared layer;
+ * - the contract imports nothing but valibot and itself, so both sides can use it;
+ * - the shared layer (electron/common) imports only the contract, valibot and node-diff3.
  * Imports are read with TypeScript's own scanner: static, type-only, re-exports, dynamic import()
  * and require(), without being fooled by comments or strings.
  */
@@ -76,9 +77,10 @@ test("only the six shell files import 'electron'", () => {
   expect(offenders, 'Only electron/{main,preload,window,menu,updater,utility}.ts may import Electron').toEqual([]);
 });
 
-test('the renderer imports no Node module and nothing from electron/ except electron/contract', () => {
+test('the renderer imports no Node module and nothing from electron/ except electron/contract and electron/common', () => {
   const electronDir = join(root, 'electron');
   const contractDir = join(electronDir, 'contract');
+  const commonDir = join(electronDir, 'common');
   const offenders = files
     .filter((f) => isInside(f.path, join(root, 'renderer')))
     .flatMap((f) =>
@@ -87,7 +89,7 @@ test('the renderer imports no Node module and nothing from electron/ except elec
           if (isNodeBuiltin(spec)) return true;
           if (!isRelative(spec)) return false;
           const target = resolve(dirname(f.path), spec);
-          return isInside(target, electronDir) && !isInside(target, contractDir);
+          return isInside(target, electronDir) && !isInside(target, contractDir) && !isInside(target, commonDir);
         })
         .map((spec) => `${f.name} imports ${spec}`),
     );
@@ -101,6 +103,24 @@ test('the contract imports nothing but valibot and itself', () => {
     .flatMap((f) =>
       f.imports
         .filter((spec) => spec !== 'valibot' && !(isRelative(spec) && isInside(resolve(dirname(f.path), spec), contractDir)))
+        .map((spec) => `${f.name} imports ${spec}`),
+    );
+  expect(offenders).toEqual([]);
+});
+
+test('the shared layer (electron/common) imports nothing but the contract, valibot, node-diff3 and itself', () => {
+  const commonDir = join(root, 'electron', 'common');
+  const contractDir = join(root, 'electron', 'contract');
+  const offenders = files
+    .filter((f) => isInside(f.path, commonDir))
+    .flatMap((f) =>
+      f.imports
+        .filter((spec) => {
+          if (spec === 'valibot' || spec === 'node-diff3') return false;
+          if (!isRelative(spec)) return true;
+          const target = resolve(dirname(f.path), spec);
+          return !isInside(target, commonDir) && !isInside(target, contractDir);
+        })
         .map((spec) => `${f.name} imports ${spec}`),
     );
   expect(offenders).toEqual([]);

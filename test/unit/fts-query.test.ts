@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ftsQuery, MARK_CLOSE, MARK_OPEN, snippetParts } from '../../electron/search/fts-query';
+import { ftsQuery, MARK_CLOSE, MARK_OPEN, snippetParts } from '../../electron/db/fts-query';
 
 describe('what people type → an FTS5 query that always parses', () => {
   test.each([

@@ -1,11 +1,11 @@
 /**
- * The merge view's arithmetic (renderer/views/sync/resolution.ts) against the Host's own merge
- * (electron/sync/merge.ts): the renderer may not import the Host, so it mirrors resolveText and
- * resolveHeader, and these tests keep the two in step.
+ * The merge view's side of a resolution (renderer/views/sync/resolution.ts) over the one shared merge
+ * (electron/common/merge.ts): what it starts from (no choice yet = mine), the title and header it
+ * sends, and that its answers are the shared merge's for every choice.
  */
 import { describe, expect, test } from 'vitest';
-import { bothBlocks as hostBoth, mergeHeader, mergeText, resolveHeader, resolveText } from '../../electron/sync/merge';
-import { bothBlocks, headerToSend, resolvedHeader, resolvedText, resolvedTitle, showValue, type HunkChoice } from '../../renderer/views/sync/resolution';
+import { mergeHeader, mergeText, resolveHeader, resolveText } from '../../electron/common/merge';
+import { headerToSend, resolvedHeader, resolvedText, resolvedTitle, showValue, type HunkChoice } from '../../renderer/views/sync/resolution';
 
 const L = (...xs: string[]) => xs.join('\n');
 
@@ -25,7 +25,7 @@ describe('text', () => {
     ['both', 'theirs'],
     ['base', 'both'],
   ];
-  test.each(cases)('choices %s / %s give what the Host gives', (a, b) => {
+  test.each(cases)('choices %s / %s give what the shared merge gives', (a, b) => {
     expect(resolvedText(m.hunks, [a, b], m.eol)).toBe(resolveText(m, [a, b]));
   });
 
@@ -34,12 +34,11 @@ describe('text', () => {
     expect(crlf.eol).toBe('\r\n');
     expect(resolvedText(crlf.hunks, ['both'], crlf.eol)).toBe('a\r\nB1\r\n\r\nB2\r\nc');
     expect(resolvedText(crlf.hunks, ['both'], crlf.eol)).toBe(resolveText(crlf, ['both']));
-    for (const [mine, theirs] of [[['- x'], ['- y']], [['| a |'], ['| b |']], [['p', ''], ['q']], [[], ['q']]] as const) {
-      expect(bothBlocks(mine, theirs)).toEqual(hostBoth(mine, theirs));
-    }
+    const list = mergeText('- a\n- b', '- a\n- x', '- a\n- y');
+    expect(resolvedText(list.hunks, ['both'], list.eol)).toBe('- a\n- x\n- y');
   });
 
-  test('clean changes from the site and mine: kept, or undone to their base, as the Host gives it', () => {
+  test('clean changes from the site and mine: kept, or undone to their base, as the shared merge gives it', () => {
     const b = L('# History', '', 'one', 'two', 'between', 'three', 'end');
     const mine2 = L('# History', '', 'one', 'TWO mine', 'between', 'three', 'end');
     const theirs2 = L('# Our history', '', 'one', 'two', 'between', 'THREE theirs', 'end');
@@ -62,7 +61,7 @@ describe('header', () => {
   const theirs = { title: 'T theirs', menu: 'Theirs', taxonomy: { tag: ['a', 't'] }, gone: 2 };
   const h = mergeHeader(base, mine, theirs);
 
-  test('each field choice gives what the Host gives, dotted paths and removals included', () => {
+  test('each field choice gives what the shared merge gives, dotted paths and removals included', () => {
     expect(h.conflicts.map((c) => c.path).sort()).toEqual(['gone', 'menu', 'taxonomy.tag', 'title']);
     const choices = { title: 'theirs', menu: 'mine', 'taxonomy.tag': 'theirs', gone: 'mine' } as const;
     const ours = resolvedHeader(h.merged, h.conflicts, choices);
@@ -80,7 +79,7 @@ describe('header', () => {
     expect(headerToSend(resolved, { title: 'x' }, 'Typed').title).toBe('Typed');
   });
 
-  test('a clean change undone gives what the Host gives, the title included', () => {
+  test('a clean change undone gives what the shared merge gives, the title included', () => {
     const c = mergeHeader({ title: 'T', menu: 'Old', extra: 1 }, { title: 'T', menu: 'Old', extra: 1, mine: true }, { title: 'T site', extra: 1 });
     const undone = new Set(['title', 'menu']);
     expect(resolvedHeader(c.merged, c.conflicts, {}, c.changes, undone)).toEqual(resolveHeader(c, {}, undone));

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { diff3Merge } from 'node-diff3';
-import { bothBlocks, eolOf, mergeHeader, mergeText, resolveHeader, resolveText, same } from '../../electron/sync/merge';
+import { bothBlocks, eolOf, mergeHeader, mergeText, resolveHeader, resolveText, same } from '../../electron/common/merge';
 
 const L = (...xs: string[]) => xs.join('\n');
 

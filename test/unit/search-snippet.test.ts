@@ -3,7 +3,7 @@
  * words, not `# Title` or `**bold**`; the match marks stay where the words are.
  */
 import { describe, expect, test } from 'vitest';
-import { MARK_CLOSE as C, MARK_OPEN as O, snippetParts } from '../../electron/search/fts-query';
+import { MARK_CLOSE as C, MARK_OPEN as O, snippetParts } from '../../electron/db/fts-query';
 import { plainSnippet } from '../../electron/search/snippet';
 
 describe('a snippet without Markdown syntax', () => {

@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import type { Me, SetupStatus } from '../../contract';
-import { AppError } from '../../core/app-error';
+import { AppError } from '../../base/app-error';
 import type { CallOptions, Transport } from '../transport';
 import { parseAnswer } from '../parse';
 import { callName, request } from './envelope';

@@ -3,7 +3,7 @@
  * real service puts them under `meta.pagination` (with `total_pages`) and adds `links.next` while
  * there is a next page. Both are read here, so every list knows whether another page follows.
  */
-import { AppError, isAppError } from '../../core/app-error';
+import { AppError, isAppError } from '../../base/app-error';
 import type { CallOptions, CallResult, Transport } from '../transport';
 import { unreadable } from '../parse';
 

@@ -6,17 +6,6 @@
 import * as v from 'valibot';
 import type { BlueprintOption } from '../../contract';
 
-/** A route with its leading slash (`blog/post` → `/blog/post`). */
-export const withSlash = (route: string): string => (route.startsWith('/') ? route : `/${route}`);
-
-/** The structural parent of a structural route (`/a/b` → `/a`, `/a` → `/`). */
-export function parentOfRoute(route: string): string {
-  const i = route.lastIndexOf('/');
-  return i <= 0 ? '/' : route.slice(0, i);
-}
-
-export const joinRoute = (parent: string, slug: string): string => `${parent === '/' ? '' : parent}/${slug}`;
-
 /**
  * A page's folder number: the spec sends an integer (or null); the real service sends Grav's
  * `order()`, the folder prefix as a string (`"01."`), or `false` for a folder without one.

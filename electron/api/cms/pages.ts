@@ -25,11 +25,12 @@ import type {
   TranslationSide,
   UnreadablePage,
 } from '../../contract';
-import { AppError } from '../../core/app-error';
+import { AppError } from '../../base/app-error';
 import type { CallOptions, Transport } from '../transport';
 import { parseAnswer, parseRows, type RowProblem } from '../parse';
 import { callName, listCall, nextPage, request } from './envelope';
-import { joinRoute, LangKeys, LangValues, Order, parentOfRoute, Text, withSlash } from './fields';
+import { joinRoute, parentOf, slugOf, withSlash } from '../../common/route';
+import { LangKeys, LangValues, Order, Text } from './fields';
 
 /** `/blog/my post` → `blog/my%20post`: no leading slash, each segment percent-encoded. */
 export function routePath(route: string): string {
@@ -83,14 +84,13 @@ const PageSchema = v.object({
   explicit_language_files: v.optional(v.array(v.string())),
 });
 
-const slugOf = (route: string) => route.split('/').filter(Boolean).at(-1) ?? '';
 const nonEmpty = (x: string | null | undefined): x is string => typeof x === 'string' && x !== '';
 
 /** The structural route, the public one when it differs, and the parent, as the site gave them. */
 function addressOf(s: { route: string; raw_route?: string | null | undefined; parent_route?: string | null | undefined }) {
   const publicRoute = withSlash(s.route);
   const route = nonEmpty(s.raw_route) ? withSlash(s.raw_route) : publicRoute;
-  const parentRoute = nonEmpty(s.parent_route) ? withSlash(s.parent_route) : parentOfRoute(route);
+  const parentRoute = nonEmpty(s.parent_route) ? withSlash(s.parent_route) : parentOf(route);
   return { route, ...(publicRoute !== route ? { publicRoute } : {}), parentRoute };
 }
 

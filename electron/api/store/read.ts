@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import type { UnreadableEntry } from '../../contract/store';
-import { AppError, isAppError } from '../../core/app-error';
+import { AppError, isAppError } from '../../base/app-error';
 import type { CallOptions, CallResult, Transport } from '../transport';
 
 const routeOf = (o: CallOptions) => `${o.method ?? 'GET'} ${o.path}`;

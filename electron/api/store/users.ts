@@ -9,7 +9,7 @@
  */
 import * as v from 'valibot';
 import type { NewStoreUser, StoreUser, UnreadableEntry, UserChanges } from '../../contract/store';
-import { AppError } from '../../core/app-error';
+import { AppError } from '../../base/app-error';
 import type { Transport } from '../transport';
 import { parseExpiresAfter } from './expiry';
 import { ask, readOne, readRows, Text, WholeNumber } from './read';

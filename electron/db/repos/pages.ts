@@ -5,6 +5,7 @@
  */
 import type { ChannelParsed, Page, PageList, PageSummary, TranslationRow } from '../../contract';
 import type { Db } from '../open';
+import { parentOf, slugOf } from '../../common/route';
 
 interface Row {
   site_id: string;
@@ -129,7 +130,6 @@ export interface CachedPage {
   fetchedAt: string;
 }
 
-const parentOf = (route: string) => route.slice(0, route.lastIndexOf('/')) || '/';
 const json = <T>(text: string | null, fallback: T): T => {
   if (text === null) return fallback;
   try {
@@ -386,7 +386,7 @@ export function pagesRepo(db: Db) {
       db.transaction(() => {
         q.removeTree.run({ site: siteId, route: to });
         q.moveBelow.run({ site: siteId, from, to });
-        q.moveRoot.run({ site: siteId, from, to, parent: parentOf(to), slug: to.split('/').at(-1)! });
+        q.moveRoot.run({ site: siteId, from, to, parent: parentOf(to), slug: slugOf(to) });
       })();
     },
     removeLang(siteId: string, route: string, lang: string): void {

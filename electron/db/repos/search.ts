@@ -1,5 +1,5 @@
 import type { Db } from '../open';
-import { MARK_CLOSE, MARK_OPEN } from '../../search/fts-query';
+import { MARK_CLOSE, MARK_OPEN } from '../fts-query';
 
 export interface SearchRow {
   site_id: string;

@@ -1,10 +1,13 @@
 /**
- * The merge view's arithmetic, pure so it is unit-tested: the text that a set of per-hunk choices
- * (and the clean changes undone) makes, the header that per-field choices make, and what
- * `drafts.resolve` is sent. Mirrors the Host's resolveText/resolveHeader/bothBlocks
- * (electron/sync/merge.ts), which the renderer may not import.
+ * The merge view's side of a resolution: the choices it offers (with their labels), what it starts
+ * from (a conflict or field with no choice yet counts as mine), the title and header it sends with
+ * `drafts.resolve`, and values as readable text. The arithmetic itself is the shared merge
+ * (electron/common/merge.ts), the same functions the Host merges with.
  */
 import type { DraftDetail, Header, MergeFieldChange, MergeHunk } from '../../../electron/contract/index';
+import { bothBlocks, linesFor, resolveHeader, resolveText } from '../../../electron/common/merge';
+
+export { bothBlocks, linesFor };
 
 export type HunkChoice = 'mine' | 'theirs' | 'both' | 'base';
 export type FieldChoice = 'mine' | 'theirs';
@@ -19,67 +22,19 @@ export const HUNK_CHOICES: readonly { value: HunkChoice; label: string }[] = [
 export type Merge = NonNullable<DraftDetail['merge']>;
 export type FieldConflict = Merge['header']['conflicts'][number];
 
-const LIST_ITEM = /^\s{0,3}([-*+]|\d{1,9}[.)])\s/;
-const TABLE_ROW = /^\s*\|/;
-
-/**
- * Mine then theirs as separate Markdown blocks: a blank line between them, unless one side ends or
- * starts with one, or both are items of a list or rows of a table (a blank line would split them).
- */
-export function bothBlocks(mine: readonly string[], theirs: readonly string[]): string[] {
-  const last = mine.at(-1);
-  const first = theirs[0];
-  if (last === undefined || first === undefined || last.trim() === '' || first.trim() === '') return [...mine, ...theirs];
-  if ((LIST_ITEM.test(last) && LIST_ITEM.test(first)) || (TABLE_ROW.test(last) && TABLE_ROW.test(first))) return [...mine, ...theirs];
-  return [...mine, '', ...theirs];
-}
-
-/** The lines a choice puts in place of one conflicting hunk. */
-export function linesFor(h: Extract<MergeHunk, { kind: 'conflict' }>, choice: HunkChoice): string[] {
-  switch (choice) {
-    case 'mine':
-      return h.mine;
-    case 'theirs':
-      return h.theirs;
-    case 'base':
-      return h.base;
-    case 'both':
-      return bothBlocks(h.mine, h.theirs);
-  }
-}
-
 /**
  * The whole text: unchanged parts as they are, each clean change kept unless its hunk index is in
- * `undone` (then its base), each conflict as chosen (in order), joined with the text's line ending.
+ * `undone` (then its base), each conflict as chosen (in order; not chosen yet: mine).
  */
 export function resolvedText(hunks: readonly MergeHunk[], choices: readonly HunkChoice[], eol: '\n' | '\r\n', undone: ReadonlySet<number> = new Set()): string {
-  const out: string[] = [];
-  let i = 0;
-  hunks.forEach((h, index) => {
-    if (h.kind === 'same') out.push(...h.lines);
-    else if (h.kind === 'conflict') out.push(...linesFor(h, choices[i++] ?? 'mine'));
-    else out.push(...(undone.has(index) ? h.base : h.lines));
-  });
-  return out.join(eol);
-}
-
-const isPlain = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-
-function setPath(out: Header, path: string, value: unknown): void {
-  const parts = path.split('.');
-  let node: Record<string, unknown> = out;
-  for (const p of parts.slice(0, -1)) {
-    if (!isPlain(node[p])) node[p] = {};
-    node = node[p] as Record<string, unknown>;
-  }
-  const last = parts.at(-1)!;
-  if (value === undefined) delete node[last];
-  else node[last] = structuredClone(value);
+  const conflicts = hunks.filter((h) => h.kind === 'conflict').length;
+  const all = Array.from({ length: conflicts }, (_, i) => choices[i] ?? 'mine');
+  return resolveText({ hunks: [...hunks], eol }, all, undone);
 }
 
 /**
  * The merged header with each clean change in `undone` back at its base, and each conflicting
- * field (dotted path) set to the chosen side; a side without the field removes it.
+ * field (dotted path) set to the chosen side (not chosen yet: mine); a side without the field removes it.
  */
 export function resolvedHeader(
   merged: Header,
@@ -88,10 +43,8 @@ export function resolvedHeader(
   changes: readonly MergeFieldChange[] = [],
   undone: ReadonlySet<string> = new Set(),
 ): Header {
-  const out = structuredClone(merged);
-  for (const c of changes) if (undone.has(c.path)) setPath(out, c.path, c.base);
-  for (const c of conflicts) setPath(out, c.path, (choices[c.path] ?? 'mine') === 'mine' ? c.mine : c.theirs);
-  return out;
+  const all = Object.fromEntries(conflicts.map((c) => [c.path, choices[c.path] ?? 'mine']));
+  return resolveHeader({ merged, conflicts: [...conflicts], changes: [...changes] }, all, undone);
 }
 
 /**

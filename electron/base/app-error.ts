@@ -1,3 +1,8 @@
+/**
+ * The Host's error: every layer below the composition root throws it, so it sits at the bottom
+ * (base/) with nothing of the Host under it. It carries the contract's ErrorInfo as it will reach
+ * the renderer.
+ */
 import type { ErrorCode, ErrorInfo } from '../contract';
 
 /** Thrown anywhere in the Host; the dispatcher turns it into the `{ok:false,error}` answer. */

@@ -3,25 +3,17 @@
  * case is a unit test. A conflict is never resolved by dropping a side: hunks keep base, mine and
  * theirs for the merge view, and an unresolved header field keeps all three values. Changes that
  * merge cleanly are kept apart too (from the site, or mine), so the merge view shows each of them
- * for what it is and lets the person undo it.
+ * for what it is and lets the person undo it. One copy for both sides: the Host merges on a 409,
+ * the renderer's merge view resolves with the same functions.
  */
 import { diffIndices } from 'node-diff3';
+import type { Header, MergeFieldChange, MergeFieldConflict, MergeHeader, MergeHunk, MergeText } from '../contract';
 
-export type Hunk =
-  | { kind: 'same'; lines: string[] }
-  /** Changed on the site only: the merge takes `lines` in place of `base`. */
-  | { kind: 'theirs'; base: string[]; lines: string[] }
-  /** Changed here only (or, with `alsoTheirs`, the same way on both sides): the merge keeps `lines`. */
-  | { kind: 'mine'; base: string[]; lines: string[]; alsoTheirs?: true }
-  | { kind: 'conflict'; base: string[]; mine: string[]; theirs: string[] };
+export type { Header };
 
-export interface TextMerge {
-  clean: boolean;
-  hunks: Hunk[];
-  /** The merged text when clean (with mine's line endings). */
-  text: string | null;
-  eol: '\n' | '\r\n';
-}
+/** A stretch of the text: the contract's MergeHunk, one type on both sides. */
+export type Hunk = MergeHunk;
+export type TextMerge = MergeText;
 
 /** The line ending a text mostly uses (LF when there is none). */
 export function eolOf(text: string): '\n' | '\r\n' {
@@ -129,11 +121,20 @@ export function bothBlocks(mine: readonly string[], theirs: readonly string[]): 
 /** A choice per conflict hunk, in order: one side, both (mine then theirs), or text typed in the merge view. */
 export type HunkChoice = 'mine' | 'theirs' | 'base' | 'both' | { text: string };
 
+/** The lines a choice puts in place of one conflicting hunk. */
+export function linesFor(h: Extract<Hunk, { kind: 'conflict' }>, choice: HunkChoice): string[] {
+  if (choice === 'mine') return h.mine;
+  if (choice === 'theirs') return h.theirs;
+  if (choice === 'base') return h.base;
+  if (choice === 'both') return bothBlocks(h.mine, h.theirs);
+  return lines(choice.text);
+}
+
 /**
  * The text the choices make: each conflict as chosen (in order), each clean change kept unless its
- * hunk index is in `undone` (then its base stands).
+ * hunk index is in `undone` (then its base stands), joined with the text's line ending.
  */
-export function resolveText(merge: TextMerge, choices: HunkChoice[], undone: ReadonlySet<number> = new Set()): string {
+export function resolveText(merge: Pick<TextMerge, 'hunks' | 'eol'>, choices: readonly HunkChoice[], undone: ReadonlySet<number> = new Set()): string {
   let i = 0;
   const out: string[] = [];
   merge.hunks.forEach((h, index) => {
@@ -143,47 +144,17 @@ export function resolveText(merge: TextMerge, choices: HunkChoice[], undone: Rea
     }
     const c = choices[i++];
     if (c === undefined) throw new Error(`No choice for conflict ${i}.`);
-    if (c === 'mine') out.push(...h.mine);
-    else if (c === 'theirs') out.push(...h.theirs);
-    else if (c === 'base') out.push(...h.base);
-    else if (c === 'both') out.push(...bothBlocks(h.mine, h.theirs));
-    else out.push(...lines(c.text));
+    out.push(...linesFor(h, c));
   });
   return out.join(merge.eol);
 }
 
 // ── header ──────────────────────────────────────────────────────────────────────────────────
 
-export type Header = Record<string, unknown>;
-
-export interface FieldConflict {
-  /** Dotted path of the field (`taxonomy.tag`). */
-  path: string;
-  /** undefined = the field does not exist on that side. */
-  base: unknown;
-  mine: unknown;
-  theirs: unknown;
-}
-
+export type FieldConflict = MergeFieldConflict;
 /** A field changed on one side only (or alike on both), merged cleanly: shown, and undone on request. */
-export interface FieldChange {
-  path: string;
-  side: 'mine' | 'theirs';
-  /** undefined = the field did not exist in the base (added) … */
-  base: unknown;
-  /** … or does not exist now (removed). */
-  value: unknown;
-  /** Both sides made this same change. */
-  alsoTheirs?: true;
-}
-
-export interface HeaderMerge {
-  /** Clean fields merged; a conflicting field holds mine until resolved. */
-  merged: Header;
-  conflicts: FieldConflict[];
-  /** The fields that merged cleanly but differ from the base, by path. */
-  changes: FieldChange[];
-}
+export type FieldChange = MergeFieldChange;
+export type HeaderMerge = MergeHeader;
 
 const isPlain = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
@@ -241,13 +212,19 @@ function setPath(out: Header, path: string, value: unknown): void {
   }
   const last = parts.at(-1)!;
   if (value === undefined) delete node[last];
-  else node[last] = value;
+  else node[last] = structuredClone(value);
 }
 
-/** Applies the merge view's choices to the conflicting fields (by path), and puts back the base of the clean changes undone. */
-export function resolveHeader(m: HeaderMerge, choices: Record<string, 'mine' | 'theirs' | 'base' | { value: unknown }>, undone: ReadonlySet<string> = new Set()): Header {
+/** A choice per conflicting header field: one side, the base, or a value given in the merge view. */
+export type FieldChoice = 'mine' | 'theirs' | 'base' | { value: unknown };
+
+/**
+ * Applies the merge view's choices to the conflicting fields (by dotted path; a side without the
+ * field removes it), and puts back the base of the clean changes undone.
+ */
+export function resolveHeader(m: HeaderMerge, choices: Readonly<Record<string, FieldChoice>>, undone: ReadonlySet<string> = new Set()): Header {
   const out = structuredClone(m.merged);
-  for (const c of m.changes) if (undone.has(c.path)) setPath(out, c.path, structuredClone(c.base));
+  for (const c of m.changes) if (undone.has(c.path)) setPath(out, c.path, c.base);
   for (const c of m.conflicts) {
     const pick = choices[c.path];
     if (pick === undefined) throw new Error(`No choice for header field ${c.path}.`);

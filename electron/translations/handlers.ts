@@ -1,0 +1,16 @@
+/** The `translations.*` channels (contract/translations.ts) on the translations service. */
+import type { translationsChannels } from '../contract';
+import type { HandlersOf, Lazy } from '../base/handlers';
+import type { PagesService } from '../pages/service';
+
+export function translationsHandlers(translations: Lazy<PagesService>): HandlersOf<typeof translationsChannels> {
+  return {
+    'translations.siteLanguages': ({ siteId }) => translations().siteLanguages(siteId),
+    'translations.languages': ({ siteId, route }) => translations().languages(siteId, route),
+    'translations.translate': (q) => translations().translate(q),
+    'translations.adopt': (q) => translations().adopt(q),
+    'translations.sync': (q) => translations().sync(q),
+    'translations.compare': (q) => translations().compare(q),
+    'translations.matrix': ({ siteId }) => translations().matrix(siteId),
+  };
+}
