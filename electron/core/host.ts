@@ -169,7 +169,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...appHandlers({ version: opts.version, shell: opts.shell, secrets: () => secrets.status, database: () => dbStatus }),
     ...sitesHandlers(() => need(sites)),
     ...authHandlers(() => need(sessions)),
-    ...pagesHandlers(() => need(pages)),
+    ...pagesHandlers(() => need(pages), () => need(sync)),
     ...translationsHandlers(() => need(pages)),
     ...mediaHandlers(() => need(pages)),
     ...blueprintsHandlers(() => need(pages)),

@@ -8,18 +8,19 @@
  * probed in the background (`nudge`). A read the copy could answer is sent once, without retries
  * when nothing answers. A read the copy cannot answer asks the site once, which is a probe too.
  */
-import type { ChannelParsed, Page, PageLevel, PageList, PageMediaItem, PageSummary, SiteLanguages, TranslationMatrix, TranslationRow, UnreadablePage } from '../contract';
+import type { BatchRun, ChannelParsed, Page, PageLevel, PageList, PageMediaItem, PageSummary, SiteLanguages, TranslationMatrix, TranslationRow, UnreadablePage } from '../contract';
 import { AppError, isAppError } from '../base/app-error';
 import { cmsPages } from '../api/cms/pages';
 import { cmsMedia } from '../api/cms/media';
 import { cmsBlueprints } from '../api/cms/blueprints';
 import type { CachedPage, PagesRepo } from '../db/repos/pages';
+import type { StructuralOp } from '../db/repos/sync';
 import { uploadStaging } from './upload-staging';
 import { LANGUAGES_KEY, type SiteCacheRepo } from '../db/repos/site-cache';
 import type { SessionManager } from '../sites/sessions';
 import { siteOrder } from './level-order';
 import { shadowed } from '../api/cms/addressing';
-import { slugOf } from '../common/route';
+import { joinRoute, parentOf, slugOf, topmost } from '../common/route';
 
 export interface PagesDeps {
   sessions: SessionManager;
@@ -29,17 +30,22 @@ export interface PagesDeps {
   /** The site's languages, kept for the offline matrix. */
   siteCache?: SiteCacheRepo;
   /** Puts a write the site could not take now into the site's outbox (replayed by the next push). */
-  queue?: (siteId: string, op: QueuedOp, route: string, payload: Record<string, unknown>) => void;
+  queue?: (siteId: string, op: StructuralOp) => void;
   /** Whether the site answers (sync/connectivity.ts): false once a request got no answer; null when not known. */
   online?: (siteId: string) => boolean | null;
   /** A read was answered from the copy because the site is away: probe it in the background. */
   nudge?: (siteId: string) => void;
 }
 
-export type QueuedOp = 'create' | 'delete' | 'move' | 'translate';
 
 /** Most pages the translation matrix reads (100 per request). */
 const MAX_MATRIX_PAGES = 20_000;
+
+/** Most routes one batch request carries (the documents' limit; a site may say it takes fewer). */
+const MAX_BATCH = 50;
+
+/** Most `-copy-N` names "keep mine as a copy" tries before it says they are all taken. */
+const MAX_COPY_NAMES = 50;
 
 /** Most children a folder may list in the tree before the list view is the better tool. */
 const MAX_CHILDREN = 5000;
@@ -82,12 +88,12 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
    * Sends a structural write; when the site does not answer, the write goes to the outbox instead
    * and the cache is changed as the site will be, so the tree and the editor go on offline.
    */
-  async function sendOrQueue<T>(siteId: string, op: QueuedOp, route: string, payload: Record<string, unknown>, send: () => Promise<T>, offline: () => T): Promise<T> {
+  async function sendOrQueue<T>(siteId: string, op: StructuralOp, send: () => Promise<T>, offline: () => T): Promise<T> {
     try {
       return await send();
     } catch (err) {
       if (!queue || !unreachable(err)) throw err;
-      queue(siteId, op, route, payload);
+      queue(siteId, op);
       return offline();
     }
   }
@@ -211,9 +217,7 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
       const { siteId, ...body } = q;
       return sendOrQueue(
         siteId,
-        'create',
-        q.route,
-        body,
+        { op: 'create', route: q.route, payload: body },
         async () => {
           const created = await cmsPages.create(t(siteId), body);
           return readPlain(siteId, created.route.startsWith('/') ? created.route : `/${created.route}`, q.lang);
@@ -246,24 +250,36 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
       );
     },
 
-    async save(q: ChannelParsed<'pages.save'>): Promise<Page> {
-      const { siteId, route, lang, etag, ...patch } = q;
-      try {
-        await cmsPages.update(t(siteId), route, patch, { ifMatch: etag, ...(lang ? { lang } : {}) });
-      } catch (err) {
-        if (isAppError(err) && err.code === 'conflict') throw conflict(route);
-        throw err;
+    /**
+     * "Keep mine as a copy": my text as a new page beside this one, under the first slug of
+     * `<slug>-copy`, `<slug>-copy-2`, … the site does not have yet (asked of the site, not guessed
+     * from an error's words). The parent is the one the site gives the page.
+     */
+    async copyAsNew(q: ChannelParsed<'pages.copyAsNew'>): Promise<Page> {
+      const { siteId, route, lang, ...mine } = q;
+      const known = cache.getPage(siteId, route, key(lang))?.page.parentRoute;
+      const parent = known && known !== '/' ? known : parentOf(route);
+      const free = async (candidate: string) => {
+        try {
+          await cmsPages.get(t(siteId), candidate, lang ? { lang } : {});
+          return false;
+        } catch (err) {
+          if (isAppError(err) && err.code === 'not_found') return true;
+          throw err;
+        }
+      };
+      for (let n = 1; n <= MAX_COPY_NAMES; n++) {
+        const candidate = joinRoute(parent, `${slugOf(route)}-copy${n > 1 ? `-${n}` : ''}`);
+        if (await free(candidate)) return this.create({ siteId, route: candidate, ...mine, ...(lang ? { lang } : {}) });
       }
-      return readPlain(siteId, route, lang);
+      throw new AppError({ code: 'invalid_input', message: `Every “-copy” name up to ${MAX_COPY_NAMES} is taken; nothing was created.` });
     },
 
     async remove(q: ChannelParsed<'pages.delete'>): Promise<{ route: string; queued?: boolean }> {
       const o = { ...(q.lang ? { lang: q.lang } : {}), ...(q.children !== undefined ? { children: q.children } : {}) };
       const r = await sendOrQueue<{ route: string; queued?: boolean }>(
         q.siteId,
-        'delete',
-        q.route,
-        o,
+        { op: 'delete', route: q.route, payload: o },
         () => cmsPages.remove(t(q.siteId), q.route, o).then(() => ({ route: q.route })),
         () => ({ route: q.route, queued: true }),
       );
@@ -280,9 +296,7 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
       const to = `${q.parent === '/' ? '' : q.parent}/${slug}`;
       const r = await sendOrQueue<{ route: string; queued?: boolean }>(
         q.siteId,
-        'move',
-        q.route,
-        o,
+        { op: 'move', route: q.route, payload: o },
         () => cmsPages.move(t(q.siteId), q.route, o).then(() => ({ route: to })),
         () => ({ route: to, queued: true }),
       );
@@ -300,10 +314,42 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
       return cmsPages.copy(t(q.siteId), q.route, q.destination);
     },
 
-    async batch(q: ChannelParsed<'pages.batch'>) {
-      const result = await cmsPages.batch(t(q.siteId), q.operation, q.routes, q.options);
-      if (q.operation === 'delete') for (const r of result.results) if (r.status === 'success') cache.removeTree(q.siteId, r.route);
-      return result;
+    /**
+     * A batch over any number of routes: the site takes at most 50 per request (or fewer, when its
+     * refusal says so: then the routes are split again with its number), and the results are
+     * merged. A request the site refuses as a whole (a missing route…) marks its routes as failed
+     * with the site's reason, unless it is the only request: then the reason is the answer.
+     */
+    async batch(q: ChannelParsed<'pages.batch'>): Promise<BatchRun> {
+      const all = q.operation === 'delete' ? topmost(q.routes) : [...new Set(q.routes)];
+      let limit = MAX_BATCH;
+      const results: BatchRun['results'] = [];
+      let requests = 0;
+      let rest = all;
+      while (rest.length) {
+        const part = rest.slice(0, limit);
+        try {
+          requests++;
+          const r = await cmsPages.batch(t(q.siteId), q.operation, part, q.options);
+          if (q.operation === 'delete') for (const x of r.results) if (x.status === 'success') cache.removeTree(q.siteId, x.route);
+          results.push(...r.results);
+          rest = rest.slice(part.length);
+        } catch (err) {
+          const smaller = cmsPages.batchLimit(err);
+          if (smaller !== null && smaller < limit) {
+            // the site's limit is lower than the documents': split again with its number
+            limit = smaller;
+            requests--;
+            continue;
+          }
+          if (all.length <= limit && results.length === 0) throw err;
+          const message = err instanceof Error ? err.message : String(err);
+          results.push(...part.map((route) => ({ route, status: 'error' as const, message })));
+          rest = rest.slice(part.length);
+        }
+      }
+      const successful = results.filter((r) => r.status === 'success').length;
+      return { operation: q.operation, results, total: results.length, successful, failed: results.length - successful, requests, limit };
     },
 
     async reorganize(q: ChannelParsed<'pages.reorganize'>) {
@@ -332,9 +378,7 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
       const { siteId, route, ...body } = q;
       return sendOrQueue(
         siteId,
-        'translate',
-        route,
-        body,
+        { op: 'translate', route, payload: body },
         () => cmsPages.translate(t(siteId), route, body),
         () => {
           // the new language is editable offline at once, from the copy it was made from

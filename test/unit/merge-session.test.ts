@@ -104,7 +104,7 @@ describe('MergeSession', () => {
     const m = session();
     m.title = ' ';
     expect(m.titleError).toBe('A page needs a title.');
-    expect(await m.resolve('s1')).toBe('not_saved');
+    expect(await m.resolve()).toBe('not_saved');
   });
 
   it('long unchanged runs fold to their edge next to a change, and open in full', () => {

@@ -40,41 +40,58 @@ class FakeHost {
   push: 'pushed' | 'offline' | 'conflicted' | 'rejected' = 'pushed';
   handlers: Record<string, Handler> = {
     'pages.get': () => structuredClone(this.site),
+    'pages.open': () => {
+      const d = this.drafts[0];
+      return { page: structuredClone(this.site), draft: d ? this.detail(d) : null };
+    },
     'translations.languages': () => {
       throw { code: 'not_found', message: 'single language' };
     },
-    'drafts.list': () => this.drafts.map(({ content: _c, header: _h, template: _t, ...info }) => info),
+    'blueprints.templates': () => [{ type: 'default', label: 'Default' }],
+    'blueprints.page': () => ({ template: 'default', fields: [] }),
+    'pages.taxonomy': () => ({}),
     'drafts.get': (i) => {
-      const d = this.drafts.find((x) => x.id === i.draftId)!;
-      return { ...d, mine: { title: d.title, content: d.content, header: d.header, ...(d.template ? { template: d.template } : {}) } };
+      const d = this.drafts.find((x) => x.id === i.draftId);
+      if (!d) throw { code: 'not_found', message: 'That draft is gone (pushed or discarded).' };
+      return this.detail(d);
     },
-    'drafts.save': (i) => {
-      let d = this.drafts.find((x) => x.route === i.route);
-      if (!d) {
-        d = { id: this.drafts.length + 1, siteId: 's1', route: String(i.route), lang: '', state: 'pending', title: '', problem: null, updatedAt: '', content: '', header: {} };
-        this.drafts.push(d);
+    'drafts.save': (i) => this.info(this.keep(i)),
+    'drafts.discard': (i) => {
+      this.drafts = this.drafts.filter((d) => d.id !== i.draftId);
+      return { id: i.draftId };
+    },
+    'drafts.submit': (i) => {
+      const d = this.keep(i);
+      if (this.push === 'offline') return { outcome: 'queued', draft: this.info(d), problem: { message: 'The site did not answer.' } };
+      if (this.push === 'conflicted') return { outcome: 'conflicted', draft: this.info(Object.assign(d, { state: 'conflicted' })) };
+      if (this.push === 'rejected') {
+        const problem = { message: 'The page needs attention.', fields: { 'header.date': 'Not a date.' } };
+        return { outcome: 'rejected', draft: this.info(Object.assign(d, { state: 'rejected', problem })), problem };
       }
-      Object.assign(d, { title: i.title, content: i.content, header: i.header, updatedAt: new Date().toISOString() });
-      const { content: _c, header: _h, template: _t, ...info } = d;
-      return info;
+      this.site = { ...this.site, content: d.content, header: d.header, title: String(d.header.title ?? d.title), etag: '"v2"' };
+      this.drafts = [];
+      return { outcome: 'pushed', page: structuredClone(this.site) };
     },
-    'sync.outbox': () => this.drafts.map((d) => ({ id: 100 + d.id, draftId: d.id })),
-    'sync.discard': (i) => {
-      this.drafts = this.drafts.filter((d) => 100 + d.id !== i.itemId);
-      return { id: i.itemId };
-    },
-    'sync.push': () => {
-      const d = this.drafts[0];
-      if (this.push === 'offline') return { pushed: 0, conflicted: 0, rejected: 0, remaining: 1, stopped: { reason: 'offline', message: 'The site did not answer.' } };
-      if (this.push === 'conflicted') d!.state = 'conflicted';
-      else if (this.push === 'rejected') Object.assign(d!, { state: 'rejected', problem: { message: 'The page needs attention.', fields: { 'header.date': 'Not a date.' } } });
-      else {
-        this.site = { ...this.site, content: d!.content, header: d!.header, title: String(d!.header.title ?? d!.title), etag: '"v2"' };
-        this.drafts = [];
-      }
-      return { pushed: this.push === 'pushed' ? 1 : 0, conflicted: 0, rejected: 0, remaining: 0 };
-    },
+    'pages.copyAsNew': (i) => ({ ...this.site, route: `${i.route}-copy`, title: i.title, content: i.content }),
   };
+
+  keep(i: Record<string, unknown>) {
+    let d = this.drafts.find((x) => x.route === i.route);
+    if (!d) {
+      d = { id: this.drafts.length + 1, siteId: 's1', route: String(i.route), lang: '', state: 'pending', title: '', problem: null, updatedAt: '', content: '', header: {} };
+      this.drafts.push(d);
+    }
+    return Object.assign(d, { title: i.title, content: i.content, header: i.header, updatedAt: new Date().toISOString() });
+  }
+
+  info(d: FakeHost['drafts'][number]): DraftInfo {
+    const { content: _c, header: _h, template: _t, ...info } = d;
+    return info;
+  }
+
+  detail(d: FakeHost['drafts'][number]) {
+    return { ...this.info(d), mine: { title: d.title, content: d.content, header: d.header, ...(d.template ? { template: d.template } : {}) } };
+  }
 
   constructor() {
     setTransport({
@@ -205,7 +222,7 @@ describe('EditorSession', () => {
     flushSync();
     expect(await ed.save()).toBe(false);
     expect(ed.errors.title).toBe('A page needs a title.');
-    expect(host.calls).not.toContain('sync.push');
+    expect(host.calls).not.toContain('drafts.submit');
   });
 
   it('a draft kept from before comes back when the page is opened', async () => {
@@ -232,6 +249,33 @@ describe('EditorSession', () => {
     expect(second.content).toBe('Not kept anywhere else.');
     expect(second.restoredAt).not.toBeNull();
     expect(second.mustAsk).toBe(true);
+  });
+
+  it('Save is one call; opening is one call that carries the draft', async () => {
+    const ed = await open();
+    // the page with its draft in one call; the rest are the lookups (languages, templates, taxonomy, blueprint)
+    const lookups = ['translations.languages', 'blueprints.templates', 'pages.taxonomy', 'blueprints.page'];
+    expect(host.calls.filter((c) => !lookups.includes(c))).toEqual(['pages.open']);
+    ed.content = 'One call.';
+    flushSync();
+    host.calls = [];
+    expect(await ed.save()).toBe(true);
+    expect(host.calls).toEqual(['drafts.submit']);
+  });
+
+  it('keep mine as a copy: the Host names the copy; the site’s copy is shown here again', async () => {
+    host.push = 'conflicted';
+    const ed = await open();
+    ed.content = 'Mine, kept.';
+    flushSync();
+    await ed.save();
+    host.calls = [];
+    await ed.keepAsCopy();
+    await settle();
+    expect(host.calls.slice(0, 2)).toEqual(['pages.copyAsNew', 'drafts.discard']);
+    expect(ed.conflictOpen).toBe(false);
+    expect(host.drafts).toHaveLength(0);
+    expect(ed.content).toBe('Hello world.');
   });
 
   it('a move checks the slug before asking the site', async () => {

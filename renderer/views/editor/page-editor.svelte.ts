@@ -14,7 +14,7 @@
  *   ed.content = '…'; await ed.save();
  */
 import { untrack } from 'svelte';
-import type { DraftInfo, Header, Page, PageLanguages, PageMediaItem } from '../../../electron/contract/index';
+import type { DraftDetail, DraftInfo, Header, Page, PageBlueprint, PageLanguages, PageMediaItem, SaveOutcome } from '../../../electron/contract/index';
 import { invoke } from '../../lib/client';
 import { AppError } from '../../lib/errors';
 import { toasts } from '../../lib/app.svelte';
@@ -67,6 +67,12 @@ export class EditorSession {
   /** The last plain read (or save answer): the baseline, with the ETag If-Match needs. */
   saved = $state<Page | null>(null);
   languages = $state<PageLanguages | null>(null);
+  /** The site's lookups the header form needs, read once per editor (a page switch keeps them). */
+  templates = $state<{ type: string; label: string }[]>([]);
+  taxonomy = $state<Record<string, string[]>>({});
+  blueprint = $state<PageBlueprint | null>(null);
+  blueprintError = $state<string | null>(null);
+  readonly #blueprints = new Map<string, PageBlueprint>();
   /** The page's media as the Media tab last listed them (uploads and deletes there count too). */
   media = $state<PageMediaItem[] | null>(null);
 
@@ -80,6 +86,8 @@ export class EditorSession {
   saving = $state(false);
   errors = $state<Record<string, string>>({});
   formError = $state<string | null>(null);
+  /** The header panel shows the raw YAML (kept while the panel is away during a load). */
+  yamlMode = $state(false);
   /** The header's raw YAML does not parse (the header panel says where): Save waits for it. */
   headerInvalid = $state(false);
   /** Bumped whenever the header is replaced from outside the header panel (a load, a save's answer). */
@@ -100,6 +108,8 @@ export class EditorSession {
   draftRestored = $state(false);
 
   conflictOpen = $state(false);
+  /** The merge view has the draft: what becomes of it is its answer, not something to look up. */
+  merging = $state(false);
   conflictBusy = $state<'reload' | 'copy' | null>(null);
   conflictError = $state<string | null>(null);
 
@@ -108,6 +118,8 @@ export class EditorSession {
   /** The text a Save left queued (the site did not answer): leaving it is what the user chose. */
   #queuedKey = $state<string | null>(null);
   #persistTimer: ReturnType<typeof setTimeout> | null = null;
+  /** A keep-it-here on its way: a Save waits for it, so it cannot land after the Save's push. */
+  #inflight: Promise<void> | null = null;
 
   constructor(opts: EditorSessionOptions) {
     this.#opts = opts;
@@ -173,7 +185,18 @@ export class EditorSession {
   /** Opens the page and keeps the draft in step; the returned function stops it (leaving nothing unsent behind). */
   start(): () => void {
     void this.load(this.current.route, this.current.lang);
+    void invoke('blueprints.templates', { siteId: this.siteId })
+      .then((list) => (this.templates = list))
+      .catch(() => {});
+    void invoke('pages.taxonomy', { siteId: this.siteId })
+      .then((t) => (this.taxonomy = t))
+      .catch(() => {});
     const stopEffects = $effect.root(() => {
+      // the blueprint follows the template select
+      $effect(() => {
+        const t = this.template;
+        if (this.saved) untrack(() => void this.#loadBlueprint(t));
+      });
       // every change is kept on this computer shortly after the typing stops
       $effect(() => {
         void this.editKey;
@@ -227,7 +250,7 @@ export class EditorSession {
     this.loadError = null;
     const still = () => r === this.current.route && l === this.current.lang;
     try {
-      const page = await invoke('pages.get', { siteId: this.siteId, route: r, ...langInput(l) });
+      const { page, draft } = await invoke('pages.open', { siteId: this.siteId, route: r, ...langInput(l) });
       if (!still()) return; // something else was opened meanwhile
       this.applyPage(page);
       this.restoredAt = null;
@@ -239,8 +262,7 @@ export class EditorSession {
       const key = stashKey(this.siteId, r, l);
       const stashed = leftBehind.get(key) ?? null;
       leftBehind.delete(key);
-      await this.#restoreDraft(r, l, page);
-      if (!still()) return;
+      if (draft) this.#restoreDraft(draft, page);
       if (stashed) {
         // the text left behind by an editor that went away: offered back, based on what it was based on
         this.content = stashed.content;
@@ -268,29 +290,37 @@ export class EditorSession {
     }
   }
 
-  /** A draft of this page kept from an earlier session (or made offline) comes back into the editor. */
-  async #restoreDraft(r: string, l: string | undefined, page: Page): Promise<void> {
+  async #loadBlueprint(t: string): Promise<void> {
+    this.blueprintError = null;
+    const cached = this.#blueprints.get(t);
+    if (cached) {
+      this.blueprint = cached;
+      return;
+    }
     try {
-      const mine = (await invoke('drafts.list', { siteId: this.siteId })).find((d) => d.route === r && d.lang === (l ?? ''));
-      if (!mine) return;
-      const detail = await invoke('drafts.get', { draftId: mine.id });
-      if (r !== this.current.route || l !== this.current.lang) return;
-      this.localDraft = mine;
-      this.draftRestored = true;
-      this.content = detail.mine.content;
-      this.header = {
-        ...(detail.mine.header as Header),
-        ...(detail.mine.title !== (page.header.title ?? page.title) ? { title: detail.mine.title } : {}),
-      };
-      if (detail.mine.template) this.template = detail.mine.template;
-      this.headerRevision++;
-      this.#persistedKey = this.editKey; // deriveds read fresh: this is the draft's own text
-      if (mine.state === 'rejected' && mine.problem) {
-        this.formError = mine.problem.message;
-        if (mine.problem.fields) this.showFieldErrors(mine.problem.fields);
-      }
-    } catch {
-      // no draft store (signed out, a failing disk): the editor still works, saves go straight out
+      const bp = await invoke('blueprints.page', { siteId: this.siteId, template: t });
+      this.#blueprints.set(t, bp);
+      if (t === this.template) this.blueprint = bp;
+    } catch (err) {
+      const e = AppError.from(err);
+      this.blueprint = null;
+      this.blueprintError = e.code === 'not_found' ? `The site has no blueprint for the template “${t}”.` : e.message;
+    }
+  }
+
+  /** A draft of this page kept from an earlier session (or made offline) comes back into the editor. */
+  #restoreDraft(draft: DraftDetail, page: Page): void {
+    const { mine } = draft;
+    this.localDraft = draft;
+    this.draftRestored = true;
+    this.content = mine.content;
+    this.header = { ...(mine.header as Header), ...(mine.title !== (page.header.title ?? page.title) ? { title: mine.title } : {}) };
+    if (mine.template) this.template = mine.template;
+    this.headerRevision++;
+    this.#persistedKey = this.editKey; // deriveds read fresh: this is the draft's own text
+    if (draft.state === 'rejected' && draft.problem) {
+      this.formError = draft.problem.message;
+      if (draft.problem.fields) this.showFieldErrors(draft.problem.fields);
     }
   }
 
@@ -343,7 +373,9 @@ export class EditorSession {
     const key = this.editKey;
     if (key === this.#persistedKey && this.localDraft) return;
     try {
-      this.localDraft = await invoke('drafts.save', this.#draftInput());
+      const saving = invoke('drafts.save', this.#draftInput());
+      this.#inflight = saving.then(() => undefined, () => undefined);
+      this.localDraft = await saving;
       this.#persistedKey = key;
       this.persistError = null;
     } catch (err) {
@@ -354,8 +386,7 @@ export class EditorSession {
   async #dropDraft(): Promise<void> {
     const d = this.localDraft;
     if (!d) return;
-    const item = (await invoke('sync.outbox', { siteId: this.siteId })).find((i) => i.draftId === d.id);
-    if (item) await invoke('sync.discard', { itemId: item.id });
+    await invoke('drafts.discard', { draftId: d.id });
     if (this.localDraft?.id === d.id) {
       this.localDraft = null;
       this.#persistedKey = null;
@@ -377,8 +408,11 @@ export class EditorSession {
    */
   async followDraft(): Promise<void> {
     const d = this.localDraft;
-    if (!d || this.saving) return;
-    const now = (await invoke('drafts.list', { siteId: this.siteId })).find((x) => x.id === d.id);
+    if (!d || this.saving || this.merging) return;
+    const now = await invoke('drafts.get', { draftId: d.id }).catch((err: unknown) => {
+      if (AppError.from(err).code === 'not_found') return null; // gone: it reached the site
+      throw err;
+    });
     if (this.localDraft?.id !== d.id || this.saving) return;
     if (now) {
       if (now.state !== d.state || now.updatedAt !== d.updatedAt) this.localDraft = now;
@@ -454,35 +488,42 @@ export class EditorSession {
   async #sendText(): Promise<boolean> {
     // the site's own rule, checked here: a draft may lack a title, a page on the site may not
     if (this.title.trim() === '') throw new AppError({ code: 'invalid_input', message: 'The page needs attention.', fields: { title: 'A page needs a title.' } });
-    const sent = { content: this.content, header: $state.snapshot(this.header) as Header, template: this.template };
-    await this.persist();
-    if (this.persistError) throw new AppError({ code: 'internal', message: `Your text could not be kept on this computer: ${this.persistError}` });
-    const result = await invoke('sync.push', { siteId: this.siteId, route: this.current.route });
-    const draftId = this.localDraft?.id;
-    const mine = draftId ? (await invoke('drafts.list', { siteId: this.siteId })).find((d) => d.id === draftId) : undefined;
-    if (mine) {
-      this.localDraft = mine;
-      if (mine.state === 'conflicted') {
+    const sent = { title: this.title, content: this.content, header: $state.snapshot(this.header) as Header, template: this.template };
+    this.#cancelPersist();
+    await this.#inflight;
+    const outcome = await invoke('drafts.submit', this.#draftInput());
+    this.persistError = null;
+    return this.#took(outcome, sent);
+  }
+
+  /** What a Save came to, as this editor shows it. */
+  #took(o: SaveOutcome, sent: { title: string; content: string; header: Header; template: string }): boolean {
+    if (o.outcome !== 'pushed') {
+      this.localDraft = o.draft;
+      this.#persistedKey = JSON.stringify([sent.title, sent.content, sent.header, sent.template]);
+    }
+    switch (o.outcome) {
+      case 'conflicted':
         this.conflictError = null;
         this.conflictOpen = true;
         return false;
-      }
-      if (mine.state === 'rejected') {
-        this.formError = mine.problem?.message ?? 'The site refused this page.';
-        if (mine.problem?.fields) this.showFieldErrors(mine.problem.fields);
+      case 'rejected':
+        this.formError = o.problem.message;
+        if (o.problem.fields) this.showFieldErrors(o.problem.fields);
         return false;
-      }
-      if (result.stopped?.reason === 'signed_out') {
-        this.formError = `${result.stopped.message} Your text is kept on this computer and goes out after you sign in again.`;
+      case 'signed_out':
+        this.formError = `${o.problem.message} Your text is kept on this computer and goes out after you sign in again.`;
         return false;
-      }
-      // the site did not answer: the text is safe here and goes out with the next sync
-      this.waitingForSite = result.stopped?.message ?? 'The site did not answer.';
-      this.#queuedKey = this.editKey;
-      return true;
+      case 'queued':
+        // the site did not answer: the text is safe here and goes out with the next sync
+        this.waitingForSite = o.problem.message;
+        this.#queuedKey = this.editKey;
+        return true;
+      case 'pushed':
+        break;
     }
     this.#forgetDraft();
-    const page = await invoke('pages.get', { siteId: this.siteId, route: this.current.route, ...langInput(this.current.lang) });
+    const page = o.page;
     // text typed while the save was on its way stays a change; otherwise take the site's form of it
     const untouched = this.content === sent.content && sameValue(this.header, sent.header) && this.template === sent.template;
     this.saved = page;
@@ -540,22 +581,15 @@ export class EditorSession {
     const saved = this.saved;
     if (!saved) return;
     await this.#conflictAction('copy', async () => {
-      const parts = this.current.route.split('/');
-      const baseSlug = parts.at(-1)!;
-      const parent = saved.parentRoute && saved.parentRoute !== '/' ? saved.parentRoute : parts.slice(0, -1).join('/');
-      const mine = { title: this.title.trim() || saved.title || baseSlug, content: this.content, header: $state.snapshot(this.header) as Header, template: this.template };
-      let created: Page | null = null;
-      for (let n = 1; n <= 50 && !created; n++) {
-        const candidate = `${parent}/${baseSlug}-copy${n > 1 ? `-${n}` : ''}`;
-        try {
-          created = await invoke('pages.create', { siteId: this.siteId, route: candidate, ...mine, ...langInput(this.current.lang) });
-        } catch (err) {
-          const e = AppError.from(err);
-          const taken = e.code === 'invalid_input' && /already exists/i.test(e.fields?.route ?? e.message);
-          if (!taken) throw e;
-        }
-      }
-      if (!created) throw new AppError({ code: 'internal', message: 'Every “-copy” name up to 50 is taken; nothing was created.' });
+      const created = await invoke('pages.copyAsNew', {
+        siteId: this.siteId,
+        route: this.current.route,
+        ...langInput(this.current.lang),
+        title: this.title.trim() || saved.title || this.current.route.split('/').at(-1)!,
+        content: this.content,
+        header: $state.snapshot(this.header) as Header,
+        template: this.template,
+      });
       await this.#dropDraft();
       await this.#reload();
       toasts.success('Your version was saved as a copy', created.route);
@@ -580,10 +614,20 @@ export class EditorSession {
     if (this.loadError) throw this.loadError;
   }
 
-  /** The merge view settled the conflict: the page as it is now. */
-  async merged(): Promise<void> {
+  /**
+   * The merge view settled the conflict with this outcome. On the site: its copy (the answer
+   * carries it) is the page now. Otherwise the resolution is the draft, read back as on opening.
+   */
+  async merged(o: SaveOutcome): Promise<void> {
+    if (o.outcome === 'pushed') {
+      this.#forgetDraft();
+      this.applyPage(o.page);
+      this.lastSavedAt = Date.now();
+      this.siteRevision++;
+      toasts.success('Merged and saved', this.current.route);
+      return;
+    }
     await this.load(this.current.route, this.current.lang, { quiet: true });
-    if (!this.localDraft) toasts.success('Merged and saved', this.current.route);
   }
 
   // ── discarding, switching, deleting ─────────────────────────────────────────────────────

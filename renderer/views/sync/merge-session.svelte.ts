@@ -9,14 +9,13 @@
  *   const m = new MergeSession(draftId);
  *   await m.load();
  *   m.chooseHunk(0, 'theirs');   // m.result follows
- *   const outcome = await m.resolve(siteId);
+ *   const outcome = await m.resolve();
  */
 import { SvelteSet } from 'svelte/reactivity';
-import type { DraftDetail, MergeHunk } from '../../../electron/contract/index';
+import type { DraftDetail, MergeHunk, SaveOutcome } from '../../../electron/contract/index';
 import { invoke } from '../../lib/client';
 import { AppError } from '../../lib/errors';
 import { toasts } from '../../lib/app.svelte';
-import { sync, pushSummary } from './sync.svelte';
 import { headerToSend, resolvedHeader, resolvedText, resolvedTitle, type FieldChoice, type HunkChoice, type Merge } from './resolution';
 
 /** Unchanged runs longer than this are folded to their first and last lines. */
@@ -45,6 +44,8 @@ export class MergeSession {
   titleApplied = $state('');
   busy = $state(false);
   error = $state<string | null>(null);
+  /** What the last resolution came to, once it settled (on the site, or kept here). */
+  settled = $state.raw<SaveOutcome | null>(null);
   /** Said inside the view (the page changed again while merging). */
   note = $state<string | null>(null);
 
@@ -162,44 +163,39 @@ export class MergeSession {
     return { title, content: this.result, header: headerToSend(merged, detail.mine.header, title) };
   }
 
-  /** Saves the resolution as the draft, then sends the site's changes. */
-  async resolve(siteId: string): Promise<ResolveOutcome> {
+  /** Saves the resolution as the draft over the site's copy, and sends that page to the site. */
+  async resolve(): Promise<ResolveOutcome> {
     const detail = this.detail;
     const resolution = this.resolution();
     if (!detail || !resolution || this.busy || this.titleError) return 'not_saved';
     this.busy = true;
     this.error = null;
     this.note = null;
+    let outcome: SaveOutcome;
     try {
-      await invoke('drafts.resolve', { draftId: this.draftId, ...resolution });
+      // saved here first, then that page is pushed: whatever the push does, nothing is lost
+      outcome = await invoke('drafts.resolve', { draftId: this.draftId, ...resolution });
     } catch (err) {
       this.error = AppError.from(err).message;
       this.busy = false;
       return 'not_saved';
     }
-    // the resolution is saved locally from here on: whatever the push does, nothing is lost
-    const run = await sync.push(siteId);
-    /** null: the draft is gone, so the push took it to the site. */
-    let after: DraftDetail | null = null;
-    let unknown = false;
-    try {
-      after = await invoke('drafts.get', { draftId: this.draftId });
-    } catch (err) {
-      unknown = AppError.from(err).code !== 'not_found';
-    }
-    this.busy = false;
     const route = detail.route;
-    if (after?.state === 'conflicted') {
+    if (outcome.outcome === 'conflicted') {
       // someone changed the page again meanwhile: the new differences, with my resolution as mine
-      this.reset(after);
+      try {
+        this.reset(await invoke('drafts.get', { draftId: this.draftId }));
+      } finally {
+        this.busy = false;
+      }
       this.note = 'The page changed on the site again while you were merging. Your resolution is now “mine”: choose again for what differs now.';
       return 'changed_again';
     }
-    if (run.error) toasts.show('info', `Resolved ${route}; it waits to be pushed`, run.error.message);
-    else if (unknown) toasts.show('info', `Resolved ${route}`, run.result ? pushSummary(run.result) : undefined);
-    else if (!after) toasts.success(`Resolved and pushed ${route}`, 'The site has the merged text.');
-    else if (after.state === 'rejected') toasts.show('error', `Resolved ${route}, but the site refused it`, after.problem?.message);
-    else toasts.show('info', `Resolved ${route}; it waits to be pushed`, run.result ? pushSummary(run.result) : undefined);
+    this.busy = false;
+    this.settled = outcome;
+    if (outcome.outcome === 'pushed') toasts.success(`Resolved and pushed ${route}`, 'The site has the merged text.');
+    else if (outcome.outcome === 'rejected') toasts.show('error', `Resolved ${route}, but the site refused it`, outcome.problem.message);
+    else toasts.show('info', `Resolved ${route}; it waits to be pushed`, outcome.problem.message);
     return 'settled';
   }
 }
