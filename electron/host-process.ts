@@ -1,20 +1,18 @@
 /**
- * The Host's side of Electron's utilityProcess: `runHostProcess` is called by electron/utility.ts,
- * which is that process's entry (out/host/host.cjs). Plain Node: this file must not import Electron; what Electron adds to
- * the process (`process.parentPort`, MessagePortMain) is described by the small interfaces below.
+ * The Host's side of Electron's utilityProcess: `runHostProcess` is called by
+ * electron/utility-entry.ts, that process's entry (out/host/host.cjs). Plain Node: this file must
+ * not import Electron; what Electron adds to the process (`process.parentPort`, MessagePortMain) is
+ * described by the small interfaces below. The messages main sends are electron/host-messages.ts.
  *
- * Messages from main:
- *   {type:'connect'} + ports[0]           a window's port: serve the contract on it
- *   {type:'emit', event, payload}          a shell event (updater status) for every connection
- *   {type:'shutdown'}                      close the Host cleanly and exit
- *
- * Networking: utility.ts (this process's real entry) passes Electron's `net.fetch`, which honours
- * system proxies and PAC files; a function cannot cross processes, so it is taken here, not in main.
+ * Networking: utility-entry.ts passes Electron's `net.fetch`, which honours system proxies and PAC
+ * files; a function cannot cross processes, so it is taken there, inside this process, not in main.
  */
 import { isEventName, type EventName, type EventPayload } from './contract';
 import { serveConnection } from './core/connection';
 import { createHost } from './core/host';
 import { openSecretStore } from './secrets/keychain';
+import { secretsOptionsFromEnv } from './secrets/options';
+import { readToHost } from './host-messages';
 import type { FetchLike } from './api/http';
 
 /** Electron's MessagePortMain, as far as this file uses it. */
@@ -35,7 +33,7 @@ export interface HostProcessOptions {
   fetch?: FetchLike;
 }
 
-/** Serves the Host to every port main sends. Called once, by utility.ts, inside the utility process. */
+/** Serves the Host to every port main sends. Called once, by utility-entry.ts, inside the utility process. */
 export function runHostProcess(options: HostProcessOptions = {}): void {
   const parentPort = (process as NodeJS.Process & { parentPort?: ParentPort }).parentPort;
   const dataDir = process.env.SITEDESK_DATA_DIR;
@@ -47,14 +45,9 @@ export function runHostProcess(options: HostProcessOptions = {}): void {
   const dir: string = dataDir;
 
   // Same switches as browser mode (electron/web/cli.ts), so tests never touch the real keychain.
-  const secretsOverridden = process.env.SITEDESK_SECRETS === 'memory' || !!process.env.SITEDESK_KEYCHAIN_SERVICE;
+  const secretsOptions = secretsOptionsFromEnv();
   const hostReady = (async () => {
-    const secrets = secretsOverridden
-      ? await openSecretStore({
-          ...(process.env.SITEDESK_SECRETS === 'memory' ? { force: 'memory' as const } : {}),
-          ...(process.env.SITEDESK_KEYCHAIN_SERVICE ? { service: process.env.SITEDESK_KEYCHAIN_SERVICE } : {}),
-        })
-      : undefined; // createHost opens the OS keychain itself
+    const secrets = secretsOptions ? await openSecretStore(secretsOptions) : undefined; // createHost opens the OS keychain itself
     return createHost({ dataDir: dir, shell: 'electron', version: __APP_VERSION__, ...(secrets ? { secrets } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
   })();
   hostReady.catch((err: unknown) => {
@@ -84,16 +77,15 @@ export function runHostProcess(options: HostProcessOptions = {}): void {
   }
 
   port0.on('message', ({ data, ports }) => {
-    if (typeof data !== 'object' || data === null) return;
-    const message = data as { type?: unknown; event?: unknown; payload?: unknown };
-    if (message.type === 'connect') {
+    const message = readToHost(data);
+    if (message?.type === 'connect') {
       const port = ports[0];
       if (port) serve(port);
-    } else if (message.type === 'emit') {
+    } else if (message?.type === 'emit') {
       const { event, payload } = message;
-      if (typeof event !== 'string' || !isEventName(event)) return;
+      if (!isEventName(event)) return;
       void hostReady.then((host) => host.emit(event, payload as EventPayload<EventName>), () => undefined);
-    } else if (message.type === 'shutdown') {
+    } else if (message?.type === 'shutdown') {
       void shutdown();
     }
   });

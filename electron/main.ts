@@ -7,7 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { installMenu } from './menu';
 import { createUpdater } from './updater';
-import { HOST_PORT_REQUEST, startHost, type HostSupervisor } from './utility';
+import { startHost, type HostSupervisor } from './utility';
+import { HOST_PORT_REQUEST } from './host-messages';
 import { APP_HOST, APP_SCHEME, createMainWindow, hardenSession, hardenWebContents, isTrustedSender } from './window';
 
 const RENDERER_ROOT = join(__dirname, '..', 'renderer');

@@ -1,5 +1,5 @@
 /**
- * The whole bridge (DESIGN.md): `window.sitedesk.invoke(channel, input)` and
+ * The whole bridge (docs/architecture.md): `window.sitedesk.invoke(channel, input)` and
  * `window.sitedesk.on(event, cb)`. Requests travel over a MessagePort straight to the Host;
  * main only hands the port over. The raw IPC event and the port never reach the page.
  *
@@ -9,10 +9,8 @@ import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { ErrorInfo, Result } from './contract/errors';
 import { createPeer } from './contract/peer';
 import type { RequestMessage } from './contract/protocol';
+import { HOST_PORT_CHANNEL, HOST_PORT_REQUEST, isHostRestarting } from './host-messages';
 
-// Must match electron/utility.ts (not imported: that module is main-process code).
-const HOST_PORT_CHANNEL = 'host-port';
-const HOST_PORT_REQUEST = 'host-port-request';
 
 const RESTARTED: ErrorInfo = { code: 'host_unavailable', message: 'The background service restarted; try again.' };
 
@@ -58,7 +56,7 @@ function attach(next: MessagePort): void {
 ipcRenderer.on(HOST_PORT_CHANNEL, (event: IpcRendererEvent, data: unknown) => {
   const next = event.ports[0];
   if (event.ports.length === 1 && next) attach(next);
-  else if (event.ports.length === 0 && typeof data === 'object' && data !== null && (data as { state?: unknown }).state === 'restarting') hostLost();
+  else if (event.ports.length === 0 && isHostRestarting(data)) hostLost();
 });
 ipcRenderer.send(HOST_PORT_REQUEST);
 

@@ -1,23 +1,13 @@
 /**
- * Runs the Host (out/host/host.cjs, built from this file) in an Electron
- * utilityProcess and hands every window a MessagePort to it. A Host that dies is restarted with
- * backoff and every window gets a fresh port, so windows stay open through a crash.
- *
- * This file is also the utility process's own entry (out/host/host.cjs): there, `process.parentPort`
- * exists, and the last lines start the Host with Electron's `net.fetch` (system proxies, PAC) —
- * a function cannot cross the process boundary, so it is taken inside the utility process.
+ * Main's side of the Host: runs it (out/host/host.cjs, built from electron/utility-entry.ts) in an
+ * Electron utilityProcess and hands every window a MessagePort to it. A Host that dies is restarted
+ * with backoff and every window gets a fresh port, so windows stay open through a crash. The
+ * messages and channel names are electron/host-messages.ts.
  */
-import { app, dialog, MessageChannelMain, net, utilityProcess, type UtilityProcess, type WebContents } from 'electron';
+import { app, dialog, MessageChannelMain, utilityProcess, type UtilityProcess, type WebContents } from 'electron';
 import { join } from 'node:path';
 import type { UpdaterStatus } from './contract/app';
-
-/** Main → preload channel; the preload listens on the same name (electron/preload.ts). */
-export const HOST_PORT_CHANNEL = 'host-port';
-/** Preload → main: "this page wants a port" (sent once per page load, so reloads reconnect). */
-export const HOST_PORT_REQUEST = 'host-port-request';
-
-/** Messages main sends to the utility process; electron/host-process.ts reads them. */
-type ToHost = { type: 'connect' } | { type: 'emit'; event: 'updater.status'; payload: UpdaterStatus } | { type: 'shutdown' };
+import { HOST_PORT_CHANNEL, type HostRestarting, type ToHost } from './host-messages';
 
 const MAX_RESTARTS_PER_MINUTE = 5;
 const SHUTDOWN_GRACE_MS = 3000;
@@ -74,7 +64,7 @@ export function startHost(): HostSupervisor {
     console.error(`The Sitedesk Host stopped unexpectedly (exit code ${code}); restarting it.`);
     // Tell each page now, so calls in flight fail at once instead of waiting for the restart.
     for (const contents of clients) {
-      if (!contents.isDestroyed()) contents.postMessage(HOST_PORT_CHANNEL, { state: 'restarting' });
+      if (!contents.isDestroyed()) contents.postMessage(HOST_PORT_CHANNEL, { state: 'restarting' } satisfies HostRestarting);
     }
     const now = Date.now();
     recentExits.push(now);
@@ -136,9 +126,4 @@ export function startHost(): HostSupervisor {
       });
     },
   };
-}
-
-// Inside the utility process: start the Host (loaded lazily so main never evaluates it).
-if ((process as NodeJS.Process & { parentPort?: unknown }).parentPort) {
-  void import('./host-process').then((m) => m.runHostProcess({ fetch: net.fetch.bind(net) as typeof fetch }));
 }

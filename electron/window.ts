@@ -1,5 +1,5 @@
 /**
- * The app window and the rules every web contents lives by (DESIGN.md, "Security"): isolated,
+ * The app window and the rules every web contents lives by (docs/architecture.md, "Security"): isolated,
  * sandboxed, no Node, no pop-ups, no navigation away from app://, no <webview>, no permissions.
  */
 import { app, BrowserWindow, nativeTheme, screen, shell, type Rectangle, type Session, type WebContents, type WebFrameMain } from 'electron';

@@ -1,8 +1,9 @@
 import { AppError } from '../base/app-error';
 
 /**
- * The one place the Host talks HTTP. Later issues grow it into the full transport of DESIGN.md
- * (credentials, envelopes, ETags, retries, single-flight refresh); everything funnels through `send`.
+ * The one place the Host talks HTTP: `send` makes a request and reads its answer (timeouts, upload
+ * progress, errors in the app's words). Credentials, ETags, retries and the single-flight refresh
+ * are the transport's (api/transport.ts), which funnels every request through here.
  */
 export type FetchLike = typeof globalThis.fetch;
 

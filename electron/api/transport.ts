@@ -1,5 +1,5 @@
 /**
- * The transport every API module uses (DESIGN.md: one transport for every request): base URL and
+ * The transport every API module uses (docs/architecture.md: one transport for every request): base URL and
  * prefix, credentials, the environment header, the {data, meta} envelope, error bodies → AppError,
  * conditional requests, timeouts, retries of idempotent calls, one retry after a token refresh,
  * and the site's pacer (pacer.ts): every request waits for its turn in the site's rate limit, as a

@@ -1,11 +1,11 @@
 /** The `blueprints.*` channels (contract/blueprints.ts) on the blueprints service. */
 import type { blueprintsChannels } from '../contract';
 import type { HandlersOf, Lazy } from '../base/handlers';
-import type { PagesService } from '../pages/service';
+import type { BlueprintsService } from './service';
 
-export function blueprintsHandlers(blueprints: Lazy<PagesService>): HandlersOf<typeof blueprintsChannels> {
+export function blueprintsHandlers(blueprints: Lazy<BlueprintsService>): HandlersOf<typeof blueprintsChannels> {
   return {
     'blueprints.templates': ({ siteId }) => blueprints().templates(siteId),
-    'blueprints.page': ({ siteId, template }) => blueprints().blueprint(siteId, template),
+    'blueprints.page': ({ siteId, template }) => blueprints().page(siteId, template),
   };
 }

@@ -335,7 +335,7 @@ export const MediaChunk = v.strictObject({
 
 export const MediaDelete = v.strictObject({ siteId: SiteId, route: Route, filename: v.pipe(v.string(), v.minLength(1), v.maxLength(255)) });
 
-// ── drafts and sync (issue 5) ───────────────────────────────────────────────────────────────
+// ── drafts and sync ─────────────────────────────────────────────────────────────────────────
 
 export interface PageTextShape {
   title: string;

@@ -6,10 +6,13 @@ import { join } from 'node:path';
 import type { DatabaseStatus, EventName, EventPayload } from '../contract';
 import { closeDatabase, openDatabase, repositories, type Db, type Repositories } from '../db';
 import { openSecretStore } from '../secrets/keychain';
-import type { SecretStore } from '../secrets/store';
+import type { SecretStore } from '../secrets/secret-store';
 import { sitesService, type SitesService } from '../sites/service';
 import { sessionManager, type SessionManager } from '../sites/sessions';
 import { pagesService, type PagesService } from '../pages/service';
+import { translationsService, type TranslationsService } from '../translations/service';
+import { mediaService, type MediaService } from '../media/service';
+import { blueprintsService, type BlueprintsService } from '../blueprints/service';
 import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
@@ -90,6 +93,9 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let sites: SitesService | undefined;
   let sessions: SessionManager | undefined;
   let pages: PagesService | undefined;
+  let translations: TranslationsService | undefined;
+  let media: MediaService | undefined;
+  let blueprints: BlueprintsService | undefined;
   let sync: SyncService | undefined;
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
@@ -119,16 +125,17 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         offline?.connectivity.forget(id);
       },
     });
-    pages = pagesService({
+    // how the CMS areas call a site: queued when it does not answer, read from the copy while it is away
+    const calls = {
       sessions: s,
-      cache: repos.pages,
-      siteCache: repos.siteCache,
-      progress: (p) => emit('media.progress', p),
-      queue: (...a) => need(sync).queue(...a),
-      // a site known to be away is read from the copy and probed in the background
-      online: (id) => offline?.connectivity.state(id) ?? null,
-      nudge: (id) => offline?.connectivity.nudge(id),
-    });
+      queue: (...a: Parameters<SyncService['queue']>) => need(sync).queue(...a),
+      online: (id: string) => offline?.connectivity.state(id) ?? null,
+      nudge: (id: string) => offline?.connectivity.nudge(id),
+    };
+    pages = pagesService({ ...calls, cache: repos.pages });
+    translations = translationsService({ ...calls, cache: repos.pages, siteCache: repos.siteCache });
+    media = mediaService({ ...calls, progress: (p) => emit('media.progress', p) });
+    blueprints = blueprintsService(calls);
     const sy = syncService({ sites: repos.sites, sessions: s, repo: repos.sync, cache: repos.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
     sync = sy;
     const m = mirrorService({ sites: r.sites, sessions: s, pages: r.pages, repo: r.mirror, prefs: r.prefs, siteCache: r.siteCache, emit: (p) => emit('mirror.progress', p) });
@@ -170,9 +177,9 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...sitesHandlers(() => need(sites)),
     ...authHandlers(() => need(sessions)),
     ...pagesHandlers(() => need(pages), () => need(sync)),
-    ...translationsHandlers(() => need(pages)),
-    ...mediaHandlers(() => need(pages)),
-    ...blueprintsHandlers(() => need(pages)),
+    ...translationsHandlers(() => need(translations)),
+    ...mediaHandlers(() => need(media)),
+    ...blueprintsHandlers(() => need(blueprints)),
     ...syncHandlers(() => need(sync)),
     ...mirrorHandlers(() => need(mirror)),
     ...searchHandlers(() => need(search)),

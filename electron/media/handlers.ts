@@ -1,13 +1,13 @@
 /** The `media.*` channels (contract/media.ts) on the media service. */
 import type { mediaChannels } from '../contract';
 import type { HandlersOf, Lazy } from '../base/handlers';
-import type { PagesService } from '../pages/service';
+import type { MediaService } from './service';
 
-export function mediaHandlers(media: Lazy<PagesService>): HandlersOf<typeof mediaChannels> {
+export function mediaHandlers(media: Lazy<MediaService>): HandlersOf<typeof mediaChannels> {
   return {
-    'media.list': (q) => media().media(q),
+    'media.list': (q) => media().list(q),
     'media.uploadChunk': (q) => media().stageChunk(q),
     'media.upload': (q) => media().upload(q),
-    'media.delete': (q) => media().removeMedia(q),
+    'media.delete': (q) => media().remove(q),
   };
 }

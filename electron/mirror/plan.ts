@@ -167,7 +167,7 @@ export function cleanupScope(plan: MirrorPlan): CleanupScope {
 }
 
 /**
- * DESIGN.md: "a pull that would remove most of a site's cache asks first". More than half of the
+ * docs/architecture.md: "a pull that would remove most of a site's cache asks first". More than half of the
  * cached rows in the scope (and more than a handful) are held until the user confirms.
  */
 export function holdRemoval(stale: number, cachedInScope: number, confirmed: boolean): boolean {

@@ -1,45 +1,23 @@
 /**
  * Pages of a CMS site: every read goes through the cache (a plain read asks with If-None-Match, so
  * an unchanged page costs a 304), saves carry If-Match with the plain-read ETag, and writes that
- * move or remove pages drop what the cache knew about them.
- *
- * Offline: a site known to be away (its last request got no answer, no probe has reached it since)
- * is not asked again for a read the copy can answer: the copy answers at once and the site is
- * probed in the background (`nudge`). A read the copy could answer is sent once, without retries
- * when nothing answers. A read the copy cannot answer asks the site once, which is a probe too.
+ * move or remove pages drop what the cache knew about them. How a site is called while it is away,
+ * and how a write it does not answer is queued, is sites/calls.ts (shared with translations, media
+ * and blueprints).
  */
-import type { BatchRun, ChannelParsed, Page, PageLevel, PageList, PageMediaItem, PageSummary, SiteLanguages, TranslationMatrix, TranslationRow, UnreadablePage } from '../contract';
+import type { BatchRun, ChannelParsed, Page, PageLevel, PageList, PageSummary, UnreadablePage } from '../contract';
 import { AppError, isAppError } from '../base/app-error';
 import { cmsPages } from '../api/cms/pages';
-import { cmsMedia } from '../api/cms/media';
-import { cmsBlueprints } from '../api/cms/blueprints';
 import type { CachedPage, PagesRepo } from '../db/repos/pages';
-import type { StructuralOp } from '../db/repos/sync';
-import { uploadStaging } from './upload-staging';
-import { LANGUAGES_KEY, type SiteCacheRepo } from '../db/repos/site-cache';
-import type { SessionManager } from '../sites/sessions';
+import { langKey as key, siteCalls, unreachable, type SiteCallDeps } from '../sites/calls';
 import { siteOrder } from './level-order';
 import { shadowed } from '../api/cms/addressing';
 import { joinRoute, parentOf, slugOf, topmost } from '../common/route';
 
-export interface PagesDeps {
-  sessions: SessionManager;
+export interface PagesDeps extends SiteCallDeps {
   cache: PagesRepo;
-  /** Upload progress, for the `media.progress` event. */
-  progress?: (p: { uploadId: string; sent: number; total: number }) => void;
-  /** The site's languages, kept for the offline matrix. */
-  siteCache?: SiteCacheRepo;
-  /** Puts a write the site could not take now into the site's outbox (replayed by the next push). */
-  queue?: (siteId: string, op: StructuralOp) => void;
-  /** Whether the site answers (sync/connectivity.ts): false once a request got no answer; null when not known. */
-  online?: (siteId: string) => boolean | null;
-  /** A read was answered from the copy because the site is away: probe it in the background. */
-  nudge?: (siteId: string) => void;
 }
 
-
-/** Most pages the translation matrix reads (100 per request). */
-const MAX_MATRIX_PAGES = 20_000;
 
 /** Most routes one batch request carries (the documents' limit; a site may say it takes fewer). */
 const MAX_BATCH = 50;
@@ -50,27 +28,15 @@ const MAX_COPY_NAMES = 50;
 /** Most children a folder may list in the tree before the list view is the better tool. */
 const MAX_CHILDREN = 5000;
 
-export function pagesService({ sessions, cache, progress, queue, siteCache, online, nudge }: PagesDeps) {
-  const staging = uploadStaging();
-  const t = (siteId: string) => sessions.get(siteId).transport();
-  /** For a read the copy can answer: a connection that gets no answer is not tried again. */
-  const once = (siteId: string) => t(siteId).derive({ networkRetries: false });
-  /** For a read without a copy: tried once while the site is known away (it is a probe too), else as usual. */
-  const read = (siteId: string) => (online?.(siteId) === false ? once(siteId) : t(siteId));
-  const key = (lang?: string) => lang ?? '';
-
-  /** The site is known to be away: the copy answers without asking it, and a probe goes in the background. */
-  function away(siteId: string): boolean {
-    if (online?.(siteId) !== false) return false;
-    nudge?.(siteId);
-    return true;
-  }
+export function pagesService(deps: PagesDeps) {
+  const { cache } = deps;
+  const { t, once, read, isAway, away, sendOrQueue } = siteCalls(deps);
 
   /** `fallback`: the caller gives the copy when nothing answers (`get`), so one try is enough. */
   async function readPlain(siteId: string, route: string, lang?: string, fallback?: { cached: CachedPage | undefined }): Promise<Page> {
     const cached = fallback ? fallback.cached : cache.getPage(siteId, route, key(lang));
     // with a copy to give, or the site known away (this read is a probe too), one try is enough
-    const quick = fallback !== undefined && (cached !== undefined || online?.(siteId) === false);
+    const quick = fallback !== undefined && (cached !== undefined || isAway(siteId));
     const r = await cmsPages.get(quick ? once(siteId) : t(siteId), route, { ...(lang ? { lang } : {}), ...(cached?.page.etag ? { ifNoneMatch: cached.page.etag } : {}) });
     if (r === 'not_modified') {
       if (!cached) throw new AppError({ code: 'bad_response', message: 'The site answered “not modified” for a page Sitedesk has no copy of.' });
@@ -79,23 +45,6 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
     }
     cache.putPage(siteId, key(lang), r);
     return r;
-  }
-
-  /** The site did not answer (offline, timeout): reads fall back to the cache. */
-  const unreachable = (err: unknown): err is AppError => isAppError(err) && (err.code === 'network' || err.code === 'timeout');
-
-  /**
-   * Sends a structural write; when the site does not answer, the write goes to the outbox instead
-   * and the cache is changed as the site will be, so the tree and the editor go on offline.
-   */
-  async function sendOrQueue<T>(siteId: string, op: StructuralOp, send: () => Promise<T>, offline: () => T): Promise<T> {
-    try {
-      return await send();
-    } catch (err) {
-      if (!queue || !unreachable(err)) throw err;
-      queue(siteId, op);
-      return offline();
-    }
   }
 
   /** A level from the copy: the rows in the order the site last gave them, then those it never listed to us in the order it would. */
@@ -171,7 +120,7 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
       const unreadable: UnreadablePage[] = [];
       try {
         // with the level in the copy (or the site known away), a connection that gets no answer is not tried again
-        const transport = online?.(siteId) === false || cache.cachedChildren(siteId, route).length ? once(siteId) : t(siteId);
+        const transport = isAway(siteId) || cache.cachedChildren(siteId, route).length ? once(siteId) : t(siteId);
         for (let page: number | null = 1; page !== null && items.length + unreadable.length < MAX_CHILDREN; ) {
           const r = await cmsPages.list(transport, { childrenOf: route, sort: 'default', page, perPage: 100 });
           items.push(...r.items);
@@ -293,7 +242,7 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
       // the site names the moved folder after the page's slug (which a header may set apart from
       // its folder name): the new structural route is the new parent's plus that slug
       const slug = q.slug ?? cache.summary(q.siteId, q.route)?.slug ?? slugOf(q.route);
-      const to = `${q.parent === '/' ? '' : q.parent}/${slug}`;
+      const to = joinRoute(q.parent, slug);
       const r = await sendOrQueue<{ route: string; queued?: boolean }>(
         q.siteId,
         { op: 'move', route: q.route, payload: o },
@@ -358,108 +307,7 @@ export function pagesService({ sessions, cache, progress, queue, siteCache, onli
       return rows;
     },
 
-    async siteLanguages(siteId: string): Promise<SiteLanguages> {
-      const copy = siteCache?.get<SiteLanguages>(siteId, LANGUAGES_KEY);
-      if (copy && away(siteId)) return { ...copy.value, cachedAt: copy.fetchedAt };
-      try {
-        const langs = await cmsPages.siteLanguages(copy ? once(siteId) : t(siteId));
-        siteCache?.put(siteId, LANGUAGES_KEY, langs);
-        return langs;
-      } catch (err) {
-        const cached = unreachable(err) ? siteCache?.get<SiteLanguages>(siteId, LANGUAGES_KEY) : undefined;
-        if (cached) return { ...cached.value, cachedAt: cached.fetchedAt };
-        throw err;
-      }
-    },
     taxonomy: (siteId: string) => cmsPages.taxonomy(read(siteId)),
-    languages: (siteId: string, route: string) => cmsPages.languages(read(siteId), route),
-
-    async translate(q: ChannelParsed<'translations.translate'>) {
-      const { siteId, route, ...body } = q;
-      return sendOrQueue(
-        siteId,
-        { op: 'translate', route, payload: body },
-        () => cmsPages.translate(t(siteId), route, body),
-        () => {
-          // the new language is editable offline at once, from the copy it was made from
-          const from = cache.getPage(siteId, route, '');
-          if (from) {
-            const now = new Date().toISOString();
-            const header = body.header ?? from.page.header;
-            cache.putPage(siteId, q.lang, { ...from.page, title: body.title ?? from.page.title, content: body.content ?? from.page.content, header, language: q.lang, etag: null }, now);
-          }
-          return { route, lang: q.lang, ...(q.title !== undefined ? { title: q.title } : {}), ...(q.content !== undefined ? { content: q.content } : {}), queued: true };
-        },
-      );
-    },
-    adopt: (q: ChannelParsed<'translations.adopt'>) => cmsPages.adoptLanguage(t(q.siteId), q.route, q.lang).then(() => ({ route: q.route, lang: q.lang })),
-    async sync(q: ChannelParsed<'translations.sync'>) {
-      const r = await cmsPages.sync(t(q.siteId), q.route, q.sourceLang, q.targetLang);
-      cache.removeLang(q.siteId, q.route, q.targetLang);
-      return r;
-    },
-    compare: (q: ChannelParsed<'translations.compare'>) => cmsPages.compare(t(q.siteId), q.route, q.source, q.target),
-
-    /** Pages × languages for the whole site: which languages have a real file, which only the base. */
-    async matrix(siteId: string): Promise<TranslationMatrix> {
-      const transport = t(siteId);
-      const rows: TranslationRow[] = [];
-      let langs: SiteLanguages;
-      try {
-        langs = await this.siteLanguages(siteId);
-        if (langs.cachedAt) throw new AppError({ code: 'network', message: 'offline' }); // answered from the cache: go offline whole
-        // a row that could not be read is left out of the matrix (the tree and the list flag it)
-        for (let page: number | null = 1, seen = 0; page !== null && seen < MAX_MATRIX_PAGES; ) {
-          const r = await cmsPages.translationRows(transport, page);
-          rows.push(...r.rows);
-          seen += r.rows.length + r.unreadable.length;
-          page = r.rows.length + r.unreadable.length === 0 || r.next === null || r.next <= page ? null : r.next;
-        }
-      } catch (err) {
-        // offline: the rows the cache holds (from the mirror, the list, or an earlier matrix)
-        const cachedLangs = unreachable(err) ? siteCache?.get<SiteLanguages>(siteId, LANGUAGES_KEY) : undefined;
-        const cached = cachedLangs ? cache.matrixRows(siteId) : undefined;
-        if (!cachedLangs || !cached?.rows.length) throw err;
-        const oldest = cached.cachedAt && cached.cachedAt < cachedLangs.fetchedAt ? cached.cachedAt : cachedLangs.fetchedAt;
-        return { languages: cachedLangs.value.languages.map((l) => l.code), defaultLanguage: cachedLangs.value.default, rows: cached.rows, cachedAt: oldest };
-      }
-      cache.putTranslations(siteId, rows);
-      rows.sort((a, b) => a.route.localeCompare(b.route));
-      return { languages: langs.languages.map((l) => l.code), defaultLanguage: langs.default, rows };
-    },
-
-    media: (q: ChannelParsed<'media.list'>): Promise<PageMediaItem[]> =>
-      cmsMedia.list(read(q.siteId), q.route, { ...(q.filter ? { filter: q.filter } : {}), ...(q.sort ? { sort: q.sort } : {}), ...(q.order ? { order: q.order } : {}) }),
-
-    /** A piece of a file for a later `upload` without `data`. */
-    stageChunk(q: ChannelParsed<'media.uploadChunk'>): { received: number } {
-      return { received: staging.add(q.uploadId, q.offset, Buffer.from(q.data, 'base64')) };
-    },
-
-    async upload(q: ChannelParsed<'media.upload'>): Promise<PageMediaItem[]> {
-      const bytes = q.data !== undefined ? Buffer.from(q.data, 'base64') : staging.take(q.uploadId);
-      let last = 0;
-      return cmsMedia.upload(
-        t(q.siteId),
-        q.route,
-        { name: q.filename, type: q.type, bytes },
-        {
-          ...(q.avoidOverwriting ? { avoidOverwriting: true } : {}),
-          onProgress: (sent, total) => {
-            // a few events per file are plenty; every chunk would flood the bridge
-            if (sent === total || sent - last >= total / 20) {
-              last = sent;
-              progress?.({ uploadId: q.uploadId, sent, total });
-            }
-          },
-        },
-      );
-    },
-
-    removeMedia: (q: ChannelParsed<'media.delete'>) => cmsMedia.remove(t(q.siteId), q.route, q.filename).then(() => ({ filename: q.filename })),
-
-    templates: (siteId: string) => cmsBlueprints.templates(read(siteId)),
-    blueprint: (siteId: string, template: string) => cmsBlueprints.page(read(siteId), template),
   };
 }
 

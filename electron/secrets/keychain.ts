@@ -2,7 +2,7 @@ import { AsyncEntry, findCredentialsAsync, type EntryOptions } from '@napi-rs/ke
 import type { SecretsStatus } from '../contract';
 import { AppError } from '../base/app-error';
 import { MemorySecretStore } from './memory';
-import type { SecretStore } from './store';
+import type { SecretStore } from './secret-store';
 
 /**
  * On Linux, pin the Secret Service: the library would otherwise fall back silently to the kernel

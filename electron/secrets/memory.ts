@@ -1,5 +1,5 @@
 import type { SecretsStatus } from '../contract';
-import type { SecretStore } from './store';
+import type { SecretStore } from './secret-store';
 
 /** Secrets for this session only: used in tests and when no keychain can be reached. */
 export class MemorySecretStore implements SecretStore {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChannelParsed, ConnectionReport, Site, SiteKind } from '../contract';
 import type { SitesRepo } from '../db/repos/sites';
 import { AppError } from '../base/app-error';
-import { siteAccount, type SecretStore } from '../secrets/store';
+import { siteAccount, type SecretStore } from '../secrets/secret-store';
 import type { FetchLike } from '../api/http';
 import { checkBaseUrl, checkEnvironment } from './url';
 import { probeSite } from './probe';

@@ -11,7 +11,7 @@ import { cmsAuth, type TokenAnswer, type TokenPair } from '../api/cms/auth';
 import { isDemoRefusal } from '../api/errors';
 import type { FetchLike } from '../api/http';
 import type { SessionsRepo, StoredSession } from '../db/repos/sessions';
-import { siteAccount, type SecretStore } from '../secrets/store';
+import { siteAccount, type SecretStore } from '../secrets/secret-store';
 
 interface Tokens {
   access: string;

@@ -9,7 +9,7 @@ import { classifyFetchError, send, type FetchLike } from '../api/http';
 import { Pacer } from '../api/pacer';
 import type { SessionsRepo } from '../db/repos/sessions';
 import type { SitesRepo } from '../db/repos/sites';
-import type { SecretStore } from '../secrets/store';
+import type { SecretStore } from '../secrets/secret-store';
 import { CmsSession } from './session';
 
 export interface SessionsDeps {

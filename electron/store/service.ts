@@ -37,7 +37,7 @@ import { storeOrders } from '../api/store/orders';
 import { storeUsers, updateBody as updateUserBody } from '../api/store/users';
 import type { SitesRepo } from '../db/repos/sites';
 import type { StoreRepo } from '../db/repos/store';
-import type { SecretStore } from '../secrets/store';
+import type { SecretStore } from '../secrets/secret-store';
 import { BudgetTracker } from './budget';
 import { IdMaker } from './ids';
 import { StoreSession, storeSessionAccount } from './session';

@@ -10,7 +10,7 @@ import { AppError, isAppError } from '../base/app-error';
 import type { CredentialSource, Transport } from '../api/transport';
 import { storeUsers } from '../api/store/users';
 import type { StoreRepo, StoredStoreSession } from '../db/repos/store';
-import { siteAccount, type SecretStore } from '../secrets/store';
+import { siteAccount, type SecretStore } from '../secrets/secret-store';
 
 /** Under the site's prefix, so removing the site removes it with the rest. */
 export const storeSessionAccount = (siteId: string) => `${siteAccount.prefix(siteId)}store-session`;

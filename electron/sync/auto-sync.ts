@@ -1,5 +1,5 @@
 /**
- * Auto-sync (issue 5, "auto-sync when back online", on by default): when a site that was offline
+ * Auto-sync ("auto-sync when back online", on by default): when a site that was offline
  * answers again, its outbox is pushed. At start, sites with changes still queued are probed, so a
  * restart while offline syncs as soon as the site is back.
  */

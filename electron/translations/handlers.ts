@@ -1,9 +1,9 @@
 /** The `translations.*` channels (contract/translations.ts) on the translations service. */
 import type { translationsChannels } from '../contract';
 import type { HandlersOf, Lazy } from '../base/handlers';
-import type { PagesService } from '../pages/service';
+import type { TranslationsService } from './service';
 
-export function translationsHandlers(translations: Lazy<PagesService>): HandlersOf<typeof translationsChannels> {
+export function translationsHandlers(translations: Lazy<TranslationsService>): HandlersOf<typeof translationsChannels> {
   return {
     'translations.siteLanguages': ({ siteId }) => translations().siteLanguages(siteId),
     'translations.languages': ({ siteId, route }) => translations().languages(siteId, route),

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHost } from '../core/host';
 import { openSecretStore } from '../secrets/keychain';
+import { secretsOptionsFromEnv } from '../secrets/options';
 import { defaultDataDir } from './data-dir';
 import { startWebServer } from './server';
 
@@ -33,10 +34,7 @@ async function main() {
     process.exit(2);
   }
   const dataDir = resolve(values.data ?? defaultDataDir());
-  const secrets = await openSecretStore({
-    ...(process.env.SITEDESK_SECRETS === 'memory' ? { force: 'memory' as const } : {}),
-    ...(process.env.SITEDESK_KEYCHAIN_SERVICE ? { service: process.env.SITEDESK_KEYCHAIN_SERVICE } : {}),
-  });
+  const secrets = await openSecretStore(secretsOptionsFromEnv() ?? {});
   const host = await createHost({ dataDir, shell: 'browser', version: __APP_VERSION__, secrets });
   const here = dirname(fileURLToPath(import.meta.url)); // out/host
   const web = await startWebServer({ host, staticDir: join(here, '..', 'renderer'), port });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { SecretsStatus } from '../../electron/contract';
-import type { SecretStore } from '../../electron/secrets/store';
+import type { SecretStore } from '../../electron/secrets/secret-store';
 
 /**
  * Test scaffolding only: secrets in a JSON file, so two processes (one killed with SIGKILL) share

@@ -1,20 +1,23 @@
 /**
- * Keeps the layer rules of DESIGN.md true ("Rules that keep the map true"):
- * - only the six shell files import Electron, so the Host, browser mode and tests run the same code;
+ * Keeps the layer rules of docs/architecture.md true:
+ * - only the seven shell files import Electron, so the Host, browser mode and tests run the same code;
  * - the renderer uses no Node module and nothing from electron/ but the contract and the shared layer;
  * - the contract imports nothing but valibot and itself, so both sides can use it;
- * - the shared layer (electron/common) imports only the contract, valibot and node-diff3.
+ * - the shared layer (electron/common) imports only the contract, valibot and node-diff3;
+ * - the Host imports only downward through its layers (contract ← common ← base ← db/api/secrets
+ *   ← sites ← area services ← core ← entries), with no exceptions;
+ * - the sandbox (test/sandbox) and the app (electron/, renderer/) never import each other.
  * Imports are read with TypeScript's own scanner: static, type-only, re-exports, dynamic import()
  * and require(), without being fooled by comments or strings.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { expect, test } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..', '..');
-const SHELL_FILES = new Set(['main.ts', 'preload.ts', 'window.ts', 'menu.ts', 'updater.ts', 'utility.ts'].map((f) => `electron/${f}`));
+const SHELL_FILES = new Set(['main.ts', 'preload.ts', 'window.ts', 'menu.ts', 'updater.ts', 'utility.ts', 'utility-entry.ts'].map((f) => `electron/${f}`));
 const SCANNED_DIRS = ['electron', 'renderer', 'test'];
 const EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.tsx', '.js', '.mjs', '.cjs', '.svelte']);
 const NODE_BUILTINS = new Set(builtinModules);
@@ -70,11 +73,11 @@ test('the scanner sees every kind of import and ignores comments and strings', (
   expect(files.map((f) => f.name)).toContain('electron/main.ts');
 });
 
-test("only the six shell files import 'electron'", () => {
+test("only the seven shell files import 'electron'", () => {
   const offenders = files
     .filter((f) => !SHELL_FILES.has(f.name) && f.imports.some(isElectron))
     .map((f) => `${f.name} imports ${f.imports.filter(isElectron).join(', ')}`);
-  expect(offenders, 'Only electron/{main,preload,window,menu,updater,utility}.ts may import Electron').toEqual([]);
+  expect(offenders, 'Only electron/{main,preload,window,menu,updater,utility,utility-entry}.ts may import Electron').toEqual([]);
 });
 
 test('the renderer imports no Node module and nothing from electron/ except electron/contract and electron/common', () => {
@@ -124,4 +127,85 @@ test('the shared layer (electron/common) imports nothing but the contract, valib
         .map((spec) => `${f.name} imports ${spec}`),
     );
   expect(offenders).toEqual([]);
+});
+
+/**
+ * The Host's layers, bottom up. A file imports its own folder or a folder of a lower (or the same)
+ * layer, never one above it. Folders not named here are area services (pages, sync, store, …), so a
+ * new area needs no entry; the files at electron/'s top and web/ are the entries.
+ */
+const HOST_LAYERS: Record<string, number> = {
+  contract: 0,
+  common: 1,
+  base: 2,
+  db: 3,
+  api: 3,
+  secrets: 3,
+  sites: 4,
+  cms: 4,
+  sessions: 4,
+  // area services: 5
+  core: 6,
+  web: 7,
+};
+const SERVICE_LAYER = 5;
+const ENTRY_LAYER = 7;
+const LAYER_NAMES = ['contract', 'common', 'base', 'db / api / secrets', 'sites / sessions', 'area services', 'core', 'entries'];
+
+/** The folder under electron/ a file belongs to ('' for the entries at electron/'s top) and its layer. */
+function hostLayer(path: string): { folder: string; layer: number } | null {
+  const electronDir = join(root, 'electron');
+  if (!isInside(path, electronDir)) return null;
+  const parts = relative(electronDir, path).split(sep);
+  // `../contract` names the folder itself (its index)
+  if (parts.length === 1 && !(existsSync(path) && statSync(path).isDirectory())) return { folder: '', layer: ENTRY_LAYER };
+  const folder = parts[0]!;
+  return { folder, layer: HOST_LAYERS[folder] ?? SERVICE_LAYER };
+}
+
+test('the Host imports only downward: contract ← common ← base ← db/api/secrets ← sites ← area services ← core ← entries', () => {
+  // the table places the folders that exist (a renamed folder must be placed again, not fall into the services)
+  const folders = readdirSync(join(root, 'electron'), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+  for (const f of ['contract', 'common', 'base', 'db', 'api', 'secrets', 'sites', 'core', 'web']) expect(folders).toContain(f);
+
+  const offenders = files.flatMap((f) => {
+    const from = hostLayer(f.path);
+    if (!from) return [];
+    return f.imports
+      .filter(isRelative)
+      .map((spec) => ({ spec, to: hostLayer(resolve(dirname(f.path), spec)) }))
+      .filter(({ to }) => to !== null && to.folder !== from.folder && to.layer > from.layer)
+      .map(({ spec, to }) => `${f.name} (${LAYER_NAMES[from.layer]}) imports ${spec} (${LAYER_NAMES[to!.layer]})`);
+  });
+  expect(offenders, 'A Host file may import only its own folder or a lower layer').toEqual([]);
+});
+
+test('the layer check sees an upward import', () => {
+  const file = join(root, 'electron', 'api', 'x.ts');
+  const from = hostLayer(file)!;
+  const to = hostLayer(resolve(dirname(file), '../core/host'))!;
+  expect(to.layer).toBeGreaterThan(from.layer);
+  expect(hostLayer(join(root, 'electron', 'webhooks', 'service.ts'))?.layer).toBe(SERVICE_LAYER);
+  expect(hostLayer(join(root, 'electron', 'main.ts'))?.layer).toBe(ENTRY_LAYER);
+  expect(hostLayer(join(root, 'electron', 'contract'))?.layer).toBe(0);
+});
+
+test('the sandbox and the app never import each other', () => {
+  const sandboxDir = join(root, 'test', 'sandbox');
+  const appDirs = [join(root, 'electron'), join(root, 'renderer')];
+  const offenders = files.flatMap((f) => {
+    const inSandbox = isInside(f.path, sandboxDir);
+    const inApp = appDirs.some((d) => isInside(f.path, d));
+    if (!inSandbox && !inApp) return [];
+    return f.imports
+      .filter(isRelative)
+      .filter((spec) => {
+        const target = resolve(dirname(f.path), spec);
+        return inSandbox ? appDirs.some((d) => isInside(target, d)) : isInside(target, join(root, 'test'));
+      })
+      .map((spec) => `${f.name} imports ${spec}`);
+  });
+  expect(offenders, 'The sandbox plays the real services: it shares no code with the app, and the app none with the tests').toEqual([]);
 });

@@ -11,7 +11,7 @@ import { sessionsRepo } from '../../electron/db/repos/sessions';
 import { pagesRepo } from '../../electron/db/repos/pages';
 import { sessionManager } from '../../electron/sites/sessions';
 import { pagesService, type PagesService } from '../../electron/pages/service';
-import { siteAccount } from '../../electron/secrets/store';
+import { siteAccount } from '../../electron/secrets/secret-store';
 import { FileSecretStore } from '../support/file-secrets';
 import { tempDir } from '../support/tmp';
 import { fakeFetch, recordedData, refused, reply, type Answer, type SeenRequest } from './support/recorded-replies';

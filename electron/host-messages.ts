@@ -1,0 +1,38 @@
+/**
+ * What Electron's main process and the Host's utility process say to each other, and the names of
+ * the IPC channels a page's port travels on: one typed module for electron/utility.ts (main),
+ * electron/host-process.ts (the Host) and electron/preload.ts (the page). It imports only the
+ * contract's types, so the Host and the sandboxed preload take it without Electron or main-process code.
+ */
+import type { EventName, UpdaterStatus } from './contract';
+
+/** Main → preload: a port to the Host (in `ports[0]`), or `{state:'restarting'}` with none. */
+export const HOST_PORT_CHANNEL = 'host-port';
+/** Preload → main: "this page wants a port" (sent once per page load, so reloads reconnect). */
+export const HOST_PORT_REQUEST = 'host-port-request';
+
+/** Sent on HOST_PORT_CHANNEL without a port: the Host stopped, calls in flight will not be answered. */
+export interface HostRestarting {
+  state: 'restarting';
+}
+
+export const isHostRestarting = (data: unknown): data is HostRestarting =>
+  typeof data === 'object' && data !== null && (data as { state?: unknown }).state === 'restarting';
+
+/** Main → Host. */
+export type ToHost =
+  /** A window's port comes with it (`ports[0]`): serve the contract on it. */
+  | { type: 'connect' }
+  /** A shell event (updater status) for every connection. */
+  | { type: 'emit'; event: Extract<EventName, 'updater.status'>; payload: UpdaterStatus }
+  /** Close the Host cleanly and exit. */
+  | { type: 'shutdown' };
+
+/** A message main sent, as the Host reads it: its type checked, the event's payload left to the Host's own event check. */
+export function readToHost(data: unknown): { type: 'connect' } | { type: 'emit'; event: string; payload: unknown } | { type: 'shutdown' } | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const m = data as { type?: unknown; event?: unknown; payload?: unknown };
+  if (m.type === 'connect' || m.type === 'shutdown') return { type: m.type };
+  if (m.type === 'emit' && typeof m.event === 'string') return { type: 'emit', event: m.event, payload: m.payload };
+  return null;
+}

@@ -1,0 +1,32 @@
+/** The main ↔ Host messages (electron/host-messages.ts) and the secrets switches (electron/secrets/options.ts), read the same by every entry. */
+import { describe, expect, test } from 'vitest';
+import { isHostRestarting, readToHost } from '../../electron/host-messages';
+import { secretsOptionsFromEnv } from '../../electron/secrets/options';
+
+describe('main → Host messages', () => {
+  test('each kind is read; anything else is not a message', () => {
+    expect(readToHost({ type: 'connect' })).toEqual({ type: 'connect' });
+    expect(readToHost({ type: 'shutdown', extra: 1 })).toEqual({ type: 'shutdown' });
+    expect(readToHost({ type: 'emit', event: 'updater.status', payload: { state: 'none' } })).toEqual({ type: 'emit', event: 'updater.status', payload: { state: 'none' } });
+    for (const bad of [null, 'connect', 42, {}, { type: 'emit' }, { type: 'emit', event: 7 }, { type: 'other' }]) expect(readToHost(bad)).toBeNull();
+  });
+
+  test('the restarting notice', () => {
+    expect(isHostRestarting({ state: 'restarting' })).toBe(true);
+    expect(isHostRestarting({ state: 'ready' })).toBe(false);
+    expect(isHostRestarting(null)).toBe(false);
+  });
+});
+
+describe('secrets switches', () => {
+  test('none set: the OS keychain as usual', () => {
+    expect(secretsOptionsFromEnv({})).toBeNull();
+    expect(secretsOptionsFromEnv({ SITEDESK_SECRETS: 'keychain' })).toBeNull();
+  });
+
+  test('memory, a service name, or both', () => {
+    expect(secretsOptionsFromEnv({ SITEDESK_SECRETS: 'memory' })).toEqual({ force: 'memory' });
+    expect(secretsOptionsFromEnv({ SITEDESK_KEYCHAIN_SERVICE: 'Sitedesk-test' })).toEqual({ service: 'Sitedesk-test' });
+    expect(secretsOptionsFromEnv({ SITEDESK_SECRETS: 'memory', SITEDESK_KEYCHAIN_SERVICE: 'x' })).toEqual({ force: 'memory', service: 'x' });
+  });
+});
