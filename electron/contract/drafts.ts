@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { channel, event, None } from './define';
 import { SiteId } from './sites';
 import { AuthSite } from './auth';
-import { DraftResolve, DraftSave, Route, type DraftDetail, type DraftInfo, type OutboxEntry, type PushResult, type SyncSiteStatus } from './pages';
+import { DraftId, DraftResolve, DraftSave, Route, type DraftDetail, type DraftInfo, type OutboxEntry, type PushResult, type SaveOutcome, type SyncSiteStatus } from './pages';
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1));
 
@@ -15,8 +15,12 @@ export const draftsChannels = {
   'drafts.save': channel<DraftInfo>()(DraftSave),
   'drafts.list': channel<DraftInfo[]>()(v.strictObject({ siteId: v.optional(SiteId) })),
   'drafts.get': channel<DraftDetail>()(v.strictObject({ draftId: Id })),
-  /** The merge view's result; the draft is queued again on top of the site's copy. */
-  'drafts.resolve': channel<DraftInfo>()(DraftResolve),
+  /** Save: keeps the text as the page's draft and pushes that page's changes at once; answers what became of it. */
+  'drafts.submit': channel<SaveOutcome>()(DraftSave),
+  /** Drops a draft and its queued change: the site's copy stands. */
+  'drafts.discard': channel<{ id: number }>()(DraftId),
+  /** The merge view's result: the draft goes on top of the site's copy and that page is pushed at once. */
+  'drafts.resolve': channel<SaveOutcome>()(DraftResolve),
   'sync.status': channel<SyncSiteStatus[]>()(None),
   'sync.outbox': channel<OutboxEntry[]>()(AuthSite),
   'sync.discard': channel<{ id: number }>()(v.strictObject({ itemId: Id })),

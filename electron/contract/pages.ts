@@ -141,6 +141,13 @@ export interface BatchResult {
   failed: number;
 }
 
+/** A batch over any number of routes, as the Host ran it: split to the site's limit, the results merged. */
+export interface BatchRun extends BatchResult {
+  /** How many requests the routes were split into (the site takes at most `limit` per request). */
+  requests: number;
+  limit: number;
+}
+
 export interface ReorganizedPage {
   /** Structural, like every `route` here (the real service answers the public one: `/` for home). */
   route: string;
@@ -245,20 +252,6 @@ export const PageCreate = v.strictObject({
   header: v.optional(v.record(v.string(), v.unknown())),
   order: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   lang: v.optional(Lang),
-});
-
-export const PageUpdate = v.strictObject({
-  siteId: SiteId,
-  route: Route,
-  lang: v.optional(Lang),
-  /** The plain-read ETag the edit started from; the server answers 409 when the page changed. */
-  etag: v.nullable(v.string()),
-  title: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'A page needs a title.'))),
-  content: v.optional(v.string()),
-  header: v.optional(v.record(v.string(), v.unknown())),
-  template: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
-  published: Bool,
-  visible: Bool,
 });
 
 export const PageDelete = v.strictObject({ siteId: SiteId, route: Route, lang: v.optional(Lang), children: Bool });
@@ -456,6 +449,41 @@ export const DraftSave = v.strictObject({
   visible: Bool,
 });
 
+/**
+ * What became of a Save (`drafts.submit`) or of a resolution (`drafts.resolve`), the page's own
+ * changes pushed at once: on the site (`page`, its new copy); kept here for the next sync (the site
+ * did not answer); waiting for the merge view; refused by the site (`problem`, with its fields); or
+ * kept here until the person signs in again. Every outcome but `pushed` carries the draft that holds
+ * the text.
+ */
+export type SaveOutcome =
+  | { outcome: 'pushed'; page: Page }
+  | { outcome: 'queued'; draft: DraftInfo; problem: { message: string } }
+  | { outcome: 'conflicted'; draft: DraftInfo }
+  | { outcome: 'rejected'; draft: DraftInfo; problem: { message: string; fields?: Record<string, string> } }
+  | { outcome: 'signed_out'; draft: DraftInfo; problem: { message: string } };
+
+/** A page opened in the editor: the site's copy (or Sitedesk's, offline) and the draft of it kept here, if any. */
+export interface OpenedPage {
+  page: Page;
+  draft: DraftDetail | null;
+}
+
+export const DraftId = v.strictObject({ draftId: v.pipe(v.number(), v.integer(), v.minValue(1)) });
+
+export const PageOpen = v.strictObject({ siteId: SiteId, route: Route, lang: v.optional(Lang) });
+
+/** "Keep mine as a copy": my text as a new sibling page; the Host picks the free `-copy`, `-copy-2`, … name. */
+export const PageCopyAsNew = v.strictObject({
+  siteId: SiteId,
+  route: Route,
+  lang: v.optional(Lang),
+  title: v.pipe(v.string(), v.trim(), v.minLength(1, 'Give the page a title.'), v.maxLength(500)),
+  content: v.string(),
+  header: v.record(v.string(), v.unknown()),
+  template: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)), 'default'),
+});
+
 export const DraftResolve = v.strictObject({
   draftId: v.pipe(v.number(), v.integer(), v.minValue(1)),
   title: v.string(),
@@ -475,14 +503,17 @@ export const pagesChannels = {
   /** The same level with the rows the site sent that could not be read (the tree shows them flagged). */
   'pages.level': channel<PageLevel>()(Level),
   'pages.get': channel<Page>()(PageRead),
+  /** The editor opening a page: the page and its draft kept here (if any), in one call. */
+  'pages.open': channel<OpenedPage>()(PageOpen),
+  /** Keep mine as a copy: creates my text beside the page under the first free `-copy-N` slug. */
+  'pages.copyAsNew': channel<Page>()(PageCopyAsNew),
   'pages.create': channel<Page>()(PageCreate),
-  /** PATCH with If-Match: a page changed on the site since it was read answers `conflict`. */
-  'pages.save': channel<Page>()(PageUpdate),
   'pages.delete': channel<{ route: string; queued?: boolean }>()(PageDelete),
   'pages.move': channel<{ route: string; queued?: boolean }>()(PageMove),
   'pages.reorder': channel<PageSummary[]>()(PageReorder),
   'pages.copy': channel<{ route: string; slug?: string; title?: string }>()(PageCopy),
-  'pages.batch': channel<BatchResult>()(PageBatch),
+  /** Any number of routes: the Host splits them to the site's limit and merges the results. */
+  'pages.batch': channel<BatchRun>()(PageBatch),
   'pages.reorganize': channel<ReorganizedPage[]>()(PageReorganize),
   'pages.taxonomy': channel<Record<string, string[]>>()(AuthSite),
 };

@@ -176,7 +176,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...appHandlers({ version: opts.version, shell: opts.shell, secrets: () => secrets.status, database: () => dbStatus }),
     ...sitesHandlers(() => need(sites)),
     ...authHandlers(() => need(sessions)),
-    ...pagesHandlers(() => need(pages)),
+    ...pagesHandlers(() => need(pages), () => need(sync)),
     ...translationsHandlers(() => need(translations)),
     ...mediaHandlers(() => need(media)),
     ...blueprintsHandlers(() => need(blueprints)),

@@ -5,20 +5,25 @@
  * and how a write it does not answer is queued, is sites/calls.ts (shared with translations, media
  * and blueprints).
  */
-import type { ChannelParsed, Page, PageLevel, PageList, PageSummary, UnreadablePage } from '../contract';
+import type { BatchRun, ChannelParsed, Page, PageLevel, PageList, PageSummary, UnreadablePage } from '../contract';
 import { AppError, isAppError } from '../base/app-error';
 import { cmsPages } from '../api/cms/pages';
 import type { CachedPage, PagesRepo } from '../db/repos/pages';
 import { langKey as key, siteCalls, unreachable, type SiteCallDeps } from '../sites/calls';
 import { siteOrder } from './level-order';
 import { shadowed } from '../api/cms/addressing';
-import { joinRoute, slugOf } from '../common/route';
+import { joinRoute, parentOf, slugOf, topmost } from '../common/route';
 
 export interface PagesDeps extends SiteCallDeps {
   cache: PagesRepo;
 }
 
-export type { QueuedOp } from '../sites/calls';
+
+/** Most routes one batch request carries (the documents' limit; a site may say it takes fewer). */
+const MAX_BATCH = 50;
+
+/** Most `-copy-N` names "keep mine as a copy" tries before it says they are all taken. */
+const MAX_COPY_NAMES = 50;
 
 /** Most children a folder may list in the tree before the list view is the better tool. */
 const MAX_CHILDREN = 5000;
@@ -161,9 +166,7 @@ export function pagesService(deps: PagesDeps) {
       const { siteId, ...body } = q;
       return sendOrQueue(
         siteId,
-        'create',
-        q.route,
-        body,
+        { op: 'create', route: q.route, payload: body },
         async () => {
           const created = await cmsPages.create(t(siteId), body);
           return readPlain(siteId, created.route.startsWith('/') ? created.route : `/${created.route}`, q.lang);
@@ -196,24 +199,36 @@ export function pagesService(deps: PagesDeps) {
       );
     },
 
-    async save(q: ChannelParsed<'pages.save'>): Promise<Page> {
-      const { siteId, route, lang, etag, ...patch } = q;
-      try {
-        await cmsPages.update(t(siteId), route, patch, { ifMatch: etag, ...(lang ? { lang } : {}) });
-      } catch (err) {
-        if (isAppError(err) && err.code === 'conflict') throw conflict(route);
-        throw err;
+    /**
+     * "Keep mine as a copy": my text as a new page beside this one, under the first slug of
+     * `<slug>-copy`, `<slug>-copy-2`, … the site does not have yet (asked of the site, not guessed
+     * from an error's words). The parent is the one the site gives the page.
+     */
+    async copyAsNew(q: ChannelParsed<'pages.copyAsNew'>): Promise<Page> {
+      const { siteId, route, lang, ...mine } = q;
+      const known = cache.getPage(siteId, route, key(lang))?.page.parentRoute;
+      const parent = known && known !== '/' ? known : parentOf(route);
+      const free = async (candidate: string) => {
+        try {
+          await cmsPages.get(t(siteId), candidate, lang ? { lang } : {});
+          return false;
+        } catch (err) {
+          if (isAppError(err) && err.code === 'not_found') return true;
+          throw err;
+        }
+      };
+      for (let n = 1; n <= MAX_COPY_NAMES; n++) {
+        const candidate = joinRoute(parent, `${slugOf(route)}-copy${n > 1 ? `-${n}` : ''}`);
+        if (await free(candidate)) return this.create({ siteId, route: candidate, ...mine, ...(lang ? { lang } : {}) });
       }
-      return readPlain(siteId, route, lang);
+      throw new AppError({ code: 'invalid_input', message: `Every “-copy” name up to ${MAX_COPY_NAMES} is taken; nothing was created.` });
     },
 
     async remove(q: ChannelParsed<'pages.delete'>): Promise<{ route: string; queued?: boolean }> {
       const o = { ...(q.lang ? { lang: q.lang } : {}), ...(q.children !== undefined ? { children: q.children } : {}) };
       const r = await sendOrQueue<{ route: string; queued?: boolean }>(
         q.siteId,
-        'delete',
-        q.route,
-        o,
+        { op: 'delete', route: q.route, payload: o },
         () => cmsPages.remove(t(q.siteId), q.route, o).then(() => ({ route: q.route })),
         () => ({ route: q.route, queued: true }),
       );
@@ -230,9 +245,7 @@ export function pagesService(deps: PagesDeps) {
       const to = joinRoute(q.parent, slug);
       const r = await sendOrQueue<{ route: string; queued?: boolean }>(
         q.siteId,
-        'move',
-        q.route,
-        o,
+        { op: 'move', route: q.route, payload: o },
         () => cmsPages.move(t(q.siteId), q.route, o).then(() => ({ route: to })),
         () => ({ route: to, queued: true }),
       );
@@ -250,10 +263,42 @@ export function pagesService(deps: PagesDeps) {
       return cmsPages.copy(t(q.siteId), q.route, q.destination);
     },
 
-    async batch(q: ChannelParsed<'pages.batch'>) {
-      const result = await cmsPages.batch(t(q.siteId), q.operation, q.routes, q.options);
-      if (q.operation === 'delete') for (const r of result.results) if (r.status === 'success') cache.removeTree(q.siteId, r.route);
-      return result;
+    /**
+     * A batch over any number of routes: the site takes at most 50 per request (or fewer, when its
+     * refusal says so: then the routes are split again with its number), and the results are
+     * merged. A request the site refuses as a whole (a missing route…) marks its routes as failed
+     * with the site's reason, unless it is the only request: then the reason is the answer.
+     */
+    async batch(q: ChannelParsed<'pages.batch'>): Promise<BatchRun> {
+      const all = q.operation === 'delete' ? topmost(q.routes) : [...new Set(q.routes)];
+      let limit = MAX_BATCH;
+      const results: BatchRun['results'] = [];
+      let requests = 0;
+      let rest = all;
+      while (rest.length) {
+        const part = rest.slice(0, limit);
+        try {
+          requests++;
+          const r = await cmsPages.batch(t(q.siteId), q.operation, part, q.options);
+          if (q.operation === 'delete') for (const x of r.results) if (x.status === 'success') cache.removeTree(q.siteId, x.route);
+          results.push(...r.results);
+          rest = rest.slice(part.length);
+        } catch (err) {
+          const smaller = cmsPages.batchLimit(err);
+          if (smaller !== null && smaller < limit) {
+            // the site's limit is lower than the documents': split again with its number
+            limit = smaller;
+            requests--;
+            continue;
+          }
+          if (all.length <= limit && results.length === 0) throw err;
+          const message = err instanceof Error ? err.message : String(err);
+          results.push(...part.map((route) => ({ route, status: 'error' as const, message })));
+          rest = rest.slice(part.length);
+        }
+      }
+      const successful = results.filter((r) => r.status === 'success').length;
+      return { operation: q.operation, results, total: results.length, successful, failed: results.length - successful, requests, limit };
     },
 
     async reorganize(q: ChannelParsed<'pages.reorganize'>) {

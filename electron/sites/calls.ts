@@ -10,13 +10,12 @@
  */
 import { isAppError, type AppError } from '../base/app-error';
 import type { SessionManager } from '../sessions/cms-session-manager';
-
-export type QueuedOp = 'create' | 'delete' | 'move' | 'translate';
+import type { StructuralOp } from '../db/repos/sync';
 
 export interface SiteCallDeps {
   sessions: SessionManager;
   /** Puts a write the site could not take now into the site's outbox (replayed by the next push). */
-  queue?: (siteId: string, op: QueuedOp, route: string, payload: Record<string, unknown>) => void;
+  queue?: (siteId: string, op: StructuralOp) => void;
   /** Whether the site answers (sync/connectivity.ts): false once a request got no answer; null when not known. */
   online?: (siteId: string) => boolean | null;
   /** A read was answered from the copy because the site is away: probe it in the background. */
@@ -53,12 +52,12 @@ export function siteCalls({ sessions, queue, online, nudge }: SiteCallDeps) {
      * Sends a structural write; when the site does not answer, the write goes to the outbox instead
      * and the cache is changed as the site will be, so the tree and the editor go on offline.
      */
-    async sendOrQueue<T>(siteId: string, op: QueuedOp, route: string, payload: Record<string, unknown>, send: () => Promise<T>, offline: () => T): Promise<T> {
+    async sendOrQueue<T>(siteId: string, op: StructuralOp, send: () => Promise<T>, offline: () => T): Promise<T> {
       try {
         return await send();
       } catch (err) {
         if (!queue || !unreachable(err)) throw err;
-        queue(siteId, op, route, payload);
+        queue(siteId, op);
         return offline();
       }
     },

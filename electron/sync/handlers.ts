@@ -8,6 +8,8 @@ export function syncHandlers(sync: Lazy<SyncService>): HandlersOf<typeof draftsC
     'drafts.save': (q) => sync().saveDraft(q),
     'drafts.list': ({ siteId }) => sync().drafts(siteId),
     'drafts.get': ({ draftId }) => sync().draft(draftId),
+    'drafts.submit': (q) => sync().submit(q),
+    'drafts.discard': ({ draftId }) => sync().discardDraft(draftId),
     'drafts.resolve': (q) => sync().resolve(q),
     'sync.status': () => sync().status(),
     'sync.outbox': ({ siteId }) => sync().outbox(siteId),

@@ -68,7 +68,7 @@ export async function pushSite(siteId: string, deps: PushDeps): Promise<PushSumm
   /** Routes with a change that waits for a person: later changes to them wait too. */
   const blocked = new Set<string>();
 
-  const langOf = (item: OutboxItem) => (typeof item.payload.lang === 'string' ? item.payload.lang : '');
+  const langOf = (item: OutboxItem) => ('lang' in item.payload ? (item.payload.lang ?? '') : '');
   const readPlain = async (route: string, lang: string) => {
     const p = await cmsPages.get(t, route, lang ? { lang } : {});
     if (p === 'not_modified') throw new Error('unexpected 304');
@@ -130,25 +130,24 @@ export async function pushSite(siteId: string, deps: PushDeps): Promise<PushSumm
   }
 
   async function other(item: OutboxItem, mayHaveArrived: boolean): Promise<Outcome> {
-    const p = item.payload;
     try {
       switch (item.op) {
         case 'create':
           // a create that may have arrived is checked first: never a second copy
           if (!(mayHaveArrived && (await exists(item.route, langOf(item))))) {
-            await cmsPages.create(t, p as { route: string; title: string });
+            await cmsPages.create(t, item.payload);
           }
           break;
         case 'delete':
-          await cmsPages.remove(t, item.route, p as { lang?: string });
+          await cmsPages.remove(t, item.route, item.payload);
           cache.removeTree(siteId, item.route);
           break;
         case 'move':
-          await cmsPages.move(t, item.route, p as { parent: string; slug?: string; order?: number });
+          await cmsPages.move(t, item.route, item.payload);
           cache.removeTree(siteId, item.route);
           break;
         case 'translate':
-          await cmsPages.translate(t, item.route, p as { lang: string });
+          await cmsPages.translate(t, item.route, item.payload);
           break;
         case 'save':
           throw new Error('save items go through save()');

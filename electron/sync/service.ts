@@ -2,10 +2,11 @@
  * Drafts and sync for the renderer: an edit is saved locally at once (draft + outbox item), a push
  * replays a site's outbox (one push per site at a time), a conflict waits for the merge view.
  */
-import type { ChannelParsed, DraftInfo, DraftDetail, OutboxEntry, SyncSiteStatus } from '../contract';
+import type { ChannelParsed, DraftInfo, DraftDetail, OutboxEntry, SaveOutcome, SyncSiteStatus } from '../contract';
+import { cmsPages } from '../api/cms/pages';
 import { AppError } from '../base/app-error';
 import type { PagesRepo } from '../db/repos/pages';
-import type { Draft, SyncRepo } from '../db/repos/sync';
+import type { Draft, StructuralOp, SyncRepo } from '../db/repos/sync';
 import type { SessionManager } from '../sessions/cms-session-manager';
 import type { SitesRepo } from '../db/repos/sites';
 import { mergeHeader, mergeText } from '../common/merge';
@@ -58,52 +59,130 @@ export function syncService(deps: SyncDeps) {
   }
   const changed = () => deps.emit(status());
 
+  /** Saves an edit locally at once; the base is the draft's own, or the cached copy it was made from. */
+  function saveDraft(q: ChannelParsed<'drafts.save'>): DraftInfo {
+    const lang = q.lang ?? '';
+    const existing = repo.draftFor(q.siteId, q.route, lang);
+    let base = existing ? { etag: existing.baseEtag, text: existing.base } : undefined;
+    if (!base) {
+      const cached = cache.getPage(q.siteId, q.route, lang);
+      if (!cached) throw new AppError({ code: 'not_found', message: `Open ${q.route} once while online before editing it offline.` });
+      base = { etag: cached.page.etag, text: { title: cached.page.title, header: cached.page.header, content: cached.page.content } };
+    }
+    const mine = {
+      title: q.title,
+      header: q.header,
+      content: q.content,
+      ...(q.template !== undefined ? { template: q.template } : {}),
+      ...(q.published !== undefined ? { published: q.published } : {}),
+      ...(q.visible !== undefined ? { visible: q.visible } : {}),
+    };
+    const d = repo.saveEdit(q.siteId, q.route, lang, base, mine);
+    changed();
+    return info(d);
+  }
+
+  /** Everything the merge view needs: base, mine, theirs, and the hunks and field conflicts. */
+  function detailOf(d: Draft): DraftDetail {
+    const merge =
+      d.state === 'conflicted' && d.theirs
+        ? {
+            text: mergeText(d.base.content, d.mine.content, d.theirs.content),
+            header: mergeHeader({ ...d.base.header, title: d.base.title }, { ...d.mine.header, title: d.mine.title }, { ...d.theirs.header, title: d.theirs.title }),
+          }
+        : null;
+    return { ...info(d), base: d.base, mine: d.mine, theirs: d.theirs, merge };
+  }
+
+  /**
+   * One push per site at a time: a second call joins the running one. `only` pushes the changes
+   * of one page (the editor's Save) and what it depends on; the rest stay queued. `asked`: a
+   * person asking (Save, Push now): items backing off after a failure are tried at once too.
+   */
+  function push(siteId: string, o: { only?: string; asked?: boolean } = {}): Promise<PushSummary> {
+    const current = running.get(siteId);
+    if (current) return current;
+    const p = (async () => {
+      try {
+        const summary = await pushSite(siteId, {
+          // background work for the site's pacer, but the editor's Save of one page is a person waiting
+          transport: deps.sessions.get(siteId).transport({ priority: o.only ? 'interactive' : 'background' }),
+          repo,
+          cache,
+          ...(o.only ? { only: o.only } : {}),
+          ...(o.asked ? { asked: true } : {}),
+        });
+        lastPush.set(siteId, { at: new Date().toISOString(), summary });
+        return summary;
+      } finally {
+        running.delete(siteId);
+        changed();
+      }
+    })();
+    running.set(siteId, p);
+    changed();
+    return p;
+  }
+
+  /**
+   * Pushes one page's changes now (after any push already running, which may not include them) and
+   * says what became of its draft: gone means it is on the site, whose copy the push just read.
+   */
+  async function pushDraft(d: Draft): Promise<SaveOutcome> {
+    await running.get(d.siteId)?.catch(() => undefined);
+    const summary = await push(d.siteId, { only: d.route, asked: true });
+    const after = repo.draft(d.id);
+    if (!after) {
+      const cached = cache.getPage(d.siteId, d.route, d.lang);
+      if (cached) return { outcome: 'pushed', page: cached.page };
+      const page = await cmsPages.get(deps.sessions.get(d.siteId).transport({ priority: 'interactive' }), d.route, d.lang ? { lang: d.lang } : {});
+      if (page === 'not_modified') throw new AppError({ code: 'bad_response', message: 'Unexpected “not modified” answer.' });
+      return { outcome: 'pushed', page };
+    }
+    const draft = info(after);
+    if (after.state === 'conflicted') return { outcome: 'conflicted', draft };
+    if (after.state === 'rejected') return { outcome: 'rejected', draft, problem: after.problem ?? { message: 'The site refused this page.' } };
+    if (summary.stopped?.reason === 'signed_out') return { outcome: 'signed_out', draft, problem: { message: summary.stopped.message } };
+    // the site did not answer: the text is safe here and goes out with the next sync
+    return { outcome: 'queued', draft, problem: { message: summary.stopped?.message ?? 'The site did not answer.' } };
+  }
+
   return {
     status,
     /** Tells the renderer again (a site went online or offline). */
     changed,
 
-    /** Saves an edit locally at once; the base is the draft's own, or the cached copy it was made from. */
-    saveDraft(q: ChannelParsed<'drafts.save'>): DraftInfo {
-      const lang = q.lang ?? '';
-      const existing = repo.draftFor(q.siteId, q.route, lang);
-      let base = existing ? { etag: existing.baseEtag, text: existing.base } : undefined;
-      if (!base) {
-        const cached = cache.getPage(q.siteId, q.route, lang);
-        if (!cached) throw new AppError({ code: 'not_found', message: `Open ${q.route} once while online before editing it offline.` });
-        base = { etag: cached.page.etag, text: { title: cached.page.title, header: cached.page.header, content: cached.page.content } };
-      }
-      const mine = {
-        title: q.title,
-        header: q.header,
-        content: q.content,
-        ...(q.template !== undefined ? { template: q.template } : {}),
-        ...(q.published !== undefined ? { published: q.published } : {}),
-        ...(q.visible !== undefined ? { visible: q.visible } : {}),
-      };
-      const d = repo.saveEdit(q.siteId, q.route, lang, base, mine);
+    saveDraft,
+
+    /** Save: the text becomes the page's draft, and that page's changes go to the site at once. */
+    async submit(q: ChannelParsed<'drafts.submit'>): Promise<SaveOutcome> {
+      const saved = saveDraft(q);
+      return pushDraft(repo.draft(saved.id)!);
+    },
+
+    /** Drops a draft with its queued change (the site's copy stands). */
+    discardDraft(draftId: number): { id: number } {
+      repo.discardDraft(draftId);
       changed();
-      return info(d);
+      return { id: draftId };
+    },
+
+    /** The draft of one page in one language kept here, if any, with what the merge view needs. */
+    forPage(siteId: string, route: string, lang = ''): DraftDetail | null {
+      const d = repo.draftFor(siteId, route, lang);
+      return d ? detailOf(d) : null;
     },
 
     drafts: (siteId?: string): DraftInfo[] => repo.drafts(siteId).map(info),
 
-    /** Everything the merge view needs: base, mine, theirs, and the hunks and field conflicts. */
     draft(id: number): DraftDetail {
       const d = repo.draft(id);
       if (!d) throw new AppError({ code: 'not_found', message: 'That draft is gone (pushed or discarded).' });
-      const merge =
-        d.state === 'conflicted' && d.theirs
-          ? {
-              text: mergeText(d.base.content, d.mine.content, d.theirs.content),
-              header: mergeHeader({ ...d.base.header, title: d.base.title }, { ...d.mine.header, title: d.mine.title }, { ...d.theirs.header, title: d.theirs.title }),
-            }
-          : null;
-      return { ...info(d), base: d.base, mine: d.mine, theirs: d.theirs, merge };
+      return detailOf(d);
     },
 
-    /** The merge view's result: the server copy becomes the base, the resolution is mine, queued again. */
-    resolve(q: ChannelParsed<'drafts.resolve'>): DraftInfo {
+    /** The merge view's result: the server copy becomes the base, the resolution is mine, and that page is pushed. */
+    async resolve(q: ChannelParsed<'drafts.resolve'>): Promise<SaveOutcome> {
       const d = repo.draft(q.draftId);
       if (!d) throw new AppError({ code: 'not_found', message: 'That draft is gone (pushed or discarded).' });
       if (d.state !== 'conflicted' || !d.theirs) throw new AppError({ code: 'invalid_input', message: 'This draft has no conflict to resolve.' });
@@ -111,15 +190,15 @@ export function syncService(deps: SyncDeps) {
       const item = repo.items(d.siteId).find((i) => i.draftId === d.id);
       if (item) repo.setItem(item.id, { state: 'queued', attempts: 0, nextAt: null, lastError: null });
       changed();
-      return info(repo.draft(d.id)!);
+      return pushDraft(repo.draft(d.id)!);
     },
 
     outbox: (siteId: string): OutboxEntry[] =>
       repo.items(siteId).map((i) => ({ id: i.id, op: i.op, route: i.route, state: i.state, attempts: i.attempts, nextAt: i.nextAt, lastError: i.lastError, draftId: i.draftId, createdAt: i.createdAt })),
 
     /** A structural write made while the site was unreachable (create, delete, move, translate). */
-    queue(siteId: string, op: 'create' | 'delete' | 'move' | 'translate', route: string, payload: Record<string, unknown>): void {
-      repo.enqueue(siteId, op, route, payload);
+    queue(siteId: string, op: StructuralOp): void {
+      repo.enqueue(siteId, op);
       changed();
     },
 
@@ -129,35 +208,7 @@ export function syncService(deps: SyncDeps) {
       return { id: itemId };
     },
 
-    /**
-     * One push per site at a time: a second call joins the running one. `only` pushes the changes
-     * of one page (the editor's Save) and what it depends on; the rest stay queued. `asked`: a
-     * person asking (Save, Push now): items backing off after a failure are tried at once too.
-     */
-    push(siteId: string, o: { only?: string; asked?: boolean } = {}): Promise<PushSummary> {
-      const current = running.get(siteId);
-      if (current) return current;
-      const p = (async () => {
-        try {
-          const summary = await pushSite(siteId, {
-            // background work for the site's pacer, but the editor's Save of one page is a person waiting
-            transport: deps.sessions.get(siteId).transport({ priority: o.only ? 'interactive' : 'background' }),
-            repo,
-            cache,
-            ...(o.only ? { only: o.only } : {}),
-            ...(o.asked ? { asked: true } : {}),
-          });
-          lastPush.set(siteId, { at: new Date().toISOString(), summary });
-          return summary;
-        } finally {
-          running.delete(siteId);
-          changed();
-        }
-      })();
-      running.set(siteId, p);
-      changed();
-      return p;
-    },
+    push,
   };
 }
 

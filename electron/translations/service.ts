@@ -46,9 +46,7 @@ export function translationsService(deps: TranslationsDeps) {
       const { siteId, route, ...body } = q;
       return sendOrQueue(
         siteId,
-        'translate',
-        route,
-        body,
+        { op: 'translate', route, payload: body },
         () => cmsPages.translate(t(siteId), route, body),
         () => {
           // the new language is editable offline at once, from the copy it was made from

@@ -92,26 +92,35 @@ describe.each(flavors)('%s flavour', (flavor) => {
   });
 
   describe('editing', () => {
+    /** The editor's Save: the text as the page's draft, pushed at once (drafts.submit). */
+    const submit = (route: string, page: { title: string; header: Record<string, unknown> }, change: { title?: string; content: string }) =>
+      // the editor's title field is the header's `title` (as the site keeps it)
+      call('drafts.submit', { siteId: site.id, route, title: change.title ?? page.title, header: change.title ? { ...page.header, title: change.title } : page.header, content: change.content });
+
     test('save with If-Match; a page changed on the site meanwhile is a conflict and nothing is overwritten', async () => {
       const page = await call('pages.get', { siteId: site.id, route: '/about/history' });
-      const saved = await call('pages.save', { siteId: site.id, route: '/about/history', etag: page.etag, content: 'Mine, first.' });
-      expect(saved.content).toBe('Mine, first.');
-      expect(saved.etag).not.toBe(page.etag);
+      const saved = await submit('/about/history', page, { content: 'Mine, first.' });
+      if (saved.outcome !== 'pushed') throw new Error(`expected pushed, got ${saved.outcome}`);
+      expect(saved.page.content).toBe('Mine, first.');
+      expect(saved.page.etag).not.toBe(page.etag);
 
       cms.editPage({ route: '/about/history', content: 'Theirs, edited on the site.' });
-      const err = await fails('pages.save', { siteId: site.id, route: '/about/history', etag: saved.etag, content: 'Mine, second.' });
-      expect(err).toMatchObject({ code: 'conflict', status: 409, message: expect.stringContaining('changed on the site') });
+      const second = await submit('/about/history', saved.page, { content: 'Mine, second.' });
+      expect(second).toMatchObject({ outcome: 'conflicted', draft: { route: '/about/history', state: 'conflicted' } });
       const now = await call('pages.get', { siteId: site.id, route: '/about/history' });
       expect(now.content).toContain('Theirs, edited on the site.');
+      if (second.outcome === 'conflicted') await call('drafts.discard', { draftId: second.draft.id });
     });
 
-    test('two saves in a row, the second with the ETag the first answered: both go through (the real PATCH answer carries an ETag of the page before the write; the editor reads the page again)', async () => {
+    test('two saves in a row, each on the copy the last answered: both go through (the real PATCH answer carries an ETag of the page before the write; the Host reads the page again)', async () => {
       const page = await call('pages.get', { siteId: site.id, route: '/about/press' });
-      const one = await call('pages.save', { siteId: site.id, route: '/about/press', etag: page.etag, content: 'First save.' });
-      const two = await call('pages.save', { siteId: site.id, route: '/about/press', etag: one.etag, content: 'Second save.' });
-      expect(two.content).toBe('Second save.');
-      const three = await call('pages.save', { siteId: site.id, route: '/about/press', etag: two.etag, title: 'Press room' });
-      expect(three).toMatchObject({ title: 'Press room', content: 'Second save.' });
+      const one = await submit('/about/press', page, { content: 'First save.' });
+      if (one.outcome !== 'pushed') throw new Error(`expected pushed, got ${one.outcome}`);
+      const two = await submit('/about/press', one.page, { content: 'Second save.' });
+      if (two.outcome !== 'pushed') throw new Error(`expected pushed, got ${two.outcome}`);
+      expect(two.page.content).toBe('Second save.');
+      const three = await submit('/about/press', two.page, { title: 'Press room', content: 'Second save.' });
+      expect(three).toMatchObject({ outcome: 'pushed', page: { title: 'Press room', content: 'Second save.' } });
       expect(cms.content.find('/about/press')).toBeTruthy();
     });
 
@@ -163,7 +172,8 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
     test('translate (prefilled from the source), compare, and a second translate is refused', async () => {
       const source = await call('pages.get', { siteId: site.id, route: '/about/history' });
-      await call('pages.save', { siteId: site.id, route: '/about/history', etag: source.etag, header: { ...source.header, subtitle: 'Since 1850', menu: 'History' } });
+      const setUp = await call('drafts.submit', { siteId: site.id, route: '/about/history', title: source.title, content: source.content, header: { ...source.header, subtitle: 'Since 1850', menu: 'History' } });
+      expect(setUp.outcome).toBe('pushed');
       const done = await call('translations.translate', { siteId: site.id, route: '/about/history', lang: 'fr', title: 'Histoire' });
       expect(done).toMatchObject({ lang: 'fr' });
       const cmp = await call('translations.compare', { siteId: site.id, route: '/about/history', source: 'en', target: 'fr' });

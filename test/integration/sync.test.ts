@@ -103,9 +103,11 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect((await serverPage('/about/history')).content).toBe(L('x', 'theirs', 'z')); // theirs untouched
       // a second push leaves it waiting
       expect(await call('sync.push', { siteId: site.id })).toMatchObject({ pushed: 0, remaining: 1 });
-      await call('drafts.resolve', { draftId: d.id, title: detail.mine.title, header: detail.mine.header, content: L('x', 'mine', 'theirs', 'z') });
-      expect(await call('sync.push', { siteId: site.id })).toMatchObject({ pushed: 1 });
+      // resolving pushes that page at once and says so
+      const resolved = await call('drafts.resolve', { draftId: d.id, title: detail.mine.title, header: detail.mine.header, content: L('x', 'mine', 'theirs', 'z') });
+      expect(resolved).toMatchObject({ outcome: 'pushed', page: { route: '/about/history', content: L('x', 'mine', 'theirs', 'z') } });
       expect((await serverPage('/about/history')).content).toBe(L('x', 'mine', 'theirs', 'z'));
+      expect(await call('sync.push', { siteId: site.id })).toMatchObject({ pushed: 0, remaining: 0 });
     });
 
     test('a 422 parks that draft with the fields; the others go on', async () => {
@@ -171,7 +173,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       await host.close();
       const db = openDatabase(`${dir.path}/sitedesk.db`);
       const repo = repositories(db).sync;
-      const it = repo.enqueue(site.id, 'create', '/about/created-offline', { route: '/about/created-offline', title: 'Created offline', content: 'x' });
+      const it = repo.enqueue(site.id, { op: 'create', route: '/about/created-offline', payload: { route: '/about/created-offline', title: 'Created offline', content: 'x' } });
       repo.setItem(it.id, { state: 'sending', attempts: 1, nextAt: null, lastError: 'timeout' });
       closeDatabase(db);
       await cmsPages.create(server(), { route: '/about/created-offline', title: 'Created offline', content: 'x' }); // it did arrive

@@ -8,13 +8,16 @@ import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { FormAction, looseMessages } from '../../renderer/lib/form-action.svelte';
 import { AppError } from '../../renderer/lib/errors';
+import { inRoot, stopRoots } from './support/effect-root.svelte';
+
+afterEach(() => stopRoots());
 
 const invalid = (fields: Record<string, string>) => new AppError({ code: 'invalid_input', message: 'The input was not accepted.', fields });
 const limited = (retryAfter: number) => new AppError({ code: 'rate_limited', message: 'Too many requests.', retryAfter });
 
 describe('FormAction fields', () => {
   test('by default a message stays under its dotted path and nothing goes to the alert', async () => {
-    const f = new FormAction();
+    const f = inRoot(() => new FormAction());
     const out = await f.run(() => Promise.reject(invalid({ name: 'Give it a name.', 'photoUrls.1': 'Not an address.' })));
     expect(out).toBeNull();
     expect(f.fields).toEqual({ name: 'Give it a name.', 'photoUrls.1': 'Not an address.' });
@@ -23,14 +26,14 @@ describe('FormAction fields', () => {
   });
 
   test('with names, a message goes under the field its path ends in; the rest go to the alert', async () => {
-    const f = new FormAction({ fields: ['username', 'password'] as const });
+    const f = inRoot(() => new FormAction({ fields: ['username', 'password'] as const }));
     await f.run(() => Promise.reject(invalid({ 'credentials.username': 'Required.', siteId: 'Unknown site.' })));
     expect(f.fields).toEqual({ username: 'Required.' });
     expect(f.error).toBe('Unknown site.');
   });
 
   test("with a map, the Host's field names go under the form's", async () => {
-    const f = new FormAction({ fields: { route: 'slug', slug: 'slug', title: 'title' } });
+    const f = inRoot(() => new FormAction({ fields: { route: 'slug', slug: 'slug', title: 'title' } }));
     await f.run(() => Promise.reject(invalid({ route: 'Taken.', title: 'Too long.' })));
     expect(f.fields).toEqual({ slug: 'Taken.', title: 'Too long.' });
     expect(f.error).toBeNull();
@@ -38,7 +41,7 @@ describe('FormAction fields', () => {
   });
 
   test('an error without fields is the alert; the next run clears it', async () => {
-    const f = new FormAction({ fields: ['code'] as const });
+    const f = inRoot(() => new FormAction({ fields: ['code'] as const }));
     await f.run(() => Promise.reject(new AppError({ code: 'network', message: 'The site did not answer.' })));
     expect(f.error).toBe('The site did not answer.');
     expect(await f.run(() => Promise.resolve(7))).toBe(7);
@@ -47,7 +50,7 @@ describe('FormAction fields', () => {
   });
 
   test('attempt answers the error; onError may take it over', async () => {
-    const f = new FormAction();
+    const f = inRoot(() => new FormAction());
     const err = new AppError({ code: 'not_found', message: 'No such user.' });
     const outcome = await f.attempt(() => Promise.reject(err), (e) => e.code === 'not_found');
     expect(outcome).toEqual({ ok: false, error: err });
@@ -56,14 +59,14 @@ describe('FormAction fields', () => {
 
   test('check puts the schema messages under the fields (a prefix dropped) before anything is sent', () => {
     const schema = v.object({ user: v.object({ name: v.pipe(v.string(), v.minLength(1, 'Give a name.')), email: v.pipe(v.string(), v.email('Not an email.')) }) });
-    const f = new FormAction();
+    const f = inRoot(() => new FormAction());
     expect(f.check(schema, { user: { name: '', email: 'x' } }, 'user.')).toBe(false);
     expect(f.fields).toEqual({ name: 'Give a name.', email: 'Not an email.' });
     expect(f.check(schema, { user: { name: 'a', email: 'ann@example.com' } })).toBe(true);
   });
 
   test('clearField and setField', () => {
-    const f = new FormAction<'a' | 'b'>({ fields: ['a', 'b'] as const });
+    const f = inRoot(() => new FormAction<'a' | 'b'>({ fields: ['a', 'b'] as const }));
     f.setField('a', 'one');
     f.setField('b', 'two');
     f.clearField('a');
@@ -80,14 +83,14 @@ describe('FormAction and the rate limit', () => {
   afterEach(() => vi.useRealTimers());
 
   test("'message' shows the 429's words and starts no countdown", async () => {
-    const f = new FormAction();
+    const f = inRoot(() => new FormAction());
     await f.run(() => Promise.reject(limited(5)));
     expect(f.error).toBe('Too many requests.');
     expect(f.limited).toBe(false);
   });
 
   test("'wait' counts down, refuses a run meanwhile, then says the person may try again", async () => {
-    const f = new FormAction({ rateLimit: 'wait' });
+    const f = inRoot(() => new FormAction({ rateLimit: 'wait' }));
     const call = vi.fn(() => Promise.reject(limited(3)));
     const outcome = await f.attempt(call);
     expect(outcome?.ok).toBe(false);
@@ -102,7 +105,7 @@ describe('FormAction and the rate limit', () => {
   });
 
   test("'retry' sends the same call once more after the wait, and only once", async () => {
-    const f = new FormAction({ rateLimit: 'retry' });
+    const f = inRoot(() => new FormAction({ rateLimit: 'retry' }));
     const call = vi.fn().mockRejectedValueOnce(limited(2)).mockResolvedValueOnce('done');
     const running = f.run(call);
     await vi.advanceTimersByTimeAsync(0);
@@ -124,7 +127,7 @@ describe('FormAction and the rate limit', () => {
   });
 
   test('cancel drops a pending retry', async () => {
-    const f = new FormAction({ rateLimit: 'retry' });
+    const f = inRoot(() => new FormAction({ rateLimit: 'retry' }));
     const call = vi.fn(() => Promise.reject(limited(10)));
     const running = f.run(call);
     await vi.advanceTimersByTimeAsync(0);

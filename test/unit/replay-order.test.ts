@@ -1,13 +1,27 @@
 import { describe, expect, test } from 'vitest';
 import { backoffMs, replayOrder } from '../../electron/sync/order';
-import type { OutboxItem } from '../../electron/db/repos/sync';
+import type { OutboxItem, OutboxKind, OutboxOp } from '../../electron/db/repos/sync';
 
-const item = (id: number, op: OutboxItem['op'], route: string): OutboxItem => ({
+/** Each kind of change with a payload of its own shape. */
+const opOf = (op: OutboxKind, route: string): OutboxOp => {
+  switch (op) {
+    case 'save':
+      return { op, route, payload: { lang: '' } };
+    case 'create':
+      return { op, route, payload: { route, title: 'T' } };
+    case 'delete':
+      return { op, route, payload: {} };
+    case 'move':
+      return { op, route, payload: { parent: '/' } };
+    case 'translate':
+      return { op, route, payload: { lang: 'fr' } };
+  }
+};
+
+const item = (id: number, op: OutboxKind, route: string): OutboxItem => ({
+  ...opOf(op, route),
   id,
   siteId: 's',
-  op,
-  route,
-  payload: {},
   draftId: null,
   state: 'queued',
   attempts: 0,

@@ -25,7 +25,7 @@ import type {
   TranslationSide,
   UnreadablePage,
 } from '../../contract';
-import { AppError } from '../../base/app-error';
+import { AppError, isAppError } from '../../base/app-error';
 import type { CallOptions, Transport } from '../transport';
 import { parseAnswer, parseRows, type RowProblem } from '../parse';
 import { callName, listCall, nextPage, request } from './envelope';
@@ -340,6 +340,16 @@ export const cmsPages = {
     const r = await request(t, call);
     const w = parseAnswer(WrittenSchema, r.data, t, 'an answer', callName(call));
     return { route: writtenRoute(w), ...(w.slug != null ? { slug: w.slug } : {}), ...(w.title != null ? { title: w.title } : {}) };
+  },
+
+  /**
+   * The batch limit a refusal names ("Batch operations are limited to 25 items."), when the site's
+   * own limit is lower than the one asked for; null for any other refusal.
+   */
+  batchLimit(err: unknown): number | null {
+    if (!isAppError(err)) return null;
+    const n = /limited to (\d+)/i.exec(err.message);
+    return n && Number(n[1]) > 0 ? Number(n[1]) : null;
   },
 
   async batch(t: Transport, operation: string, routes: string[], options?: Record<string, unknown>): Promise<BatchResult> {

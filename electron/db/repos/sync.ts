@@ -32,22 +32,32 @@ export interface Draft {
   updatedAt: string;
 }
 
-export type OutboxOp = 'save' | 'create' | 'delete' | 'move' | 'translate';
+/**
+ * A change waiting in the outbox: what it does to which route, and what it carries — one shape per
+ * kind. The pages service queues the structural ones when the site does not answer, the sync
+ * service queues a save with each draft, and sync/push.ts replays them: all three read this type.
+ */
+export type OutboxOp =
+  | { op: 'save'; route: string; payload: { lang: string } }
+  | { op: 'create'; route: string; payload: { route: string; title: string; template?: string; content?: string; header?: Header; order?: number; lang?: string } }
+  | { op: 'delete'; route: string; payload: { lang?: string; children?: boolean } }
+  | { op: 'move'; route: string; payload: { parent: string; slug?: string; order?: number } }
+  | { op: 'translate'; route: string; payload: { lang: string; title?: string; content?: string; header?: Header } };
+/** The writes made offline outside a draft: create, delete, move, translate. */
+export type StructuralOp = Exclude<OutboxOp, { op: 'save' }>;
+export type OutboxKind = OutboxOp['op'];
 export type OutboxState = 'queued' | 'sending' | 'waiting' | 'parked';
 
-export interface OutboxItem {
+export type OutboxItem = OutboxOp & {
   id: number;
   siteId: string;
-  op: OutboxOp;
-  route: string;
-  payload: Record<string, unknown>;
   draftId: number | null;
   state: OutboxState;
   attempts: number;
   nextAt: string | null;
   lastError: string | null;
   createdAt: string;
-}
+};
 
 interface DraftRow {
   id: number;
@@ -68,7 +78,7 @@ interface DraftRow {
 interface OutboxRow {
   id: number;
   site_id: string;
-  op: OutboxOp;
+  op: OutboxKind;
   route: string;
   payload: string;
   draft_id: number | null;
@@ -95,12 +105,13 @@ const toDraft = (r: DraftRow): Draft => ({
   updatedAt: r.updated_at,
 });
 
+// the payload was written from an OutboxOp of the same kind (insertItem below): the row's op names its shape
+const opOf = (r: OutboxRow): OutboxOp => ({ op: r.op, route: r.route, payload: JSON.parse(r.payload) }) as OutboxOp;
+
 const toItem = (r: OutboxRow): OutboxItem => ({
+  ...opOf(r),
   id: r.id,
   siteId: r.site_id,
-  op: r.op,
-  route: r.route,
-  payload: JSON.parse(r.payload),
   draftId: r.draft_id,
   state: r.state,
   attempts: r.attempts,
@@ -185,7 +196,7 @@ export function syncRepo(db: Db) {
     },
 
     /** A create, move, delete or translate made offline, queued in order. */
-    enqueue(siteId: string, op: Exclude<OutboxOp, 'save'>, route: string, payload: Record<string, unknown>): OutboxItem {
+    enqueue(siteId: string, { op, route, payload }: StructuralOp): OutboxItem {
       const { lastInsertRowid } = q.insertItem.run({ site_id: siteId, op, route, payload: JSON.stringify(payload), draft_id: null, now: now() });
       return toItem(q.item.get(Number(lastInsertRowid))!);
     },
@@ -223,6 +234,14 @@ export function syncRepo(db: Db) {
         if (!it) return;
         if (it.draft_id !== null) q.deleteDraft.run(it.draft_id);
         q.deleteItem.run(itemId);
+      })();
+    },
+    /** Discard a draft: it goes with its outbox item, in one transaction. */
+    discardDraft(draftId: number): void {
+      db.transaction(() => {
+        const it = q.itemForDraft.get(draftId);
+        if (it) q.deleteItem.run(it.id);
+        q.deleteDraft.run(draftId);
       })();
     },
     /** The site answers again: waits meant for an offline site are over (pushSite skips items still waiting). */

@@ -11,7 +11,7 @@
  *   const merged = await state.batch('publish', routes);   // split into the site's limit, merged
  */
 import { SvelteSet } from 'svelte/reactivity';
-import { can, type BatchResult, type PageList, type PageSummary, type SiteLanguages, type UnreadablePage } from '../../../electron/contract/index';
+import { can, type BatchRun, type PageList, type PageSummary, type SiteLanguages, type UnreadablePage } from '../../../electron/contract/index';
 import { invoke } from '../../lib/client';
 import { AppError, errorMessage } from '../../lib/errors';
 import { sessions } from '../../state/sessions.svelte';
@@ -116,11 +116,8 @@ export type PagesDialog =
   | { kind: 'batch-delete'; routes: string[] }
   | { kind: 'batch-results'; operation: string; result: MergedBatch | null; error: string | null };
 
-export interface MergedBatch extends BatchResult {
-  /** How many requests the routes were split into (the site takes at most `limit` per request). */
-  requests: number;
-  limit: number;
-}
+/** A batch as the Host ran it (split to the site's limit, the results merged). */
+export type MergedBatch = BatchRun;
 
 export type Template = { type: string; label: string };
 
@@ -602,47 +599,15 @@ export class SitePagesState {
   // ------------------------------------------------------------------------------------------
   // batch
 
-  /**
-   * Runs a batch operation on any number of routes: the site takes at most 50 per request (or
-   * fewer, when its 400 says so), so longer lists go in several requests and the results are
-   * merged. A request the site refuses as a whole (a missing route…) marks its routes as failed
-   * with the site's reason, unless it is the only request: then the reason is thrown.
-   */
+  /** Runs a batch operation on any number of routes (the Host splits them to the site's limit). */
   async batch(operation: 'publish' | 'unpublish' | 'delete' | 'copy', routes: readonly string[], options?: Record<string, unknown>): Promise<MergedBatch> {
-    const all = operation === 'delete' ? topmost(routes) : [...new Set(routes)];
-    let limit = BATCH_LIMIT;
-    const merged: MergedBatch = { operation, results: [], total: 0, successful: 0, failed: 0, requests: 0, limit };
-    let rest = all;
     this.busy = true;
+    let merged: MergedBatch;
     try {
-      while (rest.length) {
-        const part = rest.slice(0, limit);
-        try {
-          merged.requests++;
-          const r = await invoke('pages.batch', { siteId: this.siteId, operation, routes: part, ...(options ? { options } : {}) });
-          merged.results.push(...r.results);
-          rest = rest.slice(part.length);
-        } catch (err) {
-          const e = AppError.from(err);
-          const smaller = /limited to (\d+)/i.exec(e.message);
-          if (smaller && Number(smaller[1]) > 0 && Number(smaller[1]) < limit) {
-            // the site's limit is lower than the spec's: split again with its number
-            limit = Number(smaller[1]);
-            merged.requests--;
-            continue;
-          }
-          if (all.length <= limit && merged.results.length === 0) throw e;
-          merged.results.push(...part.map((route) => ({ route, status: 'error' as const, message: e.message })));
-          rest = rest.slice(part.length);
-        }
-      }
+      merged = await invoke('pages.batch', { siteId: this.siteId, operation, routes: [...routes], ...(options ? { options } : {}) });
     } finally {
       this.busy = false;
     }
-    merged.limit = limit;
-    merged.total = merged.results.length;
-    merged.successful = merged.results.filter((r) => r.status === 'success').length;
-    merged.failed = merged.total - merged.successful;
 
     const done = merged.results.filter((r) => r.status === 'success').map((r) => r.route);
     const parents = done.map(parentOf);
