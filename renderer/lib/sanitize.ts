@@ -1,6 +1,6 @@
 /**
  * HTML that comes from a site (rendered pages, previews) is sanitised before it is shown
- * (DESIGN.md, "Security"). One DOMPurify instance of our own, so its hooks touch nothing else:
+ * (docs/architecture.md, "Security"). One DOMPurify instance of our own, so its hooks touch nothing else:
  *
  * - no scripts, no event handlers, no frames, objects, forms or styles, no `javascript:` URLs;
  * - relative `src`/`href` are made absolute against the site (the app's own origin is not the site's);
