@@ -9,9 +9,12 @@
  *
  * Fields: by default a message stays under its dotted input path (`name`, `photoUrls.1`); with a
  * list of names (or a map from the Host's name) a message goes under the field its path ends in,
- * and the messages no field shows go to the alert.
+ * and the messages no field shows go to the alert. `alertWithFields`: a refusal's own message goes
+ * to the alert as well (a form whose alert says what the fields below it are about).
  *
- * Construct during component init (the countdown and a pending retry stop with the component).
+ * Who stops it (`disposeWith`): 'component' (the default) ties the countdown and a pending retry to
+ * the component being initialised, so construct it during component init; 'owner' registers
+ * nothing, for a state class that lives outside a component and stops it itself with `dispose()`.
  */
 import * as v from 'valibot';
 import { tick } from 'svelte';
@@ -27,6 +30,10 @@ export interface FormActionOptions<F extends string> {
   fields?: readonly F[] | Readonly<Record<string, F>>;
   /** What a 429 does; 'message' unless said. */
   rateLimit?: RateLimitPolicy;
+  /** A refusal with fields also shows its own message in the alert (false unless said). */
+  alertWithFields?: boolean;
+  /** 'component' (default): stops with the component being initialised; 'owner': its owner calls `dispose()`. */
+  disposeWith?: 'component' | 'owner';
 }
 
 export class FormAction<F extends string = string> {
@@ -45,6 +52,7 @@ export class FormAction<F extends string = string> {
   readonly wait: Countdown;
   readonly #fieldOf: ((name: string) => F | undefined) | null;
   readonly #rateLimit: RateLimitPolicy;
+  readonly #alertWithFields: boolean;
   #resume: ((go: boolean) => void) | null = null;
 
   constructor(options: FormActionOptions<F> = {}) {
@@ -56,6 +64,7 @@ export class FormAction<F extends string = string> {
       this.#fieldOf = (name) => (Object.hasOwn(map, name) ? map[name] : undefined);
     }
     this.#rateLimit = options.rateLimit ?? 'message';
+    this.#alertWithFields = options.alertWithFields ?? false;
     this.wait = new Countdown({
       onDone: () => {
         if (this.#resume) this.#wake(true);
@@ -63,7 +72,7 @@ export class FormAction<F extends string = string> {
       },
     });
     // a view that goes away mid-wait stops its countdown and leaves its retry unsent
-    $effect(() => () => this.dispose());
+    if ((options.disposeWith ?? 'component') === 'component') $effect(() => () => this.dispose());
   }
 
   /** Working, or waiting out a rate limit: a new run would be refused. */
@@ -128,7 +137,7 @@ export class FormAction<F extends string = string> {
     this.#wake(false);
   }
 
-  /** Stops the countdown and drops a pending retry; the component's end does this by itself. */
+  /** Stops the countdown and drops a pending retry; the component's end does this by itself (unless `disposeWith: 'owner'`). */
   dispose(): void {
     this.wait.stop();
     this.#wake(false);
@@ -193,6 +202,7 @@ export class FormAction<F extends string = string> {
     }
     const loose = this.#place(error.fields ?? {});
     if (!error.hasFields) this.error = error.message;
+    else if (this.#alertWithFields) this.error = [error.message, ...loose].join(' ');
     else if (loose.length > 0) this.error = loose.join(' ');
   }
 

@@ -73,6 +73,17 @@ describe('FormAction fields', () => {
     expect(f.fields).toEqual({ b: 'two' });
   });
 
+  test('alertWithFields: the refusal\'s own message in the alert, the fields under their fields', async () => {
+    const f = inRoot(() => new FormAction({ alertWithFields: true }));
+    await f.run(() => Promise.reject(invalid({ 'header.date': 'Not a date.' })));
+    expect(f.fields).toEqual({ 'header.date': 'Not a date.' });
+    expect(f.error).toBe('The input was not accepted.');
+    const named = inRoot(() => new FormAction({ fields: ['title'] as const, alertWithFields: true }));
+    await named.run(() => Promise.reject(invalid({ title: 'Too long.', siteId: 'Unknown site.' })));
+    expect(named.fields).toEqual({ title: 'Too long.' });
+    expect(named.error).toBe('The input was not accepted. Unknown site.');
+  });
+
   test('looseMessages: what no field of the form shows', () => {
     expect(looseMessages({ name: 'x', 'tags.0': 'y', other: 'z' }, ['name', 'tags.'])).toEqual(['z']);
   });
@@ -134,6 +145,56 @@ describe('FormAction and the rate limit', () => {
     f.cancel();
     expect(await running).toBeNull();
     expect(f.limited).toBe(false);
+    await vi.advanceTimersByTimeAsync(11_000);
+    expect(call).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('FormAction and who stops it', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  // what the component's end did is read off the countdown's timer: `waited` turns true only when a
+  // wait runs out (the deriveds of a class made in a root are not read after the root is gone)
+  test('by default it needs a component (an effect) and stops with it', async () => {
+    expect(() => new FormAction()).toThrow();
+    const f = inRoot(() => new FormAction({ rateLimit: 'wait' }));
+    await f.run(() => Promise.reject(limited(30)));
+    expect(f.limited).toBe(true);
+    stopRoots();
+    await vi.advanceTimersByTimeAsync(31_000);
+    expect(f.waited).toBe(false); // stopped, not run out
+  });
+
+  test("disposeWith 'owner': made outside any component, stopped only by its owner's dispose()", async () => {
+    const f = new FormAction({ rateLimit: 'wait', disposeWith: 'owner' });
+    const call = vi.fn(() => Promise.reject(limited(30)));
+    await f.run(call);
+    expect(f.limited).toBe(true);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(f.wait.seconds).toBe(25);
+    f.dispose();
+    expect(f.limited).toBe(false);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(f.waited).toBe(false); // stopped, not run out
+    expect(call).toHaveBeenCalledTimes(1);
+
+    // made inside a component it is still the owner's: the component's end leaves its wait running
+    const owned = inRoot(() => new FormAction({ rateLimit: 'wait', disposeWith: 'owner' }));
+    await owned.run(() => Promise.reject(limited(30)));
+    stopRoots();
+    await vi.advanceTimersByTimeAsync(31_000);
+    expect(owned.waited).toBe(true);
+  });
+
+  test("an owner's dispose() drops a pending retry unsent", async () => {
+    const f = new FormAction({ rateLimit: 'retry', disposeWith: 'owner' });
+    const call = vi.fn(() => Promise.reject(limited(10)));
+    const running = f.run(call);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(f.retrying).toBe(true);
+    f.dispose();
+    expect(await running).toBeNull();
     await vi.advanceTimersByTimeAsync(11_000);
     expect(call).toHaveBeenCalledTimes(1);
   });

@@ -225,6 +225,59 @@ describe('EditorSession', () => {
     expect(host.calls).not.toContain('drafts.submit');
   });
 
+  it('a rate-limited Save waits out the countdown with Save held back, its message kept', async () => {
+    const ed = await open();
+    const submit = host.handlers['drafts.submit']!;
+    host.handlers['drafts.submit'] = () => {
+      throw { code: 'rate_limited', message: 'The site asks to slow down.', retryAfter: 5 };
+    };
+    ed.content = 'Too fast.';
+    flushSync();
+    expect(await ed.save()).toBe(false);
+    expect(ed.formError).toBe('The site asks to slow down.');
+    expect(ed.errors).toEqual({});
+    expect(ed.saving).toBe(false);
+    expect(ed.wait.active).toBe(true);
+    expect(ed.wait.seconds).toBe(5);
+    host.calls = [];
+    expect(await ed.save()).toBe(false); // held back: nothing is sent
+    expect(host.calls).not.toContain('drafts.submit');
+    await vi.advanceTimersByTimeAsync(5_500);
+    expect(ed.wait.active).toBe(false);
+    expect(ed.formError).toBe('The site asks to slow down.'); // said until the next Save
+    host.handlers['drafts.submit'] = submit;
+    expect(await ed.save()).toBe(true);
+    expect(ed.formError).toBeNull();
+    expect(host.site.content).toBe('Too fast.');
+  });
+
+  it('stopping the session stops a rate limit\'s countdown', async () => {
+    const ed = await open();
+    host.handlers['drafts.submit'] = () => {
+      throw { code: 'rate_limited', message: 'Slow down.', retryAfter: 30 };
+    };
+    ed.content = 'Too fast.';
+    flushSync();
+    await ed.save();
+    expect(ed.wait.active).toBe(true);
+    stops.pop()!();
+    expect(ed.wait.active).toBe(false);
+    await vi.advanceTimersByTimeAsync(31_000);
+    expect(ed.action.waited).toBe(false); // stopped, not run out
+  });
+
+  it('a conflict the site answers to a move opens the conflict choice, not the alert', async () => {
+    host.handlers['pages.move'] = () => {
+      throw { code: 'conflict', message: 'The page changed on the site.' };
+    };
+    const ed = await open();
+    ed.slug = 'hello-2';
+    flushSync();
+    expect(await ed.save()).toBe(false);
+    expect(ed.conflictOpen).toBe(true);
+    expect(ed.formError).toBeNull();
+  });
+
   it('a draft kept from before comes back when the page is opened', async () => {
     host.drafts.push({ id: 7, siteId: 's1', route: '/blog/hello', lang: '', state: 'pending', title: 'Hello', problem: null, updatedAt: '2026-01-01T00:00:00Z', content: 'From yesterday.', header: { title: 'Hello' } });
     const ed = await open();

@@ -9,6 +9,10 @@
  * away (its tab closed, another page chosen) is left in `leftBehind` and offered back by the next
  * session of the same page and language; everything else is the Host's draft.
  *
+ * Save (with the move it may carry) runs through the session's own FormAction (`action`): busy, the
+ * form's alert, the messages under the fields and a rate limit's countdown are that class's, as in
+ * every other form; a conflict is taken over to open the conflict choice. The session stops it.
+ *
  *   const ed = new EditorSession({ siteId, route, lang, canWrite: () => true });
  *   const stop = ed.start();     // loads the page, keeps drafts, follows pushes made elsewhere
  *   ed.content = '…'; await ed.save();
@@ -18,7 +22,7 @@ import type { DraftDetail, DraftInfo, Header, Page, PageBlueprint, PageLanguages
 import { invoke } from '../../lib/client';
 import { AppError } from '../../lib/errors';
 import { toasts } from '../../lib/app.svelte';
-import { Countdown } from '../../lib/countdown.svelte';
+import { FormAction } from '../../lib/form-action.svelte';
 import { sync } from '../../state/sync.svelte';
 import { headerPath, sameValue, setAt } from './header-form';
 import { unsavedEdits } from './unsaved.svelte';
@@ -83,9 +87,11 @@ export class EditorSession {
   slug = $state('');
   order = $state('');
 
-  saving = $state(false);
-  errors = $state<Record<string, string>>({});
-  formError = $state<string | null>(null);
+  /**
+   * Save's run: busy, the alert (the Host's message over the fields it names), the messages under
+   * the fields by their dotted paths (`title`, `header.date`), a 429's countdown with Save held back.
+   */
+  readonly action = new FormAction({ rateLimit: 'wait', alertWithFields: true, disposeWith: 'owner' });
   /** The header panel shows the raw YAML (kept while the panel is away during a load). */
   yamlMode = $state(false);
   /** The header's raw YAML does not parse (the header panel says where): Save waits for it. */
@@ -94,7 +100,6 @@ export class EditorSession {
   headerRevision = $state(0);
   /** Bumped whenever the site's copy was read anew: the site's preview follows it. */
   siteRevision = $state(0);
-  readonly wait = new Countdown();
 
   /** Text left behind by an earlier editor is back (when it was typed). */
   restoredAt = $state<number | null>(null);
@@ -181,6 +186,21 @@ export class EditorSession {
     }[this.stateKind],
   );
 
+  get saving(): boolean {
+    return this.action.busy;
+  }
+  get errors(): Partial<Record<string, string>> {
+    return this.action.fields;
+  }
+  /** The form's alert: what went wrong, or the site's words about the rate limit holding Save back. */
+  get formError(): string | null {
+    return this.action.error ?? this.action.limitMessage;
+  }
+  /** The rate limit's countdown (Save waits it out). */
+  get wait() {
+    return this.action.wait;
+  }
+
   // ── life ────────────────────────────────────────────────────────────────────────────────
   /** Opens the page and keeps the draft in step; the returned function stops it (leaving nothing unsent behind). */
   start(): () => void {
@@ -217,7 +237,7 @@ export class EditorSession {
     });
     return () => {
       stopEffects();
-      this.wait.stop();
+      this.action.dispose();
       this.#leaveBehind();
       if (this.#persistTimer) void this.persist();
     };
@@ -240,8 +260,7 @@ export class EditorSession {
     this.template = page.template;
     this.slug = page.slug || page.route.split('/').at(-1)!;
     this.order = page.order === null ? '' : String(page.order);
-    this.errors = {};
-    this.formError = null;
+    this.action.reset();
     this.headerRevision++;
   }
 
@@ -318,10 +337,7 @@ export class EditorSession {
     if (mine.template) this.template = mine.template;
     this.headerRevision++;
     this.#persistedKey = this.editKey; // deriveds read fresh: this is the draft's own text
-    if (draft.state === 'rejected' && draft.problem) {
-      this.formError = draft.problem.message;
-      if (draft.problem.fields) this.showFieldErrors(draft.problem.fields);
-    }
+    if (draft.state === 'rejected' && draft.problem) this.#showRefusal(draft.problem);
   }
 
   #leaveBehind(): void {
@@ -436,52 +452,55 @@ export class EditorSession {
   }
 
   clearError(name: string): void {
-    if (!(name in this.errors)) return;
-    const { [name]: _gone, ...rest } = this.errors;
-    this.errors = rest;
+    this.action.clearField(name);
   }
 
-  showFieldErrors(fields: Record<string, string>): void {
-    this.errors = fields;
-    const first = Object.keys(fields)[0];
+  /** A refusal kept with the draft: its message in the alert, its fields under theirs (the first one brought forward). */
+  #showRefusal(problem: { message: string; fields?: Record<string, string> }): void {
+    this.action.showFields(problem.fields ?? {}, problem.message);
+    this.#attend(problem.fields);
+  }
+
+  #attend(fields: Record<string, string> | undefined): void {
+    const first = Object.keys(fields ?? {})[0];
     if (first) this.#opts.onAttention?.(first);
   }
 
   // ── saving ──────────────────────────────────────────────────────────────────────────────
   /** Saves the text (and moves the page when slug or order changed). True when all of it worked. */
   async save(): Promise<boolean> {
-    if (this.saving || !this.saved || !this.canWrite) return false;
+    if (this.action.blocked || !this.saved || !this.canWrite) return false;
     if (this.headerInvalid) {
       this.#opts.onAttention?.('header');
-      this.formError = 'The header YAML has an error; fix it before saving.';
+      this.action.error = 'The header YAML has an error; fix it before saving.';
       return false;
     }
     if (!this.dirty) return true;
-    this.saving = true;
-    this.formError = null;
-    this.errors = {};
-    try {
-      if (this.contentDirty || this.localDraft) {
-        if (!(await this.#sendText())) return false;
-      }
-      if (this.moveDirty) await this.#move();
-      return true;
-    } catch (err) {
-      const e = AppError.from(err);
-      if (e.code === 'conflict') {
-        this.conflictError = null;
-        this.conflictOpen = true;
-      } else if (e.code === 'rate_limited') {
-        this.wait.start(e.retryAfter ?? 30);
-        this.formError = e.message;
-      } else if (e.hasFields) {
-        this.formError = e.message;
-        this.showFieldErrors(e.fields!);
-      } else this.formError = e.message;
+    const outcome = await this.action.attempt(
+      async () => {
+        if (this.contentDirty || this.localDraft) {
+          if (!(await this.#sendText())) return false;
+        }
+        if (this.moveDirty) await this.#move();
+        return true;
+      },
+      (e) => {
+        if (e.code !== 'conflict') return false;
+        this.#openConflict();
+        return true;
+      },
+    );
+    if (!outcome) return false; // held back by a rate limit's wait
+    if (!outcome.ok) {
+      this.#attend(outcome.error.fields);
       return false;
-    } finally {
-      this.saving = false;
     }
+    return outcome.value;
+  }
+
+  #openConflict(): void {
+    this.conflictError = null;
+    this.conflictOpen = true;
   }
 
   /** The text's part of a Save: false when it stopped short of the site (conflict, refusal, signed out). */
@@ -504,16 +523,13 @@ export class EditorSession {
     }
     switch (o.outcome) {
       case 'conflicted':
-        this.conflictError = null;
-        this.conflictOpen = true;
+        this.#openConflict();
         return false;
       case 'rejected':
-        this.formError = o.problem.message;
-        if (o.problem.fields) this.showFieldErrors(o.problem.fields);
-        return false;
+        // the draft keeps the refusal; the form shows it as any refused call's
+        throw new AppError({ code: 'invalid_input', message: o.problem.message, ...(o.problem.fields ? { fields: o.problem.fields } : {}) });
       case 'signed_out':
-        this.formError = `${o.problem.message} Your text is kept on this computer and goes out after you sign in again.`;
-        return false;
+        throw new AppError({ code: 'unauthorized', message: `${o.problem.message} Your text is kept on this computer and goes out after you sign in again.` });
       case 'queued':
         // the site did not answer: the text is safe here and goes out with the next sync
         this.waitingForSite = o.problem.message;
