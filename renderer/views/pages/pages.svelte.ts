@@ -107,6 +107,10 @@ export const DEFAULT_FILTERS: ListFilters = {
   perPage: 50,
 };
 
+/** Whether any filter narrows the list (the page size is no filter). */
+export const filtersActive = (f: ListFilters): boolean =>
+  f.search.trim() !== '' || f.published !== 'any' || f.visible !== 'any' || f.routable !== 'any' || f.template !== '' || f.parent.trim() !== '';
+
 export type PagesDialog =
   | { kind: 'new'; parent: string }
   | { kind: 'copy'; route: string }
