@@ -2,7 +2,8 @@
  * The set-up most Host tests share: a CMS sandbox (the demo site unless told otherwise), a Host
  * on a fresh data folder with secrets in memory, and the sandbox's site added to it by its admin
  * key. `call`/`fails` reach the Host's channels (host-calls.ts), `events` collects what the Host
- * announced, `reopen` opens the Host again on the same folder (a restart), `close` ends all three.
+ * announced, `reopen` opens the Host again on the same folder (a restart), `open` does so after the
+ * test closed the Host itself (to change its database meanwhile), `close` ends all three.
  * Tests keep their own sandboxes, fetch wrappers or secret stores by passing them in.
  */
 import { createHost, type Host, type HostOptions } from '../../electron/core/host';
@@ -34,6 +35,8 @@ export interface DemoHost {
   fails: ReturnType<typeof hostCalls>['fails'];
   /** closes the Host and opens it again on the same data folder, with the same options */
   reopen(): Promise<Host>;
+  /** opens the Host again on the same data folder, with the same options, after the test closed it */
+  open(): Promise<Host>;
   /** the Host, the sandbox (unless the test started it) and the data folder */
   close(): Promise<void>;
 }
@@ -54,9 +57,10 @@ export async function withHost(o: DemoHostOptions = {}): Promise<DemoHost> {
   if (o.site !== false) {
     fx.site = await fx.call('sites.add', { name: o.site ?? 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
   }
+  fx.open = async () => (fx.host = await open());
   fx.reopen = async () => {
     await fx.host.close();
-    return (fx.host = await open());
+    return fx.open();
   };
   fx.close = async () => {
     await fx.host.close();
