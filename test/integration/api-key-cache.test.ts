@@ -5,13 +5,13 @@
  * (electron/sessions/api-keys.ts). Reads are counted on the secret store, the app's edge.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createHost, type Host } from '../../electron/core/host';
+import type { Host } from '../../electron/core/host';
 import { MemorySecretStore } from '../../electron/secrets/memory';
 import type { ChannelInput, ChannelName, ChannelOutput } from '../../electron/contract';
-import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import type { CmsSandbox } from '../sandbox/cms/server';
 import { startStoreSandbox, type StoreSandbox } from '../sandbox/store/server';
+import { withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
-import { tempDir } from '../support/tmp';
 
 class CountingSecrets extends MemorySecretStore {
   reads = 0;
@@ -26,7 +26,7 @@ let shop: StoreSandbox;
 let host: Host;
 /** The `api_key` header of every request to the store, in order. */
 const storeKeys: (string | null)[] = [];
-let dir: ReturnType<typeof tempDir>;
+let fx: DemoHost;
 const secrets = new CountingSecrets();
 
 async function invoke<K extends ChannelName>(channel: K, input: ChannelInput<K>) {
@@ -35,20 +35,18 @@ async function invoke<K extends ChannelName>(channel: K, input: ChannelInput<K>)
 
 describe.each(flavors)('%s flavour', (flavor) => {
   beforeAll(async () => {
-    cms = await startCmsSandbox({ flavor, seed: 'demo', content: 'single' });
     shop = await startStoreSandbox({ flavor });
-    dir = tempDir();
     const recording: typeof fetch = (input, init) => {
       if (String(input).startsWith(shop.url)) storeKeys.push(new Headers(init?.headers).get('api_key'));
       return fetch(input, init);
     };
-    host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets, fetch: recording, log: () => {} });
+    // no site yet: the tests add theirs with the keys they test
+    fx = await withHost({ sandbox: { flavor, content: 'single' }, site: false, host: { secrets, fetch: recording } });
+    ({ cms, host } = fx);
   });
   afterAll(async () => {
-    await host.close();
-    await cms.close();
+    await fx.close();
     await shop.close();
-    dir.remove();
   });
 
   test('the key is read once for many requests, and a new key from the settings is used at once', async () => {

@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHost, type Host } from '../../electron/core/host';
+import type { Host } from '../../electron/core/host';
 import { MemorySecretStore } from '../../electron/secrets/memory';
 import { areaBlockedReason, isDemoAccount, type ChannelInput, type ChannelName, type ChannelOutput, type ErrorInfo, type SessionInfo } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { DEMO_ACCOUNTS, DEMO_TOTP_SECRET } from '../sandbox/cms/seed';
 import { totp } from '../sandbox/cms/totp';
 import { flavors, type Flavor } from '../support/flavors';
+import { withPlainHost } from '../support/demo-host';
 import { selfSignedServer } from '../support/servers';
 import { tempDir } from '../support/tmp';
 
@@ -28,49 +29,35 @@ interface World {
   restart(): Promise<void>;
 }
 
+/** A Host of its own on a fresh folder (the fixture's plain Host), with a clock the test moves. */
 async function world(): Promise<World> {
-  const dir = tempDir();
   const secrets = new MemorySecretStore();
   const clock = { ms: Date.now() };
   const requests: string[] = [];
-  const events: SessionInfo[] = [];
   // counts what reaches the network, so "one refresh for many calls" can be checked
   const countingFetch: typeof fetch = (input, init) => {
     requests.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
     return fetch(input, init);
   };
-  const open = async () => {
-    const host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets, fetch: countingFetch, log: () => {}, now: () => clock.ms });
-    host.onEvent((name, payload) => name === 'auth.session' && events.push(payload as SessionInfo));
-    return host;
-  };
-  const w: World = {
-    host: await open(),
-    dir,
+  const fx = await withPlainHost({ host: { secrets, fetch: countingFetch, now: () => clock.ms } });
+  cleanups.push(() => fx.close());
+  return {
+    get host() {
+      return fx.host;
+    },
+    dir: fx.dir,
     secrets,
     clock,
     requests,
-    events,
-    async call(channel, input) {
-      const r = await w.host.invoke(channel, input);
-      if (!r.ok) throw Object.assign(new Error(`${channel}: ${r.error.message}`), r.error);
-      return r.value as never;
+    get events() {
+      return fx.events.filter((e) => e.name === 'auth.session').map((e) => e.payload as SessionInfo);
     },
-    async fails(channel, input) {
-      const r = await w.host.invoke(channel, input);
-      if (r.ok) throw new Error(`${channel} should have failed`);
-      return r.error;
-    },
+    call: fx.call,
+    fails: fx.fails,
     async restart() {
-      await w.host.close();
-      w.host = await open();
+      await fx.reopen();
     },
   };
-  cleanups.push(async () => {
-    await w.host.close();
-    dir.remove();
-  });
-  return w;
 }
 
 async function startSandbox(flavor: Flavor, opts: Parameters<typeof startCmsSandbox>[0] = {}): Promise<CmsSandbox> {

@@ -4,29 +4,22 @@
  * Also across a restart with changes queued while offline, and not at all when switched off.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createHost, type Host } from '../../electron/core/host';
-import { MemorySecretStore } from '../../electron/secrets/memory';
+import type { Host } from '../../electron/core/host';
 import { cmsPages } from '../../electron/api/cms/pages';
 import type { Site, SyncSiteStatus } from '../../electron/contract';
-import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import type { CmsSandbox } from '../sandbox/cms/server';
+import { withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
 import { adminApi, hostCalls } from '../support/host-calls';
-import { tempDir } from '../support/tmp';
 
 let cms: CmsSandbox;
 let host: Host;
-let dir: ReturnType<typeof tempDir>;
 let site: Site;
-const secrets = new MemorySecretStore();
-const statuses: SyncSiteStatus[] = [];
+let fx: DemoHost;
 
 const { call } = hostCalls(() => host);
-async function openHost() {
-  host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets, log: () => {} });
-  host.onEvent((name, payload) => {
-    if (name === 'sync.status') statuses.push(...(payload as SyncSiteStatus[]).filter((s) => s.siteId === site?.id));
-  });
-}
+/** the sync statuses of the demo site the Host announced, in order */
+const statuses = () => fx.events.filter((e) => e.name === 'sync.status').flatMap((e) => (e.payload as SyncSiteStatus[]).filter((s) => s.siteId === site.id));
 const server = () => adminApi(cms);
 const serverContent = async (route: string) => ((await cmsPages.get(server(), route)) as { content: string }).content;
 const mine = async () => (await call('sync.status', {})).find((s) => s.siteId === site.id)!;
@@ -52,31 +45,26 @@ async function editOffline(route: string, content: string) {
 
 describe.each(flavors)('%s flavour', (flavor) => {
   beforeAll(async () => {
-    cms = await startCmsSandbox({ flavor, seed: 'demo', content: 'demo' });
-    dir = tempDir();
-    await openHost();
-    site = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+    fx = await withHost({ sandbox: { flavor } });
+    ({ cms, host, site } = fx);
   });
-  afterAll(async () => {
-    await host.close();
-    await cms.close();
-    dir.remove();
-  });
+  afterAll(() => fx.close());
 
   describe('auto-sync when back online', () => {
     test('the site answers again: its outbox goes out by itself, and the status says online again', async () => {
-      statuses.length = 0;
+      fx.events.length = 0;
       await editOffline('/about/history', 'Written on a train.');
       cms.faults.clear();
       const back = await until(mine, (s) => s.pending === 0);
       expect(back).toMatchObject({ online: true, conflicted: 0 });
       expect(await serverContent('/about/history')).toBe('Written on a train.');
       // the renderer was told: offline first, then online, then nothing pending
-      const offlineAt = statuses.findIndex((s) => s.online === false);
-      const onlineAt = statuses.findIndex((s, i) => i > offlineAt && s.online === true);
+      const told = statuses();
+      const offlineAt = told.findIndex((s) => s.online === false);
+      const onlineAt = told.findIndex((s, i) => i > offlineAt && s.online === true);
       expect(offlineAt).toBeGreaterThanOrEqual(0);
       expect(onlineAt).toBeGreaterThan(offlineAt);
-      expect(statuses.at(-1)).toMatchObject({ pending: 0, online: true });
+      expect(told.at(-1)).toMatchObject({ pending: 0, online: true });
     });
 
     test('switched off: the site comes back, the change waits for a push', async () => {
@@ -96,8 +84,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
     test('changes queued offline before a restart go out when the site answers after it', async () => {
       await editOffline('/about/history', 'Queued before the restart.');
-      await host.close();
-      await openHost(); // the site still drops every connection: the first probe fails
+      host = await fx.reopen(); // the site still drops every connection: the first probe fails
       await new Promise((r) => setTimeout(r, 300));
       expect(await mine()).toMatchObject({ pending: 1, online: false });
       cms.faults.clear();

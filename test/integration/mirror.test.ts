@@ -10,13 +10,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { createHost, DB_FILE, type Host } from '../../electron/core/host';
-import { MemorySecretStore } from '../../electron/secrets/memory';
+import { DB_FILE, type Host } from '../../electron/core/host';
 import { cmsPages } from '../../electron/api/cms/pages';
 import type { ChannelInput, MirrorProgress, Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { DEMO_PAGE_COUNT } from '../sandbox/cms/content/seed-content';
 import type { RequestRecord } from '../sandbox/cms/request-log';
+import { withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
 import { adminApi, hostCalls } from '../support/host-calls';
 import { startProxy } from '../support/proxy';
@@ -27,16 +27,15 @@ let cmsOpen = true;
 let host: Host;
 let dir: ReturnType<typeof tempDir>;
 let site: Site;
-const secrets = new MemorySecretStore();
-const events: MirrorProgress[] = [];
+let fx: DemoHost;
+/** the mirror progress the Host announced, in order */
+const progress = () => fx.events.filter((e) => e.name === 'mirror.progress').map((e) => e.payload as MirrorProgress);
 
 const { call, fails } = hostCalls(() => host);
 
+/** opens the Host again after a test closed it (a quit or a crash) */
 async function openHost() {
-  host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets, log: () => {} });
-  host.onEvent((name, payload) => {
-    if (name === 'mirror.progress') events.push(payload as MirrorProgress);
-  });
+  host = await fx.open();
 }
 
 const statusOf = async (siteId: string) => (await call('mirror.status', { siteId }))[0]!;
@@ -106,24 +105,22 @@ describe.each(flavors)('%s flavour', (flavor) => {
   const real = flavor === 'real';
   beforeAll(async () => {
     // not a test of the rate limit (mirror-paced.test.ts is): the real service's 120 a minute would make each mirror take minutes
+    // the last tests stop the sandbox themselves: it is started here and handed in
     cms = await startCmsSandbox({ flavor, seed: 'demo', content: 'demo', recordRequests: true, limits: RAISED });
     cmsOpen = true;
-    events.length = 0;
-    dir = tempDir();
-    await openHost();
-    site = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+    fx = await withHost({ cms });
+    ({ host, dir, site } = fx);
     await cmsPages.create(server(), { route: TRAP, title: 'Media kit', content: 'Logos and photos for the press.' });
   });
   afterAll(async () => {
-    await host.close();
+    await fx.close();
     if (cmsOpen) await cms.close();
-    dir.remove();
   });
 
   describe('make available offline', () => {
     test('a full mirror reads every page in every language into the cache, with consistent progress', async () => {
       const total = expectedReads();
-      events.length = 0;
+      fx.events.length = 0;
       const r = await mirrored();
       expect(r).toMatchObject({ state: 'done', phase: 'done', listed: true, total, done: total - UNREADABLE, fetched: total - UNREADABLE, unchanged: 0, failed: 0, unreadable: UNREADABLE, removed: 0 });
       // the page the API cannot read is said so with the reason, and the run is not called failed
@@ -150,7 +147,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(JSON.parse(home!.media)).toHaveLength(5);
 
       // progress events: never more finished than known, never going back, the last one the end
-      const mine = events.filter((e) => e.runId === r.runId);
+      const mine = progress().filter((e) => e.runId === r.runId);
       expect(mine.length).toBeGreaterThan(2);
       let last = 0;
       for (const e of mine) {

@@ -7,12 +7,12 @@
  * (connection refused) and started again on the same port.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createHost, type Host } from '../../electron/core/host';
-import { MemorySecretStore } from '../../electron/secrets/memory';
+import type { Host } from '../../electron/core/host';
 import { cmsPages } from '../../electron/api/cms/pages';
 import type { ChannelInput, MirrorProgress, Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { Transport } from '../../electron/api/transport';
+import { withHost, type DemoHost } from '../support/demo-host';
 import { adminApi, hostCalls } from '../support/host-calls';
 import { flavors } from '../support/flavors';
 import { tempDir } from '../support/tmp';
@@ -30,7 +30,7 @@ async function until<T>(what: () => Promise<T>, ok: (x: T) => boolean, ms = 60_0
 describe.each(flavors)('%s flavour', (flavor) => {
   let cms: CmsSandbox | undefined;
   let siteDir: ReturnType<typeof tempDir>;
-  let dir: ReturnType<typeof tempDir>;
+  let fx: DemoHost;
   let host: Host;
   let site: Site;
   let port: number;
@@ -48,17 +48,16 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
   beforeAll(async () => {
     siteDir = tempDir('sitedesk-offline-reads-site-');
-    dir = tempDir();
     cms = await startSite();
     port = Number(new URL(cms.url).port);
     apiKey = cms.seeded!.adminApiKey!;
-    host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), fetch: counting, log: () => {} });
-    site = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+    // the test stops and restarts the site itself, so it starts it and the fixture leaves it alone
+    fx = await withHost({ cms, host: { fetch: counting } });
+    ({ host, site } = fx);
   }, 60_000);
   afterAll(async () => {
-    await host.close();
+    await fx.close();
     await cms?.close();
-    dir.remove();
     siteDir.remove();
   });
 

@@ -3,11 +3,10 @@
  * (301 pages in en/de/fr). The cache is checked on disk (SQLite) where it matters.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createHost, type Host } from '../../electron/core/host';
-import { MemorySecretStore } from '../../electron/secrets/memory';
+import type { Host } from '../../electron/core/host';
 import type { ErrorInfo, Site } from '../../electron/contract';
 import type { CmsSandbox } from '../sandbox/cms/server';
-import { withHost, type DemoHost } from '../support/demo-host';
+import { withHost, withPlainHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
 import { hostCalls } from '../support/host-calls';
 import { startProxy } from '../support/proxy';
@@ -321,7 +320,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
   describe('removing the site', () => {
     test('drops its cached pages', async () => {
-      const other = await createHost({ dataDir: tempDir().path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {} });
+      const other = await withPlainHost();
       await other.close();
       await call('sites.remove', { id: site.id });
       const Database = (await import('better-sqlite3')).default;

@@ -4,19 +4,18 @@
  * snippets, header values, the index following the cache, and inputs that would be FTS5 syntax.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createHost, type Host } from '../../electron/core/host';
-import { MemorySecretStore } from '../../electron/secrets/memory';
+import type { Host } from '../../electron/core/host';
 import { cmsPages } from '../../electron/api/cms/pages';
 import type { ChannelInput, ChannelName, SearchHit, Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import { withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
 import { adminApi, hostCalls } from '../support/host-calls';
-import { tempDir } from '../support/tmp';
 
 let demo: CmsSandbox;
 let small: CmsSandbox;
 let host: Host;
-let dir: ReturnType<typeof tempDir>;
+let fx: DemoHost;
 let demoSite: Site;
 let smallSite: Site;
 
@@ -43,23 +42,19 @@ describe.each(flavors)('%s flavour', (flavor) => {
   beforeAll(async () => {
     // not a test of the rate limit: two mirrors of 120 a minute would take minutes
     const limits = { api: { limit: 10_000, windowSec: 60 } };
-    [demo, small] = await Promise.all([startCmsSandbox({ flavor, seed: 'demo', content: 'demo', limits }), startCmsSandbox({ flavor, seed: 'demo', content: 'single', limits })]);
+    [fx, small] = await Promise.all([withHost({ sandbox: { flavor, limits } }), startCmsSandbox({ flavor, seed: 'demo', content: 'single', limits })]);
+    ({ cms: demo, host, site: demoSite } = fx);
     await cmsPages.create(serverOf(small), {
       route: '/tokyo',
       title: 'Ünïcödé café in 東京',
       header: { tags: ['Größe', 'naïve'] },
       content: 'Über die Straße: the smörgåsbord costs 1 200 ¥ near Shibuya. 🍣 Sushi for everyone.',
     });
-    dir = tempDir();
-    host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {} });
-    demoSite = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: demo.url, environment: null, authMode: 'apikey', apiKey: demo.seeded!.adminApiKey! });
     smallSite = await call('sites.add', { name: 'Small', kind: 'cms', baseUrl: small.url, environment: null, authMode: 'apikey', apiKey: small.seeded!.adminApiKey! });
     await Promise.all([mirror(demoSite), mirror(smallSite)]);
   });
   afterAll(async () => {
-    await host.close();
-    await Promise.all([demo.close(), small.close()]);
-    dir.remove();
+    await Promise.all([fx.close(), small.close()]);
   });
 
   describe('offline search', () => {

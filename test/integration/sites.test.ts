@@ -1,9 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createHost, type Host } from '../../electron/core/host';
 import { MemorySecretStore } from '../../electron/secrets/memory';
+import type { SecretStore } from '../../electron/secrets/secret-store';
 import type { ChannelInput, ChannelName, ChannelOutput, ConnectionReport, Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { startStoreSandbox, type StoreSandbox } from '../sandbox/store/server';
+import { withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
 import { closedPort, selfSignedServer, silentServer } from '../support/servers';
 import { tempDir } from '../support/tmp';
@@ -14,11 +16,13 @@ let store: StoreSandbox;
 let dir: ReturnType<typeof tempDir>;
 let host: Host;
 let secrets: MemorySecretStore;
-const events: { name: string; payload: unknown }[] = [];
+let fx: DemoHost | undefined;
 
-async function open() {
-  host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets, log: () => {} });
-  host.onEvent((name, payload) => events.push({ name, payload }));
+/** Each test's own Host: a new data folder and keychain, no site yet, on this flavour's sandboxes. */
+async function fresh(keychain: (s: MemorySecretStore) => SecretStore = (s) => s) {
+  secrets = new MemorySecretStore();
+  fx = await withHost({ cms, site: false, host: { secrets: keychain(secrets) } });
+  ({ host, dir } = fx);
 }
 
 async function call<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ChannelOutput<K>> {
@@ -45,9 +49,13 @@ const cmsDraft = (over: Partial<ChannelInput<'sites.add'>> = {}): ChannelInput<'
 beforeAllTests();
 function beforeAllTests() {
   afterEach(async () => {
-    await host?.close();
-    dir?.remove();
-    events.length = 0;
+    if (fx) await fx.close();
+    else {
+      // the test that opens its own Host
+      await host?.close();
+      dir?.remove();
+    }
+    fx = undefined;
   });
 }
 
@@ -61,9 +69,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
   describe('sites through the Host', () => {
     test('add, list, edit, reorder, and find them again after a restart', async () => {
-      dir = tempDir();
-      secrets = new MemorySecretStore();
-      await open();
+      await fresh();
       const blog = await call('sites.add', cmsDraft());
       const shop = await call('sites.add', { name: 'Shop', kind: 'store', baseUrl: store.url, environment: null, authMode: 'apikey', apiKey: 'k-123' });
       expect(shop.hasApiKey).toBe(true);
@@ -75,19 +81,16 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
       await call('sites.reorder', { ids: [shop.id, blog.id] });
       expect((await call('sites.list', {})).map((s) => s.name)).toEqual(['Shop', 'Blog (staging)']);
-      expect(events.filter((e) => e.name === 'sites.changed')).toHaveLength(4);
+      expect(fx!.events.filter((e) => e.name === 'sites.changed')).toHaveLength(4);
 
       await call('workspace.set', { tabs: [blog.id, shop.id], active: shop.id, split: blog.id, ratio: 0.6 });
-      await host.close();
-      await open();
+      host = await fx!.reopen();
       expect((await call('sites.list', {})).map((s) => s.name)).toEqual(['Shop', 'Blog (staging)']);
       expect(await call('workspace.get', {})).toEqual({ tabs: [blog.id, shop.id], active: shop.id, split: blog.id, ratio: 0.6 });
     });
 
     test('bad input: duplicate name, non-http scheme, malformed URL — field errors, nothing changed', async () => {
-      dir = tempDir();
-      secrets = new MemorySecretStore();
-      await open();
+      await fresh();
       await call('sites.add', cmsDraft());
       expect(await fails('sites.add', cmsDraft({ name: ' blog ' }))).toMatchObject({ code: 'duplicate', fields: { name: expect.stringContaining('already exists') } });
       expect((await fails('sites.add', cmsDraft({ name: 'Other', baseUrl: 'ftp://x.test/api/v1' }))).fields?.baseUrl).toContain('Only http://');
@@ -97,17 +100,13 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('an address without a path gets the default prefix of its kind', async () => {
-      dir = tempDir();
-      secrets = new MemorySecretStore();
-      await open();
+      await fresh();
       const s = await call('sites.add', { name: 'Shop', kind: 'store', baseUrl: store.origin, environment: null, authMode: 'password' });
       expect(s.baseUrl).toBe(store.url);
     });
 
     test('removing a site deletes its secrets and drops it from the workspace', async () => {
-      dir = tempDir();
-      secrets = new MemorySecretStore();
-      await open();
+      await fresh();
       const a = await call('sites.add', cmsDraft({ authMode: 'apikey', apiKey: 'secret-a' }));
       const b = await call('sites.add', cmsDraft({ name: 'Docs', authMode: 'apikey', apiKey: 'secret-b' }));
       await secrets.set(`site:${a.id}:refresh`, 'r');
@@ -121,9 +120,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('switching to password sign-in forgets the stored key; an empty key forgets it too', async () => {
-      dir = tempDir();
-      secrets = new MemorySecretStore();
-      await open();
+      await fresh();
       const s = await call('sites.add', cmsDraft({ authMode: 'apikey', apiKey: 'k' }));
       const { apiKey: _, ...rest } = cmsDraft();
       expect((await call('sites.update', { id: s.id, ...rest, authMode: 'password' })).hasApiKey).toBe(false);
@@ -133,24 +130,21 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('a keychain that refuses: clear message, nothing saved', async () => {
-      dir = tempDir();
-      secrets = new MemorySecretStore();
-      const refusing = Object.assign(Object.create(secrets), {
-        set: async () => {
-          const { AppError } = await import('../../electron/base/app-error');
-          throw new AppError({ code: 'keychain', message: 'The system keychain refused to store the secret. Nothing was changed.' });
-        },
-      });
-      host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets: refusing, log: () => {} });
+      await fresh((secrets) =>
+        Object.assign(Object.create(secrets), {
+          set: async () => {
+            const { AppError } = await import('../../electron/base/app-error');
+            throw new AppError({ code: 'keychain', message: 'The system keychain refused to store the secret. Nothing was changed.' });
+          },
+        }),
+      );
       const err = await fails('sites.add', cmsDraft({ authMode: 'apikey', apiKey: 'k' }));
       expect(err).toMatchObject({ code: 'keychain', message: expect.stringContaining('refused') });
       expect(await call('sites.list', {})).toEqual([]);
     });
 
     test('reordering with a stale list is refused', async () => {
-      dir = tempDir();
-      secrets = new MemorySecretStore();
-      await open();
+      await fresh();
       const a = await call('sites.add', cmsDraft());
       await call('sites.add', cmsDraft({ name: 'Two' }));
       expect(await fails('sites.reorder', { ids: [a.id] })).toMatchObject({ code: 'conflict' });
@@ -162,9 +156,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       call('sites.test', { target: { environment: null, ...target } });
 
     test('reachable CMS and store', async () => {
-      dir = tempDir();
-      secrets = new MemorySecretStore();
-      await open();
+      await fresh();
       expect(await probe({ kind: 'cms', baseUrl: cms.url })).toMatchObject({ outcome: 'reachable', ok: true, status: 200 });
       expect(await probe({ kind: 'store', baseUrl: store.url })).toMatchObject({ outcome: 'reachable', ok: true });
       const site: Site = await call('sites.add', cmsDraft());
@@ -172,17 +164,13 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('wrong prefix, with the address that works', async () => {
-      dir = tempDir();
-      secrets = new MemorySecretStore();
-      await open();
+      await fresh();
       const r = await probe({ kind: 'cms', baseUrl: `${cms.origin}/api/v2` });
       expect(r).toMatchObject({ outcome: 'wrong_prefix', ok: false, suggestedBaseUrl: cms.url });
     });
 
     test('not this kind of service', async () => {
-      dir = tempDir();
-      secrets = new MemorySecretStore();
-      await open();
+      await fresh();
       // a store's prefix probed as a CMS: 404 problem+json, and the CMS default prefix is not there either
       expect((await probe({ kind: 'cms', baseUrl: store.url })).ok).toBe(false);
       // the CMS probed as a store: its HTML/404 answers are not an inventory
@@ -192,9 +180,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('unreachable, timeout and TLS problems each say what happened', async () => {
-      dir = tempDir();
-      secrets = new MemorySecretStore();
-      await open();
+      await fresh();
       const port = await closedPort();
       const refused = await probe({ kind: 'cms', baseUrl: `http://127.0.0.1:${port}/api/v1` });
       expect(refused).toMatchObject({ outcome: 'unreachable', ok: false, message: expect.stringContaining('refused') });
@@ -220,9 +206,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('the environment header is sent with the probe', async () => {
-      dir = tempDir();
-      secrets = new MemorySecretStore();
-      await open();
+      await fresh();
       const seen: (string | undefined)[] = [];
       const { listen, json } = await import('../sandbox/http');
       const spy = await listen((req, res) => {
@@ -244,12 +228,12 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
 describe('a database that cannot be used', () => {
   test('the Host still starts, says why in app.info, and refuses site calls with the reason', async () => {
+    // its own Host, not the fixture's: no site or sandbox, and a file planted before the Host opens
     dir = tempDir();
-    secrets = new MemorySecretStore();
     const { writeFileSync, readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     writeFileSync(join(dir.path, 'sitedesk.db'), 'not a database');
-    await open();
+    host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {} });
     const info = await call('app.info', {});
     expect(info.database).toMatchObject({ ok: false, message: expect.stringContaining('not a Sitedesk database') });
     expect(await fails('sites.list', {})).toMatchObject({ code: 'database' });

@@ -14,13 +14,15 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createHost, type Host } from '../../electron/core/host';
+import type { Host } from '../../electron/core/host';
 import { MemorySecretStore } from '../../electron/secrets/memory';
-import { ORDER_ID_RULES, type ChannelInput, type ChannelName, type ChannelOutput, type ErrorInfo, type RateBudget, type Site, type StoreSessionInfo } from '../../electron/contract';
+import { ORDER_ID_RULES, type RateBudget, type Site, type StoreSessionInfo } from '../../electron/contract';
 import { startStoreSandbox, type StoreSandbox } from '../sandbox/store/server';
 import { MALFORMED_PET_ID, PLACEHOLDER_PET_ID } from '../sandbox/store/real/seed';
 import { DEMO_USERS } from '../sandbox/store/seed';
+import { withPlainHost, type PlainHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
+import { hostCalls } from '../support/host-calls';
 import { tempDir } from '../support/tmp';
 
 /** Ids Sitedesk makes: milliseconds since 2024 times 4096 plus chance, far above any store's own numbering. */
@@ -40,19 +42,10 @@ describe.each(flavors)('%s flavour', (flavor) => {
   /** Added by the Host's clock; the sandbox has its own (sb.clock). */
   let skewMs = 0;
   const requests: { method: string; path: string; body?: string }[] = [];
-  const events: { name: string; payload: unknown }[] = [];
+  let fx: PlainHost;
 
-  async function call<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ChannelOutput<K>> {
-    const r = await host.invoke(channel, input);
-    if (!r.ok) throw Object.assign(new Error(`${channel}: ${r.error.message}`), r.error);
-    return r.value as ChannelOutput<K>;
-  }
-  async function fails<K extends ChannelName>(channel: K, input: ChannelInput<K>): Promise<ErrorInfo> {
-    const r = await host.invoke(channel, input);
-    if (r.ok) throw new Error(`${channel} should have failed`);
-    return r.error;
-  }
-  const eventsNamed = <T,>(name: string) => events.filter((e) => e.name === name).map((e) => e.payload as T);
+  const { call, fails } = hostCalls(() => host);
+  const eventsNamed = <T,>(name: string) => fx.events.filter((e) => e.name === name).map((e) => e.payload as T);
 
   async function addStore(name: string, o: { apiKey?: string; baseUrl?: string } = {}): Promise<Site> {
     return call('sites.add', {
@@ -82,21 +75,20 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
   beforeAll(async () => {
     sb = await startStoreSandbox({ flavor });
-    dir = tempDir();
     secrets = new MemorySecretStore();
     const recording: typeof fetch = (input, init) => {
       const u = new URL(String(input));
       requests.push({ method: init?.method ?? 'GET', path: u.pathname + u.search, ...(typeof init?.body === 'string' ? { body: init.body } : {}) });
       return fetch(input, init);
     };
-    host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets, fetch: recording, log: () => {}, now: () => Date.now() + skewMs });
-    host.onEvent((name, payload) => events.push({ name, payload }));
+    // a store site, not the CMS demo: the plain Host, and the store added below
+    fx = await withPlainHost({ host: { secrets, fetch: recording, now: () => Date.now() + skewMs } });
+    ({ host, dir } = fx);
     shop = await addStore('Shop', { apiKey: sb.seeded!.keys.enterprise });
   });
   afterAll(async () => {
-    await host.close();
+    await fx.close();
     await sb.close();
-    dir.remove();
   });
   afterEach(() => {
     sb.faults.clear();
@@ -341,7 +333,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     test('an image upload streams with progress events and answers the pet with its new photo, which an edit keeps', async () => {
       const image = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(400_000, 7)]);
       const before = (await call('store.pets.get', { siteId: shop.id, petId: 3 })).photoUrls.length;
-      events.length = 0;
+      fx.events.length = 0;
       const r = await call('store.pets.uploadImage', { siteId: shop.id, petId: 3, uploadId: 'up-1', filename: 'max.png', type: 'image/png', data: image.toString('base64'), metadata: 'side view' });
       // the document's store answers an ApiResponse; Petstore answers the Pet
       expect(r.message).toContain(spec ? `Uploaded ${image.length} bytes` : `the store now lists ${before + 1} photos`);
@@ -544,7 +536,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
         sb.plans.free.perMinute = 3;
         const site = await addStore('Free plan', { apiKey: sb.seeded!.keys.free });
         try {
-          events.length = 0;
+          fx.events.length = 0;
           for (let i = 0; i < 3; i++) await call('store.inventory', { siteId: site.id });
           const budgets = eventsNamed<RateBudget>('store.budget').filter((b) => b.siteId === site.id);
           expect(budgets.map((b) => b.minute?.remaining)).toEqual([2, 1, 0]);
@@ -590,7 +582,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
         const site = await addStore('No budget', { apiKey: 'any-key' });
         try {
           expect((await call('store.budget', { siteId: site.id })).budget).toBeNull(); // no answer yet
-          events.length = 0;
+          fx.events.length = 0;
           for (let i = 0; i < 5; i++) await call('store.inventory', { siteId: site.id });
           const budget = (await call('store.budget', { siteId: site.id })).budget;
           expect(budget).toMatchObject({ siteId: site.id, reported: false, plan: null, unlimited: false, minute: null, day: null, blockedUntil: null });

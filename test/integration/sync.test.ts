@@ -4,14 +4,14 @@
  * cases after a crash (nothing sent twice).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createHost, type Host } from '../../electron/core/host';
-import { MemorySecretStore } from '../../electron/secrets/memory';
+import type { Host } from '../../electron/core/host';
 import { openDatabase, closeDatabase, repositories } from '../../electron/db';
 import { cmsPages } from '../../electron/api/cms/pages';
 import { pushSite } from '../../electron/sync/push';
 import type { ChannelInput, Site } from '../../electron/contract';
-import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import type { CmsSandbox } from '../sandbox/cms/server';
 import { DEMO_ACCOUNTS } from '../sandbox/cms/seed';
+import { withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
 import { adminApi, hostCalls } from '../support/host-calls';
 import { tempDir } from '../support/tmp';
@@ -30,37 +30,27 @@ const { call, fails } = hostCalls(() => host);
 const server = () => adminApi(cms);
 const serverPage = async (route: string) => (await cmsPages.get(server(), route)) as Exclude<Awaited<ReturnType<typeof cmsPages.get>>, 'not_modified'>;
 
-async function openHost() {
-  host = await createHost({
-    dataDir: dir.path,
-    shell: 'browser',
-    version: 'test',
-    secrets,
-    log: () => {},
-    fetch: async (input, init) => {
-      const what = `${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`;
-      requests.push(what);
-      beforeRequest?.(what);
-      const res = await fetch(input, init);
-      answers.push(`${what} ${res.status}`);
-      return res;
-    },
-  });
-}
-const secrets = new MemorySecretStore();
+/** The Host's fetch: records each request and its answer. */
+const recording: typeof fetch = async (input, init) => {
+  const what = `${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`;
+  requests.push(what);
+  beforeRequest?.(what);
+  const res = await fetch(input, init);
+  answers.push(`${what} ${res.status}`);
+  return res;
+};
+let fx: DemoHost;
+/** opens the Host again after a test closed it and changed its database */
+const openHost = async () => {
+  host = await fx.open();
+};
 
 describe.each(flavors)('%s flavour', (flavor) => {
   beforeAll(async () => {
-    cms = await startCmsSandbox({ flavor, seed: 'demo', content: 'demo' });
-    dir = tempDir();
-    await openHost();
-    site = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+    fx = await withHost({ sandbox: { flavor }, host: { fetch: recording } });
+    ({ cms, host, dir, site } = fx);
   });
-  afterAll(async () => {
-    await host.close();
-    await cms.close();
-    dir.remove();
-  });
+  afterAll(() => fx.close());
   afterEach(() => cms.faults.clear());
 
   const L = (...xs: string[]) => xs.join('\n');

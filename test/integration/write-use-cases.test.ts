@@ -6,18 +6,17 @@
  * a batch over more routes than the site takes at once (`pages.batch` splits to the site's limit).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createHost, type Host } from '../../electron/core/host';
-import { MemorySecretStore } from '../../electron/secrets/memory';
+import type { Host } from '../../electron/core/host';
 import { cmsPages } from '../../electron/api/cms/pages';
 import type { ChannelInput, Site } from '../../electron/contract';
-import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import type { CmsSandbox } from '../sandbox/cms/server';
+import { withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
 import { adminApi, hostCalls } from '../support/host-calls';
-import { tempDir } from '../support/tmp';
 
 let cms: CmsSandbox;
 let host: Host;
-let dir: ReturnType<typeof tempDir>;
+let fx: DemoHost;
 let site: Site;
 const requests: string[] = [];
 
@@ -29,26 +28,18 @@ const L = (...xs: string[]) => xs.join('\n');
 describe.each(flavors)('%s flavour', (flavor) => {
   beforeAll(async () => {
     // a site that takes fewer routes per batch request than the documents' 50
-    cms = await startCmsSandbox({ flavor, seed: 'demo', content: 'demo', batchMax: 3 });
-    dir = tempDir();
-    host = await createHost({
-      dataDir: dir.path,
-      shell: 'browser',
-      version: 'test',
-      secrets: new MemorySecretStore(),
-      log: () => {},
-      fetch: async (input, init) => {
-        requests.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
-        return fetch(input, init);
+    fx = await withHost({
+      sandbox: { flavor, batchMax: 3 },
+      host: {
+        fetch: async (input, init) => {
+          requests.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
+          return fetch(input, init);
+        },
       },
     });
-    site = await call('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+    ({ cms, host, site } = fx);
   });
-  afterAll(async () => {
-    await host.close();
-    await cms.close();
-    dir.remove();
-  });
+  afterAll(() => fx.close());
   afterEach(async () => {
     cms.faults.clear();
     // each test starts with nothing unsent

@@ -2,8 +2,11 @@
  * The set-up most Host tests share: a CMS sandbox (the demo site unless told otherwise), a Host
  * on a fresh data folder with secrets in memory, and the sandbox's site added to it by its admin
  * key. `call`/`fails` reach the Host's channels (host-calls.ts), `events` collects what the Host
- * announced, `reopen` opens the Host again on the same folder (a restart), `close` ends all three.
+ * announced, `reopen` opens the Host again on the same folder (a restart), `open` does so after the
+ * test closed the Host itself (to change its database meanwhile), `close` ends all three.
  * Tests keep their own sandboxes, fetch wrappers or secret stores by passing them in.
+ * `withPlainHost` is the same Host without the CMS sandbox and site, for tests whose site is
+ * something else (a store).
  */
 import { createHost, type Host, type HostOptions } from '../../electron/core/host';
 import { MemorySecretStore } from '../../electron/secrets/memory';
@@ -11,6 +14,50 @@ import type { Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox, type CmsSandboxOptions } from '../sandbox/cms/server';
 import { hostCalls } from './host-calls';
 import { tempDir } from './tmp';
+
+export interface PlainHostOptions {
+  /** the Host's options besides its folder (secrets default to memory; log is silent) */
+  host?: Partial<Omit<HostOptions, 'dataDir'>>;
+}
+
+export interface PlainHost {
+  host: Host;
+  dir: ReturnType<typeof tempDir>;
+  events: { name: string; payload: unknown }[];
+  call: ReturnType<typeof hostCalls>['call'];
+  fails: ReturnType<typeof hostCalls>['fails'];
+  /** closes the Host and opens it again on the same data folder, with the same options */
+  reopen(): Promise<Host>;
+  /** opens the Host again on the same data folder, with the same options, after the test closed it */
+  open(): Promise<Host>;
+  /** the Host and the data folder */
+  close(): Promise<void>;
+}
+
+/** A Host on a fresh data folder, no site added. */
+export async function withPlainHost(o: PlainHostOptions = {}): Promise<PlainHost> {
+  const dir = tempDir();
+  const options: HostOptions = { dataDir: dir.path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {}, ...o.host };
+  const events: PlainHost['events'] = [];
+  const open = async () => {
+    const h = await createHost(options);
+    h.onEvent((name, payload) => events.push({ name, payload }));
+    return h;
+  };
+  const fx = { dir, events } as PlainHost;
+  fx.host = await open();
+  Object.assign(fx, hostCalls(() => fx.host));
+  fx.open = async () => (fx.host = await open());
+  fx.reopen = async () => {
+    await fx.host.close();
+    return fx.open();
+  };
+  fx.close = async () => {
+    await fx.host.close();
+    dir.remove();
+  };
+  return fx;
+}
 
 export interface DemoHostOptions {
   /** the sandbox's options (default: the demo seed and content, spec flavour) */
@@ -23,45 +70,25 @@ export interface DemoHostOptions {
   site?: string | false;
 }
 
-export interface DemoHost {
+export interface DemoHost extends PlainHost {
   cms: CmsSandbox;
-  host: Host;
-  dir: ReturnType<typeof tempDir>;
   /** the site added (undefined with `site: false`) */
   site: Site;
-  events: { name: string; payload: unknown }[];
-  call: ReturnType<typeof hostCalls>['call'];
-  fails: ReturnType<typeof hostCalls>['fails'];
-  /** closes the Host and opens it again on the same data folder, with the same options */
-  reopen(): Promise<Host>;
   /** the Host, the sandbox (unless the test started it) and the data folder */
   close(): Promise<void>;
 }
 
 export async function withHost(o: DemoHostOptions = {}): Promise<DemoHost> {
   const cms = o.cms ?? (await startCmsSandbox({ seed: 'demo', content: 'demo', ...o.sandbox }));
-  const dir = tempDir();
-  const options: HostOptions = { dataDir: dir.path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {}, ...o.host };
-  const events: DemoHost['events'] = [];
-  const open = async () => {
-    const h = await createHost(options);
-    h.onEvent((name, payload) => events.push({ name, payload }));
-    return h;
-  };
-  const fx = { cms, dir, events } as DemoHost;
-  fx.host = await open();
-  Object.assign(fx, hostCalls(() => fx.host));
+  const fx = (await withPlainHost({ host: o.host })) as DemoHost;
+  fx.cms = cms;
   if (o.site !== false) {
     fx.site = await fx.call('sites.add', { name: o.site ?? 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
   }
-  fx.reopen = async () => {
-    await fx.host.close();
-    return (fx.host = await open());
-  };
+  const closeHost = fx.close;
   fx.close = async () => {
-    await fx.host.close();
+    await closeHost();
     if (!o.cms) await cms.close();
-    dir.remove();
   };
   return fx;
 }
