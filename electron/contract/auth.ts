@@ -92,13 +92,18 @@ export const Verify2fa = v.strictObject({
   code: v.pipe(v.string(), v.trim(), v.regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app.')),
 });
 
-/** The spec's setup rules, checked here too so the form answers at once (the server checks again). */
+/**
+ * The setup rules, checked here too so the form answers at once (the server checks again). The
+ * username rule is the wider of the two services': the documents allow letters, digits, hyphen and
+ * underscore; Grav also allows dots (not first, never two in a row). A site that refuses a dot says
+ * so at the field.
+ */
 export const Setup = v.strictObject({
   siteId: SiteId,
   username: v.pipe(
     v.string(),
     v.trim(),
-    v.regex(/^[A-Za-z0-9_-]{3,64}$/, '3 to 64 characters: letters, digits, hyphen and underscore.'),
+    v.regex(/^(?!\.)(?!.*\.\.)[A-Za-z0-9._-]{3,64}$/, '3 to 64 characters: letters, digits, hyphen, underscore and dot.'),
   ),
   password: v.pipe(v.string(), v.minLength(8, 'At least 8 characters.'), v.maxLength(4096)),
   email: v.pipe(v.string(), v.trim(), v.email('Enter a valid email address.')),

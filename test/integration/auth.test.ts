@@ -93,6 +93,18 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const again = await w.fails('auth.setup', { siteId: site.id, username: 'other', password: 'Correct horse 1', email: 'o@example.test' });
       expect(again).toMatchObject({ code: 'conflict', status: 409 });
     });
+
+    test('a username with a dot: the real service takes it, a site that keeps to the documents refuses it at the field', async () => {
+      const cms = await sandbox({ seed: 'empty' });
+      const w = await world();
+      const site = await cmsSite(w, cms);
+      const input = { siteId: site.id, username: 'jane.doe', password: 'Correct horse 1', email: 'jane@example.test' };
+      if (real) expect(await w.call('auth.setup', input)).toMatchObject({ state: 'signed_in', username: 'jane.doe' });
+      else expect(await w.fails('auth.setup', input)).toMatchObject({ code: 'invalid_input', status: 400, fields: { username: expect.stringMatching(/letters, numbers/) } });
+      // the client's own check keeps what neither service allows
+      expect(await w.fails('auth.setup', { ...input, username: '.jane' })).toMatchObject({ code: 'invalid_input', fields: { username: expect.any(String) } });
+      expect(await w.fails('auth.setup', { ...input, username: 'jane..doe' })).toMatchObject({ code: 'invalid_input', fields: { username: expect.any(String) } });
+    });
   });
 
   describe('password sign-in', () => {
