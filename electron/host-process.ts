@@ -1,10 +1,10 @@
 /**
  * The Host's side of Electron's utilityProcess: `runHostProcess` is called by
- * electron/utility-entry.ts, that process's entry (out/host/host.cjs). Plain Node: this file must
+ * electron/utility.ts, which is also that process's entry (out/host/host.cjs). Plain Node: this file must
  * not import Electron; what Electron adds to the process (`process.parentPort`, MessagePortMain) is
  * described by the small interfaces below. The messages main sends are electron/host-messages.ts.
  *
- * Networking: utility-entry.ts passes Electron's `net.fetch`, which honours system proxies and PAC
+ * Networking: utility.ts passes Electron's `net.fetch`, which honours system proxies and PAC
  * files; a function cannot cross processes, so it is taken there, inside this process, not in main.
  */
 import { isEventName, type EventName, type EventPayload } from './contract';
@@ -33,7 +33,7 @@ export interface HostProcessOptions {
   fetch?: FetchLike;
 }
 
-/** Serves the Host to every port main sends. Called once, by utility-entry.ts, inside the utility process. */
+/** Serves the Host to every port main sends. Called once, by utility.ts, inside the utility process. */
 export function runHostProcess(options: HostProcessOptions = {}): void {
   const parentPort = (process as NodeJS.Process & { parentPort?: ParentPort }).parentPort;
   const dataDir = process.env.SITEDESK_DATA_DIR;

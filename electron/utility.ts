@@ -1,10 +1,14 @@
 /**
- * Main's side of the Host: runs it (out/host/host.cjs, built from electron/utility-entry.ts) in an
+ * Main's side of the Host: runs it (out/host/host.cjs, built from this file) in an
  * Electron utilityProcess and hands every window a MessagePort to it. A Host that dies is restarted
  * with backoff and every window gets a fresh port, so windows stay open through a crash. The
  * messages and channel names are electron/host-messages.ts.
+ *
+ * This file is also the utility process's entry (its last lines): there it starts the Host with
+ * Electron's `net.fetch` (system proxies, PAC). A function cannot cross the process boundary, so
+ * it is taken inside the utility process, and the Host itself never imports Electron.
  */
-import { app, dialog, MessageChannelMain, utilityProcess, type UtilityProcess, type WebContents } from 'electron';
+import { app, dialog, MessageChannelMain, net, utilityProcess, type UtilityProcess, type WebContents } from 'electron';
 import { join } from 'node:path';
 import type { UpdaterStatus } from './contract/app';
 import { HOST_PORT_CHANNEL, type HostRestarting, type ToHost } from './host-messages';
@@ -126,4 +130,9 @@ export function startHost(): HostSupervisor {
       });
     },
   };
+}
+
+// Inside the utility process: start the Host (loaded lazily so main never evaluates it).
+if ((process as NodeJS.Process & { parentPort?: unknown }).parentPort) {
+  void import('./host-process').then((m) => m.runHostProcess({ fetch: net.fetch.bind(net) as typeof fetch }));
 }

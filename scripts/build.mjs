@@ -46,8 +46,8 @@ await Promise.all([
   viteBuild({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' }),
   esbuild({ ...common, entryPoints: [join(root, 'electron/main.ts')], outfile: join(root, 'out/main/main.cjs'), format: 'cjs' }),
   esbuild({ ...common, entryPoints: [join(root, 'electron/preload.ts')], outfile: join(root, 'out/main/preload.cjs'), format: 'cjs' }),
-  // the utility process's entry: it starts the Host there with Electron's net.fetch
-  esbuild({ ...common, entryPoints: [join(root, 'electron/utility-entry.ts')], outfile: join(root, 'out/host/host.cjs'), format: 'cjs' }),
+  // utility.ts is also the utility process's entry: there it starts the Host with Electron's net.fetch
+  esbuild({ ...common, entryPoints: [join(root, 'electron/utility.ts')], outfile: join(root, 'out/host/host.cjs'), format: 'cjs' }),
   esbuild({
     ...common,
     entryPoints: [join(root, 'electron/web/cli.ts')],

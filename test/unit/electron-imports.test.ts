@@ -1,6 +1,6 @@
 /**
  * Keeps the layer rules of docs/architecture.md true:
- * - only the seven shell files import Electron, so the Host, browser mode and tests run the same code;
+ * - only the six shell files import Electron, so the Host, browser mode and tests run the same code;
  * - the renderer uses no Node module and nothing from electron/ but the contract and the shared layer;
  * - the contract imports nothing but valibot and itself, so both sides can use it;
  * - the shared layer (electron/common) imports only the contract, valibot and node-diff3;
@@ -17,7 +17,7 @@ import ts from 'typescript';
 import { expect, test } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..', '..');
-const SHELL_FILES = new Set(['main.ts', 'preload.ts', 'window.ts', 'menu.ts', 'updater.ts', 'utility.ts', 'utility-entry.ts'].map((f) => `electron/${f}`));
+const SHELL_FILES = new Set(['main.ts', 'preload.ts', 'window.ts', 'menu.ts', 'updater.ts', 'utility.ts'].map((f) => `electron/${f}`));
 const SCANNED_DIRS = ['electron', 'renderer', 'test'];
 const EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.tsx', '.js', '.mjs', '.cjs', '.svelte']);
 const NODE_BUILTINS = new Set(builtinModules);
@@ -73,11 +73,11 @@ test('the scanner sees every kind of import and ignores comments and strings', (
   expect(files.map((f) => f.name)).toContain('electron/main.ts');
 });
 
-test("only the seven shell files import 'electron'", () => {
+test("only the six shell files import 'electron'", () => {
   const offenders = files
     .filter((f) => !SHELL_FILES.has(f.name) && f.imports.some(isElectron))
     .map((f) => `${f.name} imports ${f.imports.filter(isElectron).join(', ')}`);
-  expect(offenders, 'Only electron/{main,preload,window,menu,updater,utility,utility-entry}.ts may import Electron').toEqual([]);
+  expect(offenders, 'Only electron/{main,preload,window,menu,updater,utility}.ts may import Electron').toEqual([]);
 });
 
 test('the renderer imports no Node module and nothing from electron/ except electron/contract and electron/common', () => {
