@@ -9,6 +9,7 @@ import { cmsPages } from '../../electron/api/cms/pages';
 import type { Site, SyncSiteStatus } from '../../electron/contract';
 import type { CmsSandbox } from '../sandbox/cms/server';
 import { withHost, type DemoHost } from '../support/demo-host';
+import { until as untilAny } from '../support/until';
 import { flavors } from '../support/flavors';
 import { adminApi, hostCalls } from '../support/host-calls';
 
@@ -24,15 +25,7 @@ const server = () => adminApi(cms);
 const serverContent = async (route: string) => ((await cmsPages.get(server(), route)) as { content: string }).content;
 const mine = async () => (await call('sync.status', {})).find((s) => s.siteId === site.id)!;
 
-async function until<T>(what: () => Promise<T>, ok: (x: T) => boolean, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const x = await what();
-    if (ok(x)) return x;
-    if (Date.now() > end) throw new Error(`timed out; last: ${JSON.stringify(x)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(what: () => Promise<T>, ok: (x: T) => boolean, ms = 15_000) => untilAny(what, ok, ms, 50);
 
 /** An edit made while the site does not answer: saved locally, the push stops offline. */
 async function editOffline(route: string, content: string) {

@@ -17,6 +17,7 @@ import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { DEMO_PAGE_COUNT } from '../sandbox/cms/content/seed-content';
 import type { RequestRecord } from '../sandbox/cms/request-log';
 import { withHost, type DemoHost } from '../support/demo-host';
+import { until } from '../support/until';
 import { flavors } from '../support/flavors';
 import { adminApi, hostCalls } from '../support/host-calls';
 import { startProxy } from '../support/proxy';
@@ -40,15 +41,6 @@ async function openHost() {
 
 const statusOf = async (siteId: string) => (await call('mirror.status', { siteId }))[0]!;
 
-async function until<T>(what: () => Promise<T>, ok: (x: T) => boolean, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const x = await what();
-    if (ok(x)) return x;
-    if (Date.now() > end) throw new Error(`timed out waiting; last: ${JSON.stringify(x)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** Starts (or resumes) a mirror and waits for it to end. */
 async function mirrored(input: Partial<ChannelInput<'mirror.start'>> = {}, siteId = site.id): Promise<MirrorProgress> {

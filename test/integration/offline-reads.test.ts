@@ -14,18 +14,11 @@ import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { Transport } from '../../electron/api/transport';
 import { withHost, type DemoHost } from '../support/demo-host';
 import { adminApi, hostCalls } from '../support/host-calls';
+import { until as untilAny } from '../support/until';
 import { flavors } from '../support/flavors';
 import { tempDir } from '../support/tmp';
 
-async function until<T>(what: () => Promise<T>, ok: (x: T) => boolean, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const x = await what();
-    if (ok(x)) return x;
-    if (Date.now() > end) throw new Error(`timed out waiting; last: ${JSON.stringify(x)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = <T>(what: () => Promise<T>, ok: (x: T) => boolean, ms = 60_000) => untilAny(what, ok, ms);
 
 describe.each(flavors)('%s flavour', (flavor) => {
   let cms: CmsSandbox | undefined;
