@@ -6,10 +6,11 @@ import type { ChannelParsed, PageMediaItem } from '../contract';
 import { cmsMedia } from '../api/cms/media';
 import { siteCalls, type SiteCallDeps } from '../sites/calls';
 import { uploadStaging } from './upload-staging';
+import { throttledProgress, type UploadProgress } from '../base/upload-progress';
 
 export interface MediaDeps extends SiteCallDeps {
   /** Upload progress, for the `media.progress` event. */
-  progress?: (p: { uploadId: string; sent: number; total: number }) => void;
+  progress: (p: UploadProgress) => void;
 }
 
 export function mediaService(deps: MediaDeps) {
@@ -28,20 +29,13 @@ export function mediaService(deps: MediaDeps) {
 
     async upload(q: ChannelParsed<'media.upload'>): Promise<PageMediaItem[]> {
       const bytes = q.data !== undefined ? Buffer.from(q.data, 'base64') : staging.take(q.uploadId);
-      let last = 0;
       return cmsMedia.upload(
         t(q.siteId),
         q.route,
         { name: q.filename, type: q.type, bytes },
         {
           ...(q.avoidOverwriting ? { avoidOverwriting: true } : {}),
-          onProgress: (sent, total) => {
-            // a few events per file are plenty; every chunk would flood the bridge
-            if (sent === total || sent - last >= total / 20) {
-              last = sent;
-              progress?.({ uploadId: q.uploadId, sent, total });
-            }
-          },
+          onProgress: throttledProgress(q.uploadId, progress),
         },
       );
     },

@@ -60,13 +60,14 @@ export interface RunDeps {
   pages: PagesRepo;
   repo: MirrorRepo;
   emit: (p: MirrorProgress) => void;
-  /** Readers at most (default 8); the pacer keeps fewer in flight when the site's rate limit is what bounds the run. */
-  concurrency?: number;
-  /** Rows per list request (the API's maximum, 100). */
-  perPage?: number;
-  /** Failed reads are tried again this many times, after these waits. */
-  retryDelaysMs?: number[];
 }
+
+/** Readers at most; the pacer keeps fewer in flight when the site's rate limit is what bounds the run. */
+const READERS = 8;
+/** Rows per list request (the API's maximum). */
+const PER_PAGE = 100;
+/** Failed reads are tried again this many times, after these waits. */
+const RETRY_DELAYS_MS = [500, 2000];
 
 type Answer =
   | { kind: 'fetched'; item: ReadItem; page: Page; serverDate: string | null }
@@ -115,14 +116,15 @@ export class MirrorRun {
   /** Gives up the requests still waiting for their turn in the pacer when the run stops. */
   private readonly abort = new AbortController();
   private readonly t: Transport;
+  private readonly siteId: string;
   /** When recent requests finished (the time estimate's throughput). */
   private finishedAt: number[] = [];
 
   constructor(
     readonly run: RunRow,
-    private readonly siteId: string,
     private readonly deps: RunDeps,
   ) {
+    this.siteId = run.siteId;
     this.plan = run.plan as MirrorPlan;
     this.counts = deps.repo.counts(run.id);
     this.t = deps.transport.derive({ priority: 'background', signal: this.abort.signal });
@@ -199,7 +201,7 @@ export class MirrorRun {
         this.listing = this.run.phase === 'listing';
         await Promise.all([this.listing ? this.list() : Promise.resolve(), this.pool()]);
         this.flush();
-        const delays = this.deps.retryDelaysMs ?? [500, 2000];
+        const delays = RETRY_DELAYS_MS;
         for (const delay of delays) {
           if (this.stopped || repo.transientFailures(this.run.id) === 0) break;
           await this.readers.pause(delay);
@@ -255,7 +257,7 @@ export class MirrorRun {
       transport: this.t,
       repo: this.deps.repo,
       pages: this.deps.pages,
-      perPage: this.deps.perPage ?? 100,
+      perPage: PER_PAGE,
       stopped: () => this.stopped,
       answered: () => {
         this.networkStreak = 0;
@@ -277,7 +279,7 @@ export class MirrorRun {
   // ── reading ────────────────────────────────────────────────────────────────────────────────
 
   private pool(): Promise<void> {
-    return this.readers.run(this.deps.concurrency ?? 8, (item) => this.readOne(item));
+    return this.readers.run(READERS, (item) => this.readOne(item));
   }
 
   private async readOne(item: ReadItem): Promise<void> {

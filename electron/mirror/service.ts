@@ -23,8 +23,6 @@ export interface MirrorDeps {
   prefs: PrefsRepo;
   siteCache: SiteCacheRepo;
   emit: (p: MirrorProgress) => void;
-  concurrency?: number;
-  retryDelaysMs?: number[];
 }
 
 export const settingsKey = (siteId: string) => `offline:${siteId}`;
@@ -43,13 +41,11 @@ export function mirrorService(deps: MirrorDeps) {
   const settings = (siteId: string): OfflineSettings => settingsOf(deps.prefs.get<Partial<OfflineSettings>>(settingsKey(siteId)));
 
   function launch(run: RunRow): MirrorRun {
-    const r = new MirrorRun(run, run.siteId, {
+    const r = new MirrorRun(run, {
       transport: deps.sessions.get(run.siteId).transport({ priority: 'background' }),
       pages: deps.pages,
       repo,
       emit: deps.emit,
-      ...(deps.concurrency ? { concurrency: deps.concurrency } : {}),
-      ...(deps.retryDelaysMs ? { retryDelaysMs: deps.retryDelaysMs } : {}),
     });
     live.set(run.siteId, r);
     void r.finished.finally(() => {
@@ -137,13 +133,6 @@ export function mirrorService(deps: MirrorDeps) {
       const items = repo.failures(run.id).map((f) => ({ ...itemAddress(f.route), lang: f.lang, reason: f.error ?? 'The site did not answer.' }));
       const unreadable = repo.unreadable(run.id).map((f) => ({ route: f.route, lang: f.lang, reason: f.error ?? 'The site’s API cannot read this page by its address.' }));
       return { runId: run.id, items, total: repo.counts(run.id).failed, unreadable };
-    },
-
-    /** Waits for the site's run to end (tests, benchmarks). */
-    async settled(siteId: string): Promise<MirrorProgress | null> {
-      const r = live.get(siteId);
-      if (r) await r.finished;
-      return this.status(siteId)[0] ?? null;
     },
 
     /** At Host start: runs a quit or a crash cut short go on. */

@@ -30,6 +30,7 @@ import {
 } from '../contract/store';
 import type { Site } from '../contract';
 import { AppError, isAppError } from '../base/app-error';
+import { throttledProgress, type UploadProgress } from '../base/upload-progress';
 import type { FetchLike } from '../api/http';
 import { Transport } from '../api/transport';
 import { storePets, updateBody } from '../api/store/pets';
@@ -54,7 +55,7 @@ export interface StoreDeps {
   /** the `store.budget` event */
   budget: (b: RateBudget) => void;
   /** the `store.progress` event */
-  progress: (p: { uploadId: string; sent: number; total: number }) => void;
+  progress: (p: UploadProgress) => void;
   /** session expiry and Retry-After are judged by this clock (tests move it) */
   now?: () => number;
   /** the ids of new pets and orders (default: time and chance, see ids.ts) */
@@ -267,19 +268,12 @@ export function storeService(deps: StoreDeps) {
     async uploadImage(q: PetUpload): Promise<{ pet: Pet; message: string }> {
       const bytes = Buffer.from(q.data, 'base64');
       if (bytes.length === 0) throw AppError.fields({ data: 'The file is empty.' }, 'The file is empty.');
-      let last = 0;
       const { message } = await remote(
         q.siteId,
         (t) =>
           storePets.uploadImage(t, q.petId, bytes, {
             ...(q.metadata ? { metadata: q.metadata } : {}),
-            onProgress: (sent, total) => {
-              // a few events per file are plenty; every chunk would flood the bridge
-              if (sent === total || sent - last >= total / 20) {
-                last = sent;
-                deps.progress({ uploadId: q.uploadId, sent, total });
-              }
-            },
+            onProgress: throttledProgress(q.uploadId, deps.progress),
           }),
         noPet(q.petId),
       );

@@ -27,10 +27,6 @@ export function setTransport(next: Transport): void {
   transport = next;
 }
 
-export function transportKind(): Transport['kind'] | null {
-  return transport?.kind ?? null;
-}
-
 /** `[input?]` for channels whose input may be omitted (schema `v.optional(…)`), `[input]` otherwise. */
 export type InvokeArgs<K extends ChannelName> = undefined extends ChannelInput<K> ? [input?: ChannelInput<K>] : [input: ChannelInput<K>];
 

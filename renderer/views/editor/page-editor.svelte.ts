@@ -228,12 +228,6 @@ export class EditorSession {
         void sync.revision(this.siteId);
         untrack(() => void this.followDraft().catch(() => {}));
       });
-      // the count of editors with unsaved changes (for whoever wants to know)
-      $effect(() => {
-        if (!this.mustAsk) return;
-        untrack(() => unsavedEdits.dirtyCount++);
-        return () => untrack(() => unsavedEdits.dirtyCount--);
-      });
     });
     return () => {
       stopEffects();

@@ -10,8 +10,6 @@ type Guard = () => Promise<boolean>;
 
 class UnsavedEdits {
   #guards = new Set<Guard>();
-  /** Editors that currently have unsaved changes (reactive). */
-  dirtyCount = $state(0);
 
   /** An editor registers how to ask its user; returns the unregister function. */
   register(guard: Guard): () => void {
