@@ -60,7 +60,7 @@ export function syncService(deps: SyncDeps) {
   const changed = () => deps.emit(status());
 
   /** Saves an edit locally at once; the base is the draft's own, or the cached copy it was made from. */
-  function saveDraft(q: ChannelParsed<'drafts.save'>): DraftInfo {
+  function saveDraft(q: ChannelParsed<'drafts.save'>): Draft {
     const lang = q.lang ?? '';
     const existing = repo.draftFor(q.siteId, q.route, lang);
     let base = existing ? { etag: existing.baseEtag, text: existing.base } : undefined;
@@ -79,7 +79,7 @@ export function syncService(deps: SyncDeps) {
     };
     const d = repo.saveEdit(q.siteId, q.route, lang, base, mine);
     changed();
-    return info(d);
+    return d;
   }
 
   /** Everything the merge view needs: base, mine, theirs, and the hunks and field conflicts. */
@@ -152,13 +152,10 @@ export function syncService(deps: SyncDeps) {
     /** Tells the renderer again (a site went online or offline). */
     changed,
 
-    saveDraft,
+    saveDraft: (q: ChannelParsed<'drafts.save'>): DraftInfo => info(saveDraft(q)),
 
     /** Save: the text becomes the page's draft, and that page's changes go to the site at once. */
-    async submit(q: ChannelParsed<'drafts.submit'>): Promise<SaveOutcome> {
-      const saved = saveDraft(q);
-      return pushDraft(repo.draft(saved.id)!);
-    },
+    submit: (q: ChannelParsed<'drafts.submit'>): Promise<SaveOutcome> => pushDraft(saveDraft(q)),
 
     /** Drops a draft with its queued change (the site's copy stands). */
     discardDraft(draftId: number): { id: number } {
@@ -186,11 +183,9 @@ export function syncService(deps: SyncDeps) {
       const d = repo.draft(q.draftId);
       if (!d) throw new AppError({ code: 'not_found', message: 'That draft is gone (pushed or discarded).' });
       if (d.state !== 'conflicted' || !d.theirs) throw new AppError({ code: 'invalid_input', message: 'This draft has no conflict to resolve.' });
-      repo.rebase(d.id, d.theirsEtag, d.theirs, { ...d.mine, title: q.title, header: q.header, content: q.content });
-      const item = repo.items(d.siteId).find((i) => i.draftId === d.id);
-      if (item) repo.setItem(item.id, { state: 'queued', attempts: 0, nextAt: null, lastError: null });
+      const resolved = repo.resolve(d.id, d.theirsEtag, d.theirs, { ...d.mine, title: q.title, header: q.header, content: q.content });
       changed();
-      return pushDraft(repo.draft(d.id)!);
+      return pushDraft(resolved);
     },
 
     outbox: (siteId: string): OutboxEntry[] =>

@@ -227,6 +227,19 @@ export function syncRepo(db: Db) {
     rebase(draftId: number, baseEtag: string | null, base: PageText, mine: Mine): void {
       q.rebase.run({ id: draftId, base_etag: baseEtag, base: JSON.stringify(base), mine: JSON.stringify(mine), now: now() });
     },
+    /**
+     * The merge view's result: the site's copy becomes the base, the resolution becomes mine, and
+     * the draft's outbox item is queued afresh (a backoff from before the conflict no longer holds).
+     * One transaction: after a crash the draft is either still in conflict or ready to push.
+     */
+    resolve(draftId: number, baseEtag: string | null, base: PageText, mine: Mine): Draft {
+      return db.transaction(() => {
+        q.rebase.run({ id: draftId, base_etag: baseEtag, base: JSON.stringify(base), mine: JSON.stringify(mine), now: now() });
+        const it = q.itemForDraft.get(draftId);
+        if (it) q.setItem.run({ id: it.id, state: 'queued', attempts: 0, next_at: null, last_error: null });
+        return toDraft(q.draft.get(draftId)!);
+      })();
+    },
     /** Discard one change: a draft takes its outbox item with it (cascade), an item alone just goes. */
     discard(itemId: number): void {
       db.transaction(() => {
