@@ -324,7 +324,7 @@ export class MirrorRun {
     }
   }
 
-  /** A write in a turn of the event loop of its own (see `take`); answers arriving meanwhile join it. */
+  /** A write in a turn of the event loop of its own (see `takePage` in list.ts); answers arriving meanwhile join it. */
   private flushSoon(): void {
     if (this.flushing) return;
     this.flushing = true;

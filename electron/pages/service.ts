@@ -1,7 +1,8 @@
 /**
- * Pages of a CMS site: every read goes through the cache (a plain read asks with If-None-Match, so
- * an unchanged page costs a 304), saves carry If-Match with the plain-read ETag, and writes that
- * move or remove pages drop what the cache knew about them. How a site is called while it is away,
+ * Pages of a CMS site: every read goes through the cache (a plain read asks with the copy's ETag in
+ * If-None-Match: the documents answer 304 for an unchanged page, the real service ignores it and
+ * sends the page), and writes that move or remove pages drop what the cache knew about them. Saves
+ * are not here: a page's text goes out as a draft through the outbox (sync/). How a site is called while it is away,
  * and how a write it does not answer is queued, is sites/calls.ts (shared with translations, media
  * and blueprints).
  */
@@ -37,14 +38,14 @@ export function pagesService(deps: PagesDeps) {
     const cached = fallback ? fallback.cached : cache.getPage(siteId, route, key(lang));
     // with a copy to give, or the site known away (this read is a probe too), one try is enough
     const quick = fallback !== undefined && (cached !== undefined || isAway(siteId));
-    const r = await cmsPages.get(quick ? once(siteId) : t(siteId), route, { ...(lang ? { lang } : {}), ...(cached?.page.etag ? { ifNoneMatch: cached.page.etag } : {}) });
-    if (r === 'not_modified') {
+    const { page } = await cmsPages.read(quick ? once(siteId) : t(siteId), route, { ...(lang ? { lang } : {}), ifNoneMatch: cached?.page.etag ?? null });
+    if (!page) {
       if (!cached) throw new AppError({ code: 'bad_response', message: 'The site answered “not modified” for a page Sitedesk has no copy of.' });
       cache.putPage(siteId, key(lang), cached.page); // refreshes fetched_at
       return cached.page;
     }
-    cache.putPage(siteId, key(lang), r);
-    return r;
+    cache.putPage(siteId, key(lang), page);
+    return page;
   }
 
   /** A level from the copy: the rows in the order the site last gave them, then those it never listed to us in the order it would. */
@@ -157,9 +158,7 @@ export function pagesService(deps: PagesDeps) {
         }
       }
       // a render or translations read: its ETag is not the one If-Match accepts, so it is not kept
-      const r = await cmsPages.get(read(q.siteId), q.route, { ...(q.lang ? { lang: q.lang } : {}), render: q.render ?? false, translations: q.translations ?? false });
-      if (r === 'not_modified') throw new AppError({ code: 'bad_response', message: 'Unexpected “not modified” answer.' });
-      return r;
+      return cmsPages.get(read(q.siteId), q.route, { ...(q.lang ? { lang: q.lang } : {}), render: q.render ?? false, translations: q.translations ?? false });
     },
 
     async create(q: ChannelParsed<'pages.create'>): Promise<Page> {

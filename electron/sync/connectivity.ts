@@ -5,7 +5,7 @@
  * user does, brings it back online, and `changed` says so (the Host then pushes its outbox when
  * auto-sync is on).
  *
- * A site known to be away is not asked again for every read: the pages service answers from its
+ * A site known to be away is not asked again for every read: sites/calls.ts answers from the
  * copy and calls `nudge`, which probes at once (unless a probe is under way or has just been sent),
  * so a site that came back is noticed at the person's next step rather than at the next backoff.
  */

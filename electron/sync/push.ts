@@ -69,11 +69,7 @@ export async function pushSite(siteId: string, deps: PushDeps): Promise<PushSumm
   const blocked = new Set<string>();
 
   const langOf = (item: OutboxItem) => ('lang' in item.payload ? (item.payload.lang ?? '') : '');
-  const readPlain = async (route: string, lang: string) => {
-    const p = await cmsPages.get(t, route, lang ? { lang } : {});
-    if (p === 'not_modified') throw new Error('unexpected 304');
-    return p;
-  };
+  const readPlain = (route: string, lang: string) => cmsPages.get(t, route, lang ? { lang } : {});
   const refreshCache = (route: string, lang: string, page: Page) => () => cache.putPage(siteId, lang, page);
 
   async function save(item: OutboxItem, draft: Draft): Promise<Outcome> {

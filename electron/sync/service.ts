@@ -136,7 +136,6 @@ export function syncService(deps: SyncDeps) {
       const cached = cache.getPage(d.siteId, d.route, d.lang);
       if (cached) return { outcome: 'pushed', page: cached.page };
       const page = await cmsPages.get(deps.sessions.get(d.siteId).transport({ priority: 'interactive' }), d.route, d.lang ? { lang: d.lang } : {});
-      if (page === 'not_modified') throw new AppError({ code: 'bad_response', message: 'Unexpected “not modified” answer.' });
       return { outcome: 'pushed', page };
     }
     const draft = info(after);

@@ -28,7 +28,7 @@ let beforeRequest: ((what: string) => void) | null = null;
 
 const { call, fails } = hostCalls(() => host);
 const server = () => adminApi(cms);
-const serverPage = async (route: string) => (await cmsPages.get(server(), route)) as Exclude<Awaited<ReturnType<typeof cmsPages.get>>, 'not_modified'>;
+const serverPage = async (route: string) => (await cmsPages.get(server(), route));
 
 /** The Host's fetch: records each request and its answer. */
 const recording: typeof fetch = async (input, init) => {

@@ -277,20 +277,11 @@ export const cmsPages = {
     return { items: r.items, total: r.total, page: r.page, perPage: r.perPage, next: r.next, ...(r.unreadable.length ? { unreadable: r.unreadable } : {}) };
   },
 
-  /** A plain read (no render) gives the ETag that If-Match accepts; `etag` asks for a 304. */
-  async get(
-    t: Transport,
-    route: string,
-    o: { lang?: string; render?: boolean; translations?: boolean; ifNoneMatch?: string } = {},
-  ): Promise<Page | 'not_modified'> {
+  /** A read; a plain one (no render, no translations) gives the ETag that If-Match accepts. */
+  async get(t: Transport, route: string, o: { lang?: string; render?: boolean; translations?: boolean } = {}): Promise<Page> {
     const plain = !o.render && !o.translations;
-    const call: CallOptions = {
-      path: `/pages/${routePath(route)}`,
-      query: { lang: o.lang, render: o.render || undefined, translations: o.translations || undefined },
-      ...(o.ifNoneMatch ? { ifNoneMatch: o.ifNoneMatch } : {}),
-    };
+    const call: CallOptions = { path: `/pages/${routePath(route)}`, query: { lang: o.lang, render: o.render || undefined, translations: o.translations || undefined } };
     const r = await request(t, call);
-    if (r.notModified) return 'not_modified';
     return inLanguage(toPage(parseAnswer(PageSchema, r.data, t, 'a page', callName(call)), plain ? (r.etag ?? null) : null), route, o.lang);
   },
 
@@ -425,8 +416,7 @@ export const cmsPages = {
     if (body.title !== undefined) {
       let header = body.header;
       if (header === undefined) {
-        const source = await cmsPages.get(t, route);
-        header = source === 'not_modified' ? {} : source.header;
+        header = (await cmsPages.get(t, route)).header;
       }
       send = { ...body, header: { ...header, title: body.title } };
     }
@@ -505,8 +495,9 @@ export const cmsPages = {
   },
 
   /**
-   * A plain read for the mirror: like `get`, plus the server's own time of the answer (its Date
-   * header), which the quick check compares with the page's `modified`.
+   * A plain read with what the copy needs: the server's own time of the answer (its Date header,
+   * which the mirror's quick check compares with the page's `modified`), and, given the copy's
+   * ETag, `page: null` when the site answers 304 (unchanged).
    */
   async read(t: Transport, route: string, o: { lang?: string; ifNoneMatch?: string | null } = {}): Promise<{ page: Page | null; serverDate: string | null }> {
     const call: CallOptions = {

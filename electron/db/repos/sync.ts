@@ -34,8 +34,8 @@ export interface Draft {
 
 /**
  * A change waiting in the outbox: what it does to which route, and what it carries — one shape per
- * kind. The pages service queues the structural ones when the site does not answer, the sync
- * service queues a save with each draft, and sync/push.ts replays them: all three read this type.
+ * kind. sites/calls.ts queues the structural ones (pages, translations) when the site does not
+ * answer, the sync service queues a save with each draft, and sync/push.ts replays them: all three read this type.
  */
 export type OutboxOp =
   | { op: 'save'; route: string; payload: { lang: string } }
