@@ -196,6 +196,8 @@ export interface TranslationRow {
 export interface TranslationMatrix {
   languages: string[];
   defaultLanguage: string | null;
+  /** Each language's name, by code (the site's own words for it). */
+  names: Record<string, string>;
   rows: TranslationRow[];
   /** Answered from the cache (the site did not answer): the time of the oldest copy. */
   cachedAt?: string;

@@ -14,28 +14,50 @@ import { siteCalls, unreachable, type SiteCallDeps } from '../sites/calls';
 export interface TranslationsDeps extends SiteCallDeps {
   cache: PagesRepo;
   /** The site's languages, kept for the offline matrix. */
-  siteCache?: SiteCacheRepo;
+  siteCache: SiteCacheRepo;
 }
 
 /** Most pages the translation matrix reads (100 per request). */
 const MAX_MATRIX_PAGES = 20_000;
+
+const matrixOf = (langs: SiteLanguages, rows: TranslationRow[]): TranslationMatrix => ({
+  languages: langs.languages.map((l) => l.code),
+  defaultLanguage: langs.default,
+  names: Object.fromEntries(langs.languages.map((l) => [l.code, l.name])),
+  rows,
+});
 
 export function translationsService(deps: TranslationsDeps) {
   const { cache, siteCache } = deps;
   const { t, once, read, away, sendOrQueue } = siteCalls(deps);
 
   async function siteLanguages(siteId: string): Promise<SiteLanguages> {
-    const copy = siteCache?.get<SiteLanguages>(siteId, LANGUAGES_KEY);
+    const copy = siteCache.get<SiteLanguages>(siteId, LANGUAGES_KEY);
     if (copy && away(siteId)) return { ...copy.value, cachedAt: copy.fetchedAt };
     try {
       const langs = await cmsPages.siteLanguages(copy ? once(siteId) : t(siteId));
-      siteCache?.put(siteId, LANGUAGES_KEY, langs);
+      siteCache.put(siteId, LANGUAGES_KEY, langs);
       return langs;
     } catch (err) {
-      const cached = unreachable(err) ? siteCache?.get<SiteLanguages>(siteId, LANGUAGES_KEY) : undefined;
+      const cached = unreachable(err) ? siteCache.get<SiteLanguages>(siteId, LANGUAGES_KEY) : undefined;
       if (cached) return { ...cached.value, cachedAt: cached.fetchedAt };
       throw err;
     }
+  }
+
+  /** Every page's translation row, read from the site (a row it cannot read is left out: the tree and the list flag it). */
+  async function liveMatrix(siteId: string, langs: SiteLanguages): Promise<TranslationMatrix> {
+    const transport = t(siteId);
+    const rows: TranslationRow[] = [];
+    for (let page: number | null = 1, seen = 0; page !== null && seen < MAX_MATRIX_PAGES; ) {
+      const r = await cmsPages.translationRows(transport, page);
+      rows.push(...r.rows);
+      seen += r.rows.length + r.unreadable.length;
+      page = r.rows.length + r.unreadable.length === 0 || r.next === null || r.next <= page ? null : r.next;
+    }
+    cache.putTranslations(siteId, rows);
+    rows.sort((a, b) => a.route.localeCompare(b.route));
+    return matrixOf(langs, rows);
   }
 
   return {
@@ -68,32 +90,27 @@ export function translationsService(deps: TranslationsDeps) {
     },
     compare: (q: ChannelParsed<'translations.compare'>) => cmsPages.compare(t(q.siteId), q.route, q.source, q.target),
 
-    /** Pages × languages for the whole site: which languages have a real file, which only the base. */
+    /**
+     * Pages × languages for the whole site: which languages have a real file, which only the base,
+     * with the languages' names. From the copy when the site does not answer.
+     */
     async matrix(siteId: string): Promise<TranslationMatrix> {
-      const transport = t(siteId);
-      const rows: TranslationRow[] = [];
-      let langs: SiteLanguages;
+      let failure: unknown;
       try {
-        langs = await siteLanguages(siteId);
-        if (langs.cachedAt) throw new AppError({ code: 'network', message: 'offline' }); // answered from the cache: go offline whole
-        // a row that could not be read is left out of the matrix (the tree and the list flag it)
-        for (let page: number | null = 1, seen = 0; page !== null && seen < MAX_MATRIX_PAGES; ) {
-          const r = await cmsPages.translationRows(transport, page);
-          rows.push(...r.rows);
-          seen += r.rows.length + r.unreadable.length;
-          page = r.rows.length + r.unreadable.length === 0 || r.next === null || r.next <= page ? null : r.next;
-        }
+        const langs = await siteLanguages(siteId);
+        if (!langs.cachedAt) return await liveMatrix(siteId, langs);
       } catch (err) {
-        // offline: the rows the cache holds (from the mirror, the list, or an earlier matrix)
-        const cachedLangs = unreachable(err) ? siteCache?.get<SiteLanguages>(siteId, LANGUAGES_KEY) : undefined;
-        const cached = cachedLangs ? cache.matrixRows(siteId) : undefined;
-        if (!cachedLangs || !cached?.rows.length) throw err;
-        const oldest = cached.cachedAt && cached.cachedAt < cachedLangs.fetchedAt ? cached.cachedAt : cachedLangs.fetchedAt;
-        return { languages: cachedLangs.value.languages.map((l) => l.code), defaultLanguage: cachedLangs.value.default, rows: cached.rows, cachedAt: oldest };
+        if (!unreachable(err)) throw err;
+        failure = err;
       }
-      cache.putTranslations(siteId, rows);
-      rows.sort((a, b) => a.route.localeCompare(b.route));
-      return { languages: langs.languages.map((l) => l.code), defaultLanguage: langs.default, rows };
+      // the rows the cache holds (from the mirror, the list, or an earlier matrix)
+      const cachedLangs = siteCache.get<SiteLanguages>(siteId, LANGUAGES_KEY);
+      const cached = cachedLangs ? cache.matrixRows(siteId) : undefined;
+      if (!cachedLangs || !cached?.rows.length) {
+        throw failure ?? new AppError({ code: 'network', message: 'The site is not answering, and Sitedesk has no copy of its translations yet.' });
+      }
+      const oldest = cached.cachedAt && cached.cachedAt < cachedLangs.fetchedAt ? cached.cachedAt : cachedLangs.fetchedAt;
+      return { ...matrixOf(cachedLangs.value, cached.rows), cachedAt: oldest };
     },
   };
 }

@@ -515,7 +515,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(de).toMatchObject({ title: 'Startseite', cachedAt: expect.any(String) });
 
       const matrix = await call('translations.matrix', { siteId: site.id });
-      expect(matrix).toMatchObject({ languages: ['en', 'de', 'fr'], defaultLanguage: 'en', cachedAt: expect.any(String) });
+      expect(matrix).toMatchObject({ languages: ['en', 'de', 'fr'], defaultLanguage: 'en', names: onlineMatrix.names, cachedAt: expect.any(String) });
       expect(matrix.rows.map((r) => r.route)).toEqual(onlineMatrix.rows.map((r) => r.route));
       const homeRow = matrix.rows.find((r) => r.route === '/home')!;
       expect(homeRow).toEqual(onlineMatrix.rows.find((r) => r.route === '/home'));

@@ -164,6 +164,9 @@ describe.each(flavors)('%s flavour', (flavor) => {
     test('the matrix tells real files from the base file', async () => {
       const m = await call('translations.matrix', { siteId: site.id });
       expect(m.languages).toEqual(['en', 'de', 'fr']);
+      // the languages' names come with it: the area needs no second read of the site's languages
+      expect(Object.keys(m.names)).toEqual(['en', 'de', 'fr']);
+      expect(m.names.de).toMatch(/German|Deutsch/);
       expect(m.rows.length).toBeGreaterThan(250);
       const history = m.rows.find((r) => r.route === '/about/history')!;
       expect(history.explicit).toEqual(['en']);
