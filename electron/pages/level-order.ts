@@ -58,24 +58,19 @@ function compare(field: Field, a: PageSummary, b: PageSummary): number {
   }
 }
 
-/** Sorted copy, stable: ties keep the order the rows came in. */
-function stableSort<T>(rows: readonly T[], by: (a: T, b: T) => number): T[] {
-  return rows
-    .map((row, i) => ({ row, i }))
-    .sort((x, y) => by(x.row, y.row) || x.i - y.i)
-    .map((x) => x.row);
-}
+/** A sorted copy; ties keep the order the rows came in (Array.prototype.sort is stable). */
+const sorted = <T>(rows: readonly T[], by: (a: T, b: T) => number): T[] => [...rows].sort(by);
 
 /** A level's rows in the site's order, from the parent's header (null: the top level, or a parent not copied whole). */
 export function siteOrder<T extends PageSummary>(rows: readonly T[], parentHeader: Record<string, unknown> | null | undefined): T[] {
   const by = collectionOrder(parentHeader);
-  if (by) return stableSort(rows, (a, b) => (by.dir === 'desc' ? -compare(by.field, a, b) : compare(by.field, a, b)));
+  if (by) return sorted(rows, (a, b) => (by.dir === 'desc' ? -compare(by.field, a, b) : compare(by.field, a, b)));
   // the folder order: numbered folders by number, then the others by slug, case aside
-  const ordered = stableSort(
+  const ordered = sorted(
     rows.filter((r) => r.order !== null),
     (a, b) => a.order! - b.order!,
   );
-  const unordered = stableSort(
+  const unordered = sorted(
     rows.filter((r) => r.order === null),
     (a, b) => cmp(a.slug.toLowerCase(), b.slug.toLowerCase()),
   );

@@ -95,21 +95,7 @@ export function setAt(header: Header, path: string[], value: unknown): Header {
   return out;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 export { headerPatch } from '../../../electron/contract/header-patch';
-
-/** Stable equality for header values (key order does not matter). */
-export function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const ka = Object.keys(a);
-    const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => k in b && sameValue(a[k], b[k]));
-  }
-  return false;
-}
 
 /** Grav-style dates ("2024-01-03 09:00") ↔ the value of a datetime-local input ("2024-01-03T09:00"). */
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2})?$/;

@@ -24,7 +24,8 @@ import { AppError } from '../../lib/errors';
 import { toasts } from '../../lib/app.svelte';
 import { FormAction } from '../../lib/form-action.svelte';
 import { sync } from '../../state/sync.svelte';
-import { headerPath, sameValue, setAt } from './header-form';
+import { headerPath, setAt } from './header-form';
+import { same } from '../../../electron/common/merge';
 import { unsavedEdits } from './unsaved.svelte';
 
 /** Text an editor went away from without saving, offered back by the next editor of that page. */
@@ -146,7 +147,7 @@ export class EditorSession {
   readonly savedOrder: string = $derived(this.saved?.order === null || this.saved?.order === undefined ? '' : String(this.saved.order));
   readonly contentDirty: boolean = $derived(
     this.saved !== null &&
-      (this.content !== this.saved.content || !sameValue(this.header, this.saved.header) || this.template !== this.saved.template),
+      (this.content !== this.saved.content || !same(this.header, this.saved.header) || this.template !== this.saved.template),
   );
   readonly moveDirty: boolean = $derived(this.saved !== null && (this.slug.trim() !== this.savedSlug || this.order.trim() !== this.savedOrder));
   readonly dirty: boolean = $derived(this.contentDirty || this.moveDirty);
@@ -535,7 +536,7 @@ export class EditorSession {
     this.#forgetDraft();
     const page = o.page;
     // text typed while the save was on its way stays a change; otherwise take the site's form of it
-    const untouched = this.content === sent.content && sameValue(this.header, sent.header) && this.template === sent.template;
+    const untouched = this.content === sent.content && same(this.header, sent.header) && this.template === sent.template;
     this.saved = page;
     if (untouched) {
       this.content = page.content;
