@@ -93,3 +93,18 @@ test('sync shows what is overwritten before it writes; adopt turns the base file
   const node = demo.cms.content.find('/blog/northern-season-17')!;
   expect(node.files.map((f) => f.name)).toContain('item.en.md');
 });
+
+test('a matrix that cannot be read says so with Try again (the area shell’s failed state); once the site answers, the matrix', async ({ page }) => {
+  await demo.connect(page);
+  // the site's pages answer 500: there is nothing to show and no copy to show instead
+  demo.cms.faults.set({ route: 'GET /pages*', status: 500 });
+  const pane = await openArea(page, 'Demo', 'Translations');
+  const failed = pane.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'The translations could not be read' }) });
+  await expect(failed).toBeVisible();
+  await expect(pane.getByRole('grid')).toHaveCount(0);
+  demo.cms.faults.clear();
+  await failed.getByRole('button', { name: 'Try again' }).click();
+  await expect(failed).toBeHidden();
+  await expect(pane.getByRole('grid', { name: 'Translations of Demo' })).toBeVisible();
+  await expect(pane.getByText('301 pages')).toBeVisible();
+});
