@@ -2,13 +2,15 @@
  * The Pages list view without a browser: the query its filters, sort and paging make, a filter
  * change going back to page 1, a page past the end showing the last one, a site without search
  * (the same query without it works, so search is switched off and said), an older answer never
- * replacing a newer one, and the tree's state composing it (a saved page's row follows; a refresh
+ * replacing a newer one, following the filters (typed ones after a pause), and the tree's state
+ * composing it (a saved page's row follows; a refresh
  * reads the list again). The Host is a small stand-in behind the renderer's transport.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { flushSync } from 'svelte';
 import type { PageList, PageSummary } from '../../electron/contract/index';
 import { setTransport } from '../../renderer/lib/client';
-import { DEFAULT_FILTERS, filtersActive, PageListState } from '../../renderer/views/pages/page-list.svelte';
+import { DEFAULT_FILTERS, filtersActive, PageListState, TYPED_DELAY_MS } from '../../renderer/views/pages/page-list.svelte';
 import { SitePagesState } from '../../renderer/views/pages/pages.svelte';
 
 type Input = Record<string, unknown>;
@@ -125,6 +127,43 @@ describe('PageListState', () => {
     expect(view.searchUnavailable).toBe(false);
     expect(view.status).toBe('error');
     expect(view.error).toBe('The site did not answer.');
+  });
+
+  it('while followed, a filter change reads again: at once, or after a pause for typed ones', async () => {
+    vi.useFakeTimers();
+    try {
+      const host = new FakeHost();
+      const view = new PageListState('s1');
+      const stop = view.follow();
+      flushSync();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(host.asked).toHaveLength(1);
+      view.setFilter('visible', 'no');
+      flushSync();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(host.asked).toHaveLength(2);
+      expect(host.asked[1]?.visible).toBe(false);
+      // typing: one read for the word, once the typing pauses
+      for (const word of ['h', 'he', 'hel', 'hello']) {
+        view.setFilter('search', word);
+        flushSync();
+        await vi.advanceTimersByTimeAsync(50);
+      }
+      expect(host.asked).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(TYPED_DELAY_MS);
+      expect(host.asked).toHaveLength(3);
+      expect(host.asked[2]?.search).toBe('hello');
+      // stopped: a pending read is dropped, and changes read nothing
+      view.setFilter('parent', '/blog');
+      flushSync();
+      stop();
+      view.setFilter('published', 'yes');
+      flushSync();
+      await vi.advanceTimersByTimeAsync(TYPED_DELAY_MS * 2);
+      expect(host.asked).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('an older answer never replaces a newer one', async () => {

@@ -2,13 +2,15 @@
  * The Pages area's list view, one per site (the site's `SitePagesState` holds it as `listView`):
  * its filters, sort and paging, the page of results the site last sent and how reading it went. A
  * failing `search` is tried again without it; when that works, the site cannot search and the
- * search field says so. Kept apart from the tree so each file holds one concern; tested in
- * test/unit/page-list.test.ts.
+ * search field says so. While the list is shown (`follow`), a change of filters reads it again:
+ * typed ones (search, parent) after a pause, the rest at once. Kept apart from the tree so each
+ * file holds one concern; tested in test/unit/page-list.test.ts.
  *
  *   const view = pagesOf(useSite()).listView;
+ *   const stop = view.follow();            // reads now, and after every change of filters
  *   view.setFilter('published', 'yes');   // back to page 1
- *   await view.load();                     // view.list, view.status
  */
+import { untrack } from 'svelte';
 import type { PageList, PageSummary } from '../../../electron/contract/index';
 import { invoke } from '../../lib/client';
 import { AppError, errorMessage } from '../../lib/errors';
@@ -43,6 +45,9 @@ export const DEFAULT_FILTERS: ListFilters = {
   perPage: 50,
 };
 
+/** How long typing in the search or parent field pauses before the list is read again. */
+export const TYPED_DELAY_MS = 300;
+
 /** Whether any filter narrows the list (the page size is no filter). */
 export const filtersActive = (f: ListFilters): boolean =>
   f.search.trim() !== '' || f.published !== 'any' || f.visible !== 'any' || f.routable !== 'any' || f.template !== '' || f.parent.trim() !== '';
@@ -66,6 +71,34 @@ export class PageListState {
   /** Whether any filter narrows the list. */
   get filtered(): boolean {
     return filtersActive(this.filters);
+  }
+
+  /**
+   * Reads the list now and again after every change of filters (typed ones after a pause, so a
+   * word is not a request per letter); the returned function stops following.
+   */
+  follow(): () => void {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    // read untracked: a caller inside an effect must not re-run on every filter change
+    let lastTyped = untrack(() => `${this.filters.search}\n${this.filters.parent}`);
+    const stop = $effect.root(() => {
+      $effect(() => {
+        const { search, parent, ...rest } = this.filters;
+        const typed = `${search}\n${parent}`;
+        void JSON.stringify(rest);
+        untrack(() => {
+          if (timer) clearTimeout(timer);
+          const wait = typed !== lastTyped && this.list !== null;
+          lastTyped = typed;
+          if (wait) timer = setTimeout(() => void this.load(), TYPED_DELAY_MS);
+          else void this.load();
+        });
+      });
+    });
+    return () => {
+      stop();
+      if (timer) clearTimeout(timer);
+    };
   }
 
   /** Loads the list for the current filters; a failing `search` is retried without it. */
