@@ -1,10 +1,11 @@
 /**
  * Reordering a list by drag and drop and by keyboard, for any list whose rows carry their key in a
  * data attribute. The attachment goes on the list element (it keeps the handlers off the rows); it
- * reports the row being dragged and the gap it would land in (0…n, null when the drop would not
- * move it) so the list can draw the drop line, and asks for the move on a drop.
+ * reports the row being dragged and the gap under the pointer (0…n) while it moves and where it
+ * was dropped. What a gap means for the order (none, right next to the row itself; the index it
+ * goes to) is the list's state to decide, so it is tested without a pointer.
  *
- *   <ul {@attach reorderable({ keys: () => ids, rowKey: 'siteId', label, onDrag, onMove })}>
+ *   <ul {@attach reorderable({ rowKey: 'siteId', label, onDrag, onDrop })}>
  *     <li data-site-id={id} draggable="true">…</li>
  *
  * Alt+↑ / Alt+↓ on a focused row is `reorderKey(event)`; `movedText` is what a live region says.
@@ -12,16 +13,14 @@
 import type { Attachment } from 'svelte/attachments';
 
 export interface ReorderOptions {
-  /** The rows' keys in their order now. */
-  keys: () => readonly string[];
   /** The `dataset` name of the rows' key (`siteId` for `data-site-id`). */
   rowKey: string;
   /** The row's name, for the text a drag carries. */
   label: (key: string) => string;
-  /** The row dragged and the gap under the pointer (null: none, or a drop that would not move it). */
+  /** The row dragged and the gap under the pointer (key null: the drag ended; gap null: not over the list). */
   onDrag: (key: string | null, gap: number | null) => void;
-  /** Move `key` to index `to` of the list without it. */
-  onMove: (key: string, to: number) => void;
+  /** `key` was dropped in gap `gap` (0…n of the list as it is, the row itself still in it). */
+  onDrop: (key: string, gap: number) => void;
 }
 
 export function reorderable(o: ReorderOptions): Attachment<HTMLElement> {
@@ -56,9 +55,7 @@ export function reorderable(o: ReorderOptions): Attachment<HTMLElement> {
       if (!dragged) return;
       e.preventDefault();
       if (e.dataTransfer) e.dataTransfer.dropEffect = 'move';
-      const gap = gapAt(e.clientY);
-      const from = o.keys().indexOf(dragged);
-      o.onDrag(dragged, gap === from || gap === from + 1 ? null : gap);
+      o.onDrag(dragged, gapAt(e.clientY));
     };
     const onDragLeave = (e: DragEvent) => {
       if (dragged && !node.contains(e.relatedTarget as Node | null)) o.onDrag(dragged, null);
@@ -68,10 +65,8 @@ export function reorderable(o: ReorderOptions): Attachment<HTMLElement> {
       e.preventDefault();
       const key = dragged;
       const gap = gapAt(e.clientY);
-      const from = o.keys().indexOf(key);
-      const to = gap > from ? gap - 1 : gap;
       end();
-      if (from >= 0 && to !== from) o.onMove(key, to);
+      o.onDrop(key, gap);
     };
 
     node.addEventListener('dragstart', onDragStart);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { startStoreSandbox, type StoreSandbox } from '../sandbox/store/server';
 import { closedPort } from '../support/servers';
-import { flavorOf, rail, siteButton, sitePane, useBrowserMode } from './support/app';
+import { bridge, flavorOf, rail, siteButton, sitePane, useBrowserMode } from './support/app';
 
 let cms: CmsSandbox;
 let store: StoreSandbox;
@@ -154,6 +154,25 @@ test('reorder with the keyboard; the order survives a restart', async ({ page })
   await expect(rail(page).getByText('Shop moved to position 1 of 2.')).toBeAttached();
   await session.restart(page);
   await expect(rail(page).getByRole('listitem').first()).toContainText('Shop');
+});
+
+test('reorder by dragging a row; a drop next to its own place moves nothing', async ({ page }) => {
+  await session.open(page);
+  for (const name of ['Blog', 'Docs', 'Shop']) {
+    await bridge(page, 'sites.add', { name, kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'password' });
+  }
+  const rows = rail(page).getByRole('listitem');
+  const names = () => rows.evaluateAll((els) => els.map((e) => e.querySelector('.name')?.textContent?.trim()));
+  await expect.poll(names).toEqual(['Blog', 'Docs', 'Shop']);
+  // onto the lower half of the last row: the first goes to the end, and that is announced
+  const last = (await rows.last().boundingBox())!;
+  await rows.first().dragTo(rows.last(), { targetPosition: { x: 20, y: last.height - 4 } });
+  await expect.poll(names).toEqual(['Docs', 'Shop', 'Blog']);
+  await expect(rail(page).getByText('Blog moved to position 3 of 3.')).toBeAttached();
+  // onto its own upper half: the gap right before it, no move
+  await rows.first().dragTo(rows.first(), { targetPosition: { x: 20, y: 4 } });
+  await session.restart(page);
+  await expect.poll(names).toEqual(['Docs', 'Shop', 'Blog']);
 });
 
 test('a data file that is not SQLite: a clear message, the file untouched', async ({ page }) => {

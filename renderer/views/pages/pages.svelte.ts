@@ -2,16 +2,18 @@
  * The Pages area's state, one instance per site (memory only, kept while the app runs so a site's
  * tree comes back as it was left): the tree's loaded levels (`pages.children`, lazily per parent),
  * which nodes are expanded, the selection (Ctrl/Shift multi-select, shared by the tree and the
- * list), the page open in the editor, the list's filters, and the write operations (move, reorder,
- * reorganize, batch) with the reloads they need afterwards.
+ * list), the page open in the editor, the dialogs, and the write operations (move, reorder,
+ * reorganize, batch) with the reloads they need afterwards. The list view's filters, sort, paging
+ * and reads are its own class (`listView`, page-list.svelte.ts), which this one composes.
  *
  *   const state = pagesOf(useSite());
  *   state.rows                     the tree flattened to its visible rows (virtualised by PageTree)
  *   await state.moveInto(['/a'], '/b');
  *   const merged = await state.batch('publish', routes);   // split into the site's limit, merged
+ *   state.listView.setFilter('published', 'yes');
  */
 import { SvelteSet } from 'svelte/reactivity';
-import { can, type BatchRun, type PageList, type PageSummary, type SiteLanguages, type UnreadablePage } from '../../../electron/contract/index';
+import { can, type BatchRun, type PageSummary, type SiteLanguages, type UnreadablePage } from '../../../electron/contract/index';
 import { invoke } from '../../lib/client';
 import { AppError, errorMessage } from '../../lib/errors';
 import { sessions } from '../../state/sessions.svelte';
@@ -19,9 +21,10 @@ import type { SiteScope } from '../../state/site-context.svelte';
 import { ui } from '../../lib/ui.svelte';
 import { Selection } from '../../lib/selection.svelte';
 import { unsavedEdits } from '../editor/unsaved.svelte';
+import { PageListState } from './page-list.svelte';
 
 // route arithmetic is the shared layer's (one copy for both sides); re-exported for the page views
-import { inSubtree, joinRoute, normaliseRoute, parentOf, ROOT, slugOf, topmost } from '../../../electron/common/route';
+import { inSubtree, joinRoute, parentOf, ROOT, slugOf, topmost } from '../../../electron/common/route';
 export { inSubtree, joinRoute, normaliseRoute, parentOf, ROOT, slugify, slugOf, topmost } from '../../../electron/common/route';
 
 /** The most routes one `pages.batch` or operations one `pages.reorganize` may carry (spec section 8). */
@@ -78,39 +81,6 @@ export type TreeRow =
   | { kind: 'unreadable'; key: string; row: UnreadablePage; parent: string; level: number; posinset: number; setsize: number }
   | { kind: 'error'; key: string; parent: string; level: number; message: string; offline: boolean };
 
-export type Tri = 'any' | 'yes' | 'no';
-export type SortField = 'title' | 'slug' | 'date' | 'modified' | 'order';
-
-export interface ListFilters {
-  search: string;
-  published: Tri;
-  visible: Tri;
-  routable: Tri;
-  template: string;
-  parent: string;
-  sort: SortField;
-  order: 'asc' | 'desc';
-  page: number;
-  perPage: 50 | 100;
-}
-
-export const DEFAULT_FILTERS: ListFilters = {
-  search: '',
-  published: 'any',
-  visible: 'any',
-  routable: 'any',
-  template: '',
-  parent: '',
-  sort: 'title',
-  order: 'asc',
-  page: 1,
-  perPage: 50,
-};
-
-/** Whether any filter narrows the list (the page size is no filter). */
-export const filtersActive = (f: ListFilters): boolean =>
-  f.search.trim() !== '' || f.published !== 'any' || f.visible !== 'any' || f.routable !== 'any' || f.template !== '' || f.parent.trim() !== '';
-
 export type PagesDialog =
   | { kind: 'new'; parent: string }
   | { kind: 'copy'; route: string }
@@ -153,24 +123,18 @@ export class SitePagesState {
   /** True while a move / reorder / reorganize runs (the tree refuses new drops meanwhile). */
   busy = $state(false);
 
-  // ---- the list view
-  filters = $state<ListFilters>({ ...DEFAULT_FILTERS });
-  list = $state.raw<PageList | null>(null);
+  /** The list view: its filters, sort, paging and the results it read. */
+  readonly listView: PageListState;
   /** The oldest cached copy the current view shows (the site did not answer), or null. */
   copyFrom = $derived.by(() => {
     let oldest: string | null = null;
     const see = (t: string | undefined) => {
       if (t && (oldest === null || t < oldest)) oldest = t;
     };
-    if (this.view === 'list') see(this.list?.cachedAt);
+    if (this.view === 'list') see(this.listView.list?.cachedAt);
     else for (const level of Object.values(this.levels)) for (const p of level.items) see(p.cachedAt);
     return oldest;
   });
-  listStatus = $state<'idle' | 'loading' | 'ready' | 'error'>('idle');
-  listError = $state<string | null>(null);
-  /** The site answered an error for `search` while the same query without it worked. */
-  searchUnavailable = $state(false);
-  #listSeq = 0;
 
   // ---- lookups for the dialogs
   templates = $state.raw<Template[] | null>(null);
@@ -179,6 +143,7 @@ export class SitePagesState {
 
   constructor(siteId: string) {
     this.siteId = siteId;
+    this.listView = new PageListState(siteId);
   }
 
   /** May this account write pages (create, move, delete, batch)? */
@@ -190,7 +155,7 @@ export class SitePagesState {
   readonly known: ReadonlyMap<string, PageSummary> = $derived.by(() => {
     const map = new Map<string, PageSummary>();
     for (const level of Object.values(this.levels)) for (const p of level.items) map.set(p.route, p);
-    for (const p of this.list?.items ?? []) if (!map.has(p.route)) map.set(p.route, p);
+    for (const p of this.listView.list?.items ?? []) if (!map.has(p.route)) map.set(p.route, p);
     return map;
   });
 
@@ -271,7 +236,7 @@ export class SitePagesState {
   async refresh(parents: Iterable<string>): Promise<void> {
     const jobs: Promise<void>[] = [];
     for (const p of new Set(parents)) if (this.levels[p] || p === ROOT) jobs.push(this.loadChildren(p, true));
-    if (this.list) jobs.push(this.loadList());
+    if (this.listView.list) jobs.push(this.listView.load());
     await Promise.all(jobs);
   }
 
@@ -591,7 +556,7 @@ export class SitePagesState {
       const items = level.items.map((p) => (p.route === page.route ? { ...p, ...pick(page) } : p));
       this.#setLevel(parent, { ...level, items });
     }
-    if (this.list) this.list = { ...this.list, items: this.list.items.map((p) => (p.route === page.route ? { ...p, ...pick(page) } : p)) };
+    this.listView.patch(page.route, pick(page));
   }
 
   /** The editor moved (renamed) the open page. */
@@ -628,64 +593,6 @@ export class SitePagesState {
   }
 
   // ------------------------------------------------------------------------------------------
-  // the list view
-
-  /** Loads the list for the current filters; a failing `search` is retried without it. */
-  async loadList(): Promise<void> {
-    const seq = ++this.#listSeq;
-    const f = this.filters;
-    const query = {
-      siteId: this.siteId,
-      page: f.page,
-      perPage: f.perPage,
-      sort: f.sort,
-      order: f.order,
-      ...(f.published !== 'any' ? { published: f.published === 'yes' } : {}),
-      ...(f.visible !== 'any' ? { visible: f.visible === 'yes' } : {}),
-      ...(f.routable !== 'any' ? { routable: f.routable === 'yes' } : {}),
-      ...(f.template ? { template: f.template } : {}),
-      ...(f.parent.trim() && f.parent.trim() !== ROOT ? { parent: normaliseRoute(f.parent) } : {}),
-    };
-    const search = this.searchUnavailable ? '' : f.search.trim();
-    this.listStatus = 'loading';
-    try {
-      let result: PageList;
-      try {
-        result = await invoke('pages.list', search ? { ...query, search } : query);
-      } catch (err) {
-        if (!search || !searchMayBeUnsupported(err)) throw err;
-        // the same query without the search: when that works, the site cannot search
-        result = await invoke('pages.list', query);
-        if (seq !== this.#listSeq) return;
-        this.searchUnavailable = true;
-      }
-      if (seq !== this.#listSeq) return;
-      // a page past the end (after a delete, a narrower filter): show the last one
-      const last = Math.max(1, Math.ceil(result.total / result.perPage));
-      if (result.items.length === 0 && result.total > 0 && f.page > last) {
-        this.filters.page = last;
-        return this.loadList();
-      }
-      this.list = result;
-      this.listStatus = 'ready';
-      this.listError = null;
-    } catch (err) {
-      if (seq !== this.#listSeq) return;
-      this.listStatus = 'error';
-      this.listError = errorMessage(err);
-    }
-  }
-
-  setFilter<K extends keyof ListFilters>(key: K, value: ListFilters[K]): void {
-    this.filters[key] = value;
-    if (key !== 'page') this.filters.page = 1;
-  }
-
-  resetFilters(): void {
-    this.filters = { ...DEFAULT_FILTERS, perPage: this.filters.perPage };
-  }
-
-  // ------------------------------------------------------------------------------------------
   // lookups
 
   async loadTemplates(): Promise<Template[]> {
@@ -719,12 +626,6 @@ function parentOfOrNull(route: string): string | null {
 
 function pick(p: PageSummary): Partial<PageSummary> {
   return { title: p.title, template: p.template, published: p.published, visible: p.visible, routable: p.routable, modified: p.modified, date: p.date };
-}
-
-/** A failure that could mean "this site has no search backend" rather than "the site is down". */
-function searchMayBeUnsupported(err: unknown): boolean {
-  const e = AppError.from(err);
-  return !['network', 'timeout', 'tls', 'unauthorized', 'forbidden', 'rate_limited', 'host_unavailable'].includes(e.code);
 }
 
 /** The Pages state of a site: kept in the site's context (made on first use, kept for the session). */
