@@ -31,6 +31,8 @@ class SitesState {
   loadError = $state<AppError | null>(null);
   /** Last connection test per site id. */
   tests = $state<Record<string, TestState>>({});
+  /** Bumped by every `sites.changed`: a `sites.list` answer that left the Host before it is older, and dropped. */
+  #epoch = 0;
 
   readonly ids: string[] = $derived(this.list.map((s) => s.id));
 
@@ -48,8 +50,10 @@ class SitesState {
   }
 
   async load(): Promise<void> {
+    const epoch = this.#epoch;
     try {
-      this.#apply(await invoke('sites.list'));
+      const list = await invoke('sites.list');
+      if (epoch === this.#epoch) this.#apply(list);
       this.loadError = null;
     } catch (err) {
       this.loadError = AppError.from(err);
@@ -58,7 +62,10 @@ class SitesState {
 
   /** Follow `sites.changed`. Returns the unsubscribe function. */
   start(): () => void {
-    return on('sites.changed', (list) => this.#apply(list));
+    return on('sites.changed', (list) => {
+      this.#epoch++;
+      this.#apply(list);
+    });
   }
 
   async add(draft: SiteDraft): Promise<Site> {
