@@ -13,6 +13,11 @@ import { startWebServer } from './server';
 
 const usage = 'Usage: npm run start:web -- [--data DIR] [--port N]';
 
+// The last resort: the server answers every request inside its own boundary (web/server.ts), so
+// anything reaching here is a bug; it is logged and browser mode keeps serving.
+process.on('unhandledRejection', (reason) => console.error('Sitedesk browser mode: a task failed and nothing handled it:', reason));
+process.on('uncaughtException', (err) => console.error('Sitedesk browser mode: an error escaped every handler:', err));
+
 async function main() {
   let values;
   try {

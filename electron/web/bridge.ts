@@ -1,0 +1,51 @@
+/**
+ * What browser mode's WebSocket server needs from the Host: a line per page, text frames both ways.
+ * The Host may be in this process (`inProcessBridge`: tests, benchmarks) or in a child process the
+ * server supervises (electron/web/supervisor.ts), which can die and come back; the server does not
+ * know which.
+ */
+import { serveConnection } from '../core/connection';
+import type { HostEndpoint } from '../core/host-types';
+
+/** The page's side of a line, as the Host side sees it. */
+export interface PageEnd {
+  send(frame: string): void;
+  /** Close the page's socket: the Host behind it went away (the page reconnects by itself). */
+  end(code: number, reason: string): void;
+}
+
+/** One page's line to the Host. */
+export interface BridgeLine {
+  receive(frame: string): void;
+  close(): void;
+}
+
+export interface HostBridge {
+  /** A line for one page, or null while no Host is there to serve it (the page is refused and retries). */
+  open(page: PageEnd): BridgeLine | null;
+}
+
+/** Parses a frame from a page; anything that is not JSON is null (ignored, like any malformed frame). */
+export function parseFrame(frame: string): unknown {
+  try {
+    return JSON.parse(frame);
+  } catch {
+    return null;
+  }
+}
+
+/** Serves `host`, running in this process, to every page. */
+export function inProcessBridge(host: HostEndpoint): HostBridge {
+  return {
+    open(page) {
+      const conn = serveConnection(host, (msg) => page.send(JSON.stringify(msg)));
+      return {
+        receive(frame) {
+          const msg = parseFrame(frame);
+          if (msg !== null) conn.receive(msg).catch((err: unknown) => console.error('A bridge call failed inside Sitedesk:', err));
+        },
+        close: () => conn.close(),
+      };
+    },
+  };
+}
