@@ -4,6 +4,7 @@
  * server supervises (electron/web/supervisor.ts), which can die and come back; the server does not
  * know which.
  */
+import { BRIDGE_CLOSE } from '../contract/protocol';
 import { serveConnection } from '../core/connection';
 import type { HostEndpoint } from '../core/host-types';
 
@@ -20,9 +21,19 @@ export interface BridgeLine {
   close(): void;
 }
 
+export const CLOSE_HOST_RESTARTING = BRIDGE_CLOSE.restarting;
+export const CLOSE_HOST_STOPPED = BRIDGE_CLOSE.stopped;
+
+/** Whether a Host can take a new page: it is there, it keeps stopping, or it did not come back in time. */
+export type HostAvailability = 'ready' | 'stopped' | 'unavailable';
+
 export interface HostBridge {
-  /** A line for one page, or null while no Host is there to serve it (the page is refused and retries). */
+  /** Resolves once a Host can take a new page (a restarting Host is waited for, within a bound). */
+  available(): Promise<HostAvailability>;
+  /** A line for one page, or null when no Host is there to serve it after all (the page retries). */
   open(page: PageEnd): BridgeLine | null;
+  /** The person asked to start a Host that kept stopping again. */
+  retry?(): void;
 }
 
 /** Parses a frame from a page; anything that is not JSON is null (ignored, like any malformed frame). */
@@ -37,6 +48,7 @@ export function parseFrame(frame: string): unknown {
 /** Serves `host`, running in this process, to every page. */
 export function inProcessBridge(host: HostEndpoint): HostBridge {
   return {
+    available: () => Promise.resolve('ready'),
     open(page) {
       const conn = serveConnection(host, (msg) => page.send(JSON.stringify(msg)));
       return {

@@ -14,7 +14,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { HostEndpoint } from '../core/host-types';
-import { inProcessBridge, type BridgeLine, type HostBridge } from './bridge';
+import { CLOSE_HOST_RESTARTING, CLOSE_HOST_STOPPED, inProcessBridge, type BridgeLine, type HostBridge } from './bridge';
 import { answerStatic, csp } from './static-files';
 
 export interface WebServerOptions {
@@ -119,7 +119,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
 
-  function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  async function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     // Node hands the socket over without an error listener: a client that resets it would otherwise be an uncaught error.
     socket.on('error', () => socket.destroy());
     const url = requestUrl(req.url);
@@ -129,7 +129,17 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     if (url.pathname !== '/bridge' || !ownHosts().has(req.headers.host ?? '') || !allowedOrigin || !sameToken(url.searchParams.get('token'), token)) {
       return refuseSocket(socket, 403);
     }
+    // The page's "try again" after the Host kept stopping.
+    if (url.searchParams.get('retry') === '1') bridge!.retry?.();
+    // A page reconnecting while the Host restarts waits here, so its socket opens when the Host can answer.
+    const availability = await bridge!.available();
+    if (socket.destroyed) return;
+    if (availability === 'unavailable') return refuseSocket(socket, 503);
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+      if (availability === 'stopped') {
+        ws.close(CLOSE_HOST_STOPPED, "Sitedesk's background service keeps stopping");
+        return;
+      }
       const line: BridgeLine | null = bridge!.open({
         send: (frame) => {
           if (ws.readyState === ws.OPEN) ws.send(frame);
@@ -137,7 +147,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
         end: (code, reason) => ws.close(code, reason),
       });
       if (!line) {
-        ws.close(1013, 'Sitedesk is starting its background service'); // "try again later": the page retries
+        ws.close(CLOSE_HOST_RESTARTING, 'Sitedesk is restarting its background service'); // the page retries
         return;
       }
       ws.on(

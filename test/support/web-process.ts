@@ -4,6 +4,7 @@
  * attack its sockets, kill its Host or start it twice and see what the process does.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -15,7 +16,11 @@ export function buildWebEntry(): Promise<string> {
   built ??= (async () => {
     const { bundleTs } = await import('../../scripts/bundle-ts.mjs');
     const define = { __APP_VERSION__: JSON.stringify('0.0.0-test') };
-    return bundleTs('electron/web/cli.ts', 'out/test/web/web.mjs', define);
+    // a folder per test process: two test files building at once must not write the same files
+    const out = `out/test/web-${process.pid}`;
+    process.once('exit', () => rmSync(join(root, out), { recursive: true, force: true }));
+    await bundleTs('electron/web/host-child.ts', `${out}/web-host.mjs`, define);
+    return bundleTs('electron/web/cli.ts', `${out}/web.mjs`, define);
   })();
   return built;
 }
