@@ -31,6 +31,11 @@ export function transportKind(): Transport['kind'] | null {
   return transport?.kind ?? null;
 }
 
+/** Browser mode, after the Host kept stopping: ask for it to be started again. */
+export function retryHost(): void {
+  transport?.retryHost?.();
+}
+
 /** `[input?]` for channels whose input may be omitted (schema `v.optional(…)`), `[input]` otherwise. */
 export type InvokeArgs<K extends ChannelName> = undefined extends ChannelInput<K> ? [input?: ChannelInput<K>] : [input: ChannelInput<K>];
 
