@@ -67,6 +67,7 @@ async function main() {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop); // the terminal closed (npm start forwards it)
 
   const ready = await host.firstStart;
   web = await startWebServer({ bridge: host, staticDir: join(here, '..', 'renderer'), port });
