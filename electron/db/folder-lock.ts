@@ -2,7 +2,8 @@
  * One data folder, one app: `sitedesk.lock` in the folder names the process using it (pid, mode,
  * browser mode's port). Two copies on one folder would be two writers and two auto-sync loops
  * pushing the same outbox, so a second copy (Electron or browser mode) reads the lock and stops.
- * A lock whose process is gone (a crash, a kill) is stale and taken over. Taken by the long-lived
+ * A lock whose process is gone (a crash, a kill), or whose pid a later process took, is stale and
+ * taken over. Taken by the long-lived
  * process of each mode (Electron's main, browser mode's server), never by the Host, which restarts.
  */
 import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -35,6 +36,8 @@ export interface LockOptions {
   pid?: number;
   /** Whether a process exists; injectable for tests of the decision. */
   isAlive?: (pid: number) => boolean;
+  /** When a process started (ms since the epoch), or null when the system does not say. */
+  startedAt?: (pid: number) => number | null;
 }
 
 /** A process exists when signal 0 reaches it, or when it exists but belongs to someone else (EPERM). */
@@ -45,6 +48,30 @@ export function processAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * When a process started, from Linux's /proc (clock ticks after boot; 100 a second on every Linux
+ * Node supports); null elsewhere. A lock's pid reused by a later process is told apart by it.
+ */
+export function processStartedAt(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const boot = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]);
+    return Number.isFinite(ticks) && Number.isFinite(boot) ? (boot + ticks / 100) * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The holder is that process: alive, and (where the system says) started before it wrote the lock. */
+function holds(holder: LockHolder, isAlive: (pid: number) => boolean, startedAt: (pid: number) => number | null): boolean {
+  if (!isAlive(holder.pid)) return false;
+  const started = startedAt(holder.pid);
+  const locked = Date.parse(holder.startedAt);
+  // a process that began after the lock was written cannot have written it: its pid was reused (2 s for clock rounding)
+  return started === null || Number.isNaN(locked) || started <= locked + 2000;
 }
 
 function readHolder(path: string): LockHolder | null {
@@ -73,6 +100,7 @@ const errCode = (err: unknown) => (err as NodeJS.ErrnoException).code;
 export function lockDataFolder(dataDir: string, opts: LockOptions): LockResult {
   const pid = opts.pid ?? process.pid;
   const isAlive = opts.isAlive ?? processAlive;
+  const startedAt = opts.startedAt ?? processStartedAt;
   const path = join(dataDir, LOCK_FILE);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const mine: LockHolder = { pid, mode: opts.mode, startedAt: new Date().toISOString() };
@@ -81,7 +109,7 @@ export function lockDataFolder(dataDir: string, opts: LockOptions): LockResult {
     if (placeLock(path, mine)) return { ok: true, lock: heldLock(path, mine) };
     const holder = readHolder(path);
     // A pid equal to ours is a lock left by an earlier process that had our number (a container restart).
-    if (holder && holder.pid !== pid && isAlive(holder.pid)) return { ok: false, holder, path };
+    if (holder && holder.pid !== pid && holds(holder, isAlive, startedAt)) return { ok: false, holder, path };
     // Stale: move it aside under a name of our own; only one of two racing copies can move it.
     const aside = `${path}.stale-${pid}`;
     try {
@@ -92,7 +120,7 @@ export function lockDataFolder(dataDir: string, opts: LockOptions): LockResult {
     }
     const moved = readHolder(aside);
     const sameAsRead = moved !== null && holder !== null && moved.pid === holder.pid && moved.startedAt === holder.startedAt;
-    if (moved && !sameAsRead && moved.pid !== pid && isAlive(moved.pid)) {
+    if (moved && !sameAsRead && moved.pid !== pid && holds(moved, isAlive, startedAt)) {
       // A live copy's fresh lock was moved by mistake (it took over between our read and our move): put it back.
       try {
         linkSync(aside, path);
@@ -159,10 +187,10 @@ function heldLock(path: string, mine: LockHolder): FolderLock {
 }
 
 /** One line for a person: who holds the folder and what to do. */
-export function folderInUseMessage(dataDir: string, holder: LockHolder): string {
+export function folderInUseMessage(dataDir: string, holder: LockHolder, lockPath = join(dataDir, LOCK_FILE)): string {
   const where =
     holder.mode === 'browser'
       ? `in browser mode${holder.port ? ` at http://127.0.0.1:${holder.port}/ (open the link it printed)` : ''}`
       : 'as the desktop app';
-  return `Sitedesk is already running with the data folder ${dataDir} (process ${holder.pid}, ${where}). Use that copy, or close it first; to run a second copy, start it with another data folder.`;
+  return `Sitedesk is already running with the data folder ${dataDir} (process ${holder.pid}, ${where}). Use that copy, or close it first; to run a second copy, start it with another data folder. If no Sitedesk is running, remove ${lockPath}.`;
 }

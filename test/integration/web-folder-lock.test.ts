@@ -40,6 +40,7 @@ describe('browser mode twice on one data folder', () => {
     expect(lines.at(-1)).toContain(`Sitedesk is already running with the data folder ${dir.path}`);
     expect(lines.at(-1)).toContain(`process ${first.child.pid}`);
     expect(lines.at(-1)).toContain(`http://127.0.0.1:${first.port}/`);
+    expect(lines.at(-1)).toContain(`If no Sitedesk is running, remove ${join(dir.path, LOCK_FILE)}.`);
     expect(second.output()).not.toContain('Sitedesk browser mode: http'); // it never served
     const res = await fetch(`http://127.0.0.1:${first.port}/`);
     expect([200, 404]).toContain(res.status);
@@ -84,6 +85,21 @@ describe('the data-folder lock', () => {
     expect(lockDataFolder(dir.path, { mode: 'browser' }).ok).toBe(true);
     writeFileSync(path, JSON.stringify({ pid: 4242, mode: 'browser', startedAt: 'x' }));
     expect(lockDataFolder(dir.path, { mode: 'browser', pid: 4242, isAlive: () => true }).ok).toBe(true);
+  });
+
+  test('a live pid that started after the lock was written (the pid was reused) is stale; one that started before holds it', async () => {
+    dir = tempDir();
+    const path = join(dir.path, LOCK_FILE);
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    try {
+      await new Promise((r) => other.once('spawn', r));
+      writeFileSync(path, JSON.stringify({ pid: other.pid, mode: 'browser', startedAt: '2001-01-01T00:00:00.000Z' }));
+      expect(lockDataFolder(dir.path, { mode: 'browser', pid: process.pid + 1 }).ok).toBe(process.platform === 'linux'); // only Linux says when a process started
+      writeFileSync(path, JSON.stringify({ pid: other.pid, mode: 'browser', startedAt: new Date(Date.now() + 60_000).toISOString() }));
+      expect(lockDataFolder(dir.path, { mode: 'browser', pid: process.pid + 1 })).toMatchObject({ ok: false, holder: { pid: other.pid } });
+    } finally {
+      other.kill('SIGKILL');
+    }
   });
 
   test('release removes only our own lock', () => {
