@@ -68,7 +68,7 @@ export function superviseHost(opts: SupervisorOptions): SupervisedHost {
 
   function spawnHost(): void {
     lastFailure = undefined;
-    const proc = fork(opts.entry, [opts.dataDir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' });
+    const proc = fork(opts.entry, [opts.dataDir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' }); // frames cross as raw strings, not JSON inside JSON
     child = proc;
     proc.on('error', (err) => console.error('The Sitedesk Host process reported an error:', err));
     proc.on('message', (raw) => {
