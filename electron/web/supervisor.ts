@@ -5,11 +5,15 @@
  * page's socket is closed so the page reconnects by itself, and more than five exits a minute is
  * "the background service keeps stopping" until the person tries again. Work in flight resumes in
  * the new Host from the database: the outbox is pushed again by auto-sync, a mirror run goes on.
+ * Without a keychain, the session's secrets are kept here (web/session-secrets.ts), so the new
+ * Host still has them.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { RestartLog } from '../host-restarts';
+import { MemorySecretStore } from '../secrets/memory';
 import { CLOSE_HOST_RESTARTING, type BridgeLine, type HostAvailability, type HostBridge, type PageEnd } from './bridge';
 import { readFromHostChild, type FromHostChild, type ToHostChild } from './child-messages';
+import { runSecretRequest } from './session-secrets';
 
 export type SupervisedState = 'starting' | 'ready' | 'restarting' | 'stopped';
 
@@ -41,6 +45,8 @@ export function superviseHost(opts: SupervisorOptions): SupervisedHost {
   const say = opts.say ?? ((line: string) => console.error(line));
   const restarts = new RestartLog();
   const lines = new Map<number, PageEnd>();
+  /** Session-only secrets (no keychain), kept here so every Host of the session has them. */
+  const sessionSecrets = new MemorySecretStore();
   const waiting = new Set<() => void>();
   let nextLine = 1;
   let child: ChildProcess | null = null;
@@ -76,6 +82,11 @@ export function superviseHost(opts: SupervisorOptions): SupervisedHost {
       const m = readFromHostChild(raw);
       if (m?.type === 'frame') lines.get(m.line)?.send(m.frame);
       else if (m?.type === 'failed') lastFailure = m.message;
+      else if (m?.type === 'secret') {
+        void runSecretRequest(sessionSecrets, m).then((value) => {
+          if (proc === child) post({ type: 'secret-answer', id: m.id, value });
+        });
+      }
       else if (m?.type === 'ready') {
         if (!started) firstResolve(m);
         started = true;

@@ -149,3 +149,35 @@ describe('browser mode restarts a Host that dies', () => {
     page.close();
   }, 120_000);
 });
+
+describe('browser mode without a keychain', () => {
+  let memWeb: WebProcess & { port: number; token: string };
+  let memDir: ReturnType<typeof tempDir>;
+  beforeAll(async () => {
+    memDir = tempDir();
+    memWeb = await startWeb(memDir.path, { SITEDESK_SECRETS: 'memory' });
+  }, 60_000);
+  afterAll(async () => {
+    await memWeb?.stop();
+    memDir?.remove();
+  });
+
+  test("a restarted Host still has the session's API key: the server keeps session-only secrets, not the Host", async () => {
+    const saved = web;
+    web = memWeb; // line() and killHost() speak to this browser mode
+    try {
+      let page = await line();
+      const site = await page.call<{ id: string; hasApiKey: boolean }>('sites.add', { name: 'Keyed', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+      expect(site.hasApiKey).toBe(true);
+      await page.call('pages.children', { siteId: site.id, route: '/blog' });
+      page = (await killHost(page)).fresh;
+      // a read the new Host has never made needs the key
+      const docs = await page.call<{ route: string }[]>('pages.children', { siteId: site.id, route: '/docs' });
+      expect(docs.length).toBeGreaterThan(0);
+      expect((await page.call<{ id: string; hasApiKey: boolean }[]>('sites.list', {}))[0]).toMatchObject({ hasApiKey: true });
+      page.close();
+    } finally {
+      web = saved;
+    }
+  }, 60_000);
+});
