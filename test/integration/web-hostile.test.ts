@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connect, type Socket } from 'node:net';
+import WebSocket from 'ws';
 import { tempDir } from '../support/tmp';
 import { startWeb, type WebProcess } from '../support/web-process';
 
@@ -131,4 +132,32 @@ describe('browser mode under hostile requests', () => {
     expect([200, 400, 403, 404]).toContain(statusOf((await raw(get('/%00'))).text));
     await stillServing();
   });
+
+  test('on the bridge, with the token: a binary frame is ignored, a frame over 64 MiB closes that socket (1009), and the next socket works', async () => {
+    const open = () =>
+      new Promise<WebSocket>((resolve, reject) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${web.port}/bridge?token=${web.token}`, { origin: `http://127.0.0.1:${web.port}` });
+        ws.once('open', () => resolve(ws));
+        ws.once('error', reject);
+      });
+    const ask = (ws: WebSocket, id: number) =>
+      new Promise<{ id: number; ok: boolean }>((resolve) => {
+        ws.on('message', (d) => {
+          const m = JSON.parse(d.toString());
+          if (m.id === id) resolve(m);
+        });
+        ws.send(JSON.stringify({ id, channel: 'app.info', input: {} }));
+      });
+    const a = await open();
+    a.send(Buffer.from([0xff, 0x00, 0x01]), { binary: true });
+    expect(await ask(a, 1)).toMatchObject({ id: 1, ok: true });
+    const closed = new Promise<number>((resolve) => a.once('close', (code) => resolve(code)));
+    a.on('error', () => {});
+    a.send('x'.repeat(64 * 1024 * 1024 + 1));
+    expect(await closed).toBe(1009);
+    const b = await open();
+    expect(await ask(b, 2)).toMatchObject({ id: 2, ok: true });
+    b.close();
+    await stillServing();
+  }, 30_000);
 });
