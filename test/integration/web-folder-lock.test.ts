@@ -3,13 +3,13 @@
  * holds the folder in one line and exits with its own code; the first keeps serving. A lock left by
  * a process that is gone (killed) is taken over. The lock's decisions are tested on real files.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT_FOLDER_IN_USE, LOCK_FILE, lockDataFolder } from '../../electron/db/folder-lock';
 import { tempDir } from '../support/tmp';
-import { spawnWeb, startWeb, type WebProcess } from '../support/web-process';
+import { removeWebBuild, spawnWeb, startWeb, type WebProcess } from '../support/web-process';
 
 let dir: ReturnType<typeof tempDir> | undefined;
 const running: WebProcess[] = [];
@@ -19,6 +19,7 @@ afterEach(async () => {
   dir?.remove();
   dir = undefined;
 });
+afterAll(() => removeWebBuild());
 
 /** A pid that belonged to a process that has exited. */
 async function deadPid(): Promise<number> {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import WebSocket from 'ws';
 import { tempDir } from '../support/tmp';
-import { startWeb, type WebProcess } from '../support/web-process';
+import { removeWebBuild, startWeb, type WebProcess } from '../support/web-process';
 
 let dir: ReturnType<typeof tempDir>;
 let web: WebProcess & { port: number; token: string };
@@ -20,6 +20,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await web?.stop();
   dir?.remove();
+  removeWebBuild();
 });
 
 const open = (port = web.port) =>

@@ -14,7 +14,7 @@ import { BRIDGE_CLOSE } from '../../electron/contract/protocol';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { tempDir } from '../support/tmp';
 import { until } from '../support/until';
-import { startWeb, type WebProcess } from '../support/web-process';
+import { removeWebBuild, startWeb, type WebProcess } from '../support/web-process';
 
 let cms: CmsSandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -30,6 +30,7 @@ afterAll(async () => {
   await web?.stop();
   await cms?.close();
   dir?.remove();
+  removeWebBuild();
 });
 
 /** A page's line to the Host, as the renderer's transport uses it. */

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
 const node = join(root, 'node_modules', '.bin', 'node');
+// a folder per test process: two test files building at once must not write the same files
+const out = `out/test/web-${process.pid}`;
 let built: Promise<string> | undefined;
 
 /** Bundles browser mode once per test file; answers the entry's path. */
@@ -16,13 +18,16 @@ export function buildWebEntry(): Promise<string> {
   built ??= (async () => {
     const { bundleTs } = await import('../../scripts/bundle-ts.mjs');
     const define = { __APP_VERSION__: JSON.stringify('0.0.0-test') };
-    // a folder per test process: two test files building at once must not write the same files
-    const out = `out/test/web-${process.pid}`;
-    process.once('exit', () => rmSync(join(root, out), { recursive: true, force: true }));
     await bundleTs('electron/web/host-child.ts', `${out}/web-host.mjs`, define);
     return bundleTs('electron/web/cli.ts', `${out}/web.mjs`, define);
   })();
   return built;
+}
+
+/** Removes this test file's bundle (call in afterAll, once its processes have stopped). */
+export function removeWebBuild(): void {
+  built = undefined;
+  rmSync(join(root, out), { recursive: true, force: true });
 }
 
 export interface WebProcess {
