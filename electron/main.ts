@@ -1,10 +1,12 @@
 /**
- * Electron main: one instance, one app:// origin, the window, the menu, the updater, and the Host
- * in a utility process (electron/utility.ts). Business logic lives in the Host, never here.
+ * Electron main: one instance per data folder, one app:// origin, the window, the menu, the
+ * updater, and the Host in a utility process (electron/utility.ts). Business logic lives in the
+ * Host, never here.
  */
 import { app, BrowserWindow, dialog, ipcMain, protocol, session } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { EXIT_FOLDER_IN_USE, folderInUseMessage, lockDataFolder, type LockResult } from './db/folder-lock';
 import { installMenu } from './menu';
 import { createUpdater } from './updater';
 import { startHost, type HostSupervisor } from './utility';
@@ -175,5 +177,38 @@ function boot(): void {
     });
 }
 
-if (app.requestSingleInstanceLock()) boot();
-else app.quit(); // another Sitedesk is running: it gets 'second-instance' and comes to the front
+/**
+ * One data folder, one app. Electron's single-instance lock brings the first window to the front
+ * when the same profile is opened twice; the lock file in the folder (db/folder-lock.ts) also stops
+ * browser mode, or a copy started with another profile path, from sharing it. Taken here, in the
+ * process that lives as long as the app, never in the Host, which restarts.
+ */
+function takeFolderLock(): LockResult | null {
+  try {
+    return lockDataFolder(app.getPath('userData'), { mode: 'electron' });
+  } catch (err) {
+    console.error('Sitedesk could not take the lock of its data folder:', err); // a lock it cannot write must not keep the app closed
+    return null;
+  }
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit(); // another Sitedesk is running: it gets 'second-instance' and comes to the front
+} else {
+  const locked = takeFolderLock();
+  if (locked && !locked.ok) {
+    const message = folderInUseMessage(app.getPath('userData'), locked.holder);
+    console.error(message);
+    void app.whenReady().then(() => {
+      dialog.showErrorBox('Sitedesk is already open', message);
+      app.exit(EXIT_FOLDER_IN_USE);
+    });
+  } else {
+    if (locked?.ok) {
+      const release = () => locked.lock.release();
+      app.on('will-quit', release);
+      process.on('exit', release);
+    }
+    boot();
+  }
+}

@@ -1,8 +1,9 @@
 /**
  * Main's side of the Host: runs it (out/host/host.cjs, built from this file) in an
  * Electron utilityProcess and hands every window a MessagePort to it. A Host that dies is restarted
- * with backoff and every window gets a fresh port, so windows stay open through a crash. The
- * messages and channel names are electron/host-messages.ts.
+ * with backoff (electron/host-restarts.ts, the rule browser mode's server follows too) and every
+ * window gets a fresh port, so windows stay open through a crash. The messages and channel names
+ * are electron/host-messages.ts.
  *
  * This file is also the utility process's entry (its last lines): there it starts the Host with
  * Electron's `net.fetch` (system proxies, PAC). A function cannot cross the process boundary, so
@@ -12,8 +13,8 @@ import { app, dialog, MessageChannelMain, net, utilityProcess, type UtilityProce
 import { join } from 'node:path';
 import type { UpdaterStatus } from './contract/app';
 import { HOST_PORT_CHANNEL, type HostRestarting, type ToHost } from './host-messages';
+import { RestartLog } from './host-restarts';
 
-const MAX_RESTARTS_PER_MINUTE = 5;
 const SHUTDOWN_GRACE_MS = 3000;
 
 export interface HostSupervisor {
@@ -28,7 +29,7 @@ export interface HostSupervisor {
 export function startHost(): HostSupervisor {
   const modulePath = join(__dirname, '..', 'host', 'host.cjs');
   const clients = new Set<WebContents>();
-  const recentExits: number[] = [];
+  const restarts = new RestartLog();
   let child: UtilityProcess | null = null;
   let stopping = false;
   let restartTimer: NodeJS.Timeout | undefined;
@@ -70,15 +71,12 @@ export function startHost(): HostSupervisor {
     for (const contents of clients) {
       if (!contents.isDestroyed()) contents.postMessage(HOST_PORT_CHANNEL, { state: 'restarting' } satisfies HostRestarting);
     }
-    const now = Date.now();
-    recentExits.push(now);
-    while (recentExits.length > 0 && now - (recentExits[0] ?? now) > 60_000) recentExits.shift();
-    if (recentExits.length > MAX_RESTARTS_PER_MINUTE) {
+    const next = restarts.exited();
+    if (!next.restart) {
       void giveUp();
       return;
     }
-    const delay = Math.min(250 * 2 ** (recentExits.length - 1), 8000);
-    restartTimer = setTimeout(spawn, delay);
+    restartTimer = setTimeout(spawn, next.delayMs);
   }
 
   async function giveUp(): Promise<void> {
@@ -92,7 +90,7 @@ export function startHost(): HostSupervisor {
     });
     if (stopping) return;
     if (response === 0) {
-      recentExits.length = 0;
+      restarts.reset();
       spawn();
     } else {
       app.quit();

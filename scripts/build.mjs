@@ -4,6 +4,7 @@
 //   out/main/main.cjs    Electron main      out/main/preload.cjs   the preload (CommonJS: sandboxed preloads must be)
 //   out/host/host.cjs    the Host inside Electron's utilityProcess
 //   out/host/web.mjs     browser mode (the same Host behind a loopback WebSocket bridge)
+//   out/host/web-host.mjs   browser mode's Host, in a child process web.mjs supervises
 // `--if-stale` skips the work when nothing under electron/, renderer/ or this script is newer than out/.
 import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
@@ -48,14 +49,19 @@ await Promise.all([
   esbuild({ ...common, entryPoints: [join(root, 'electron/preload.ts')], outfile: join(root, 'out/main/preload.cjs'), format: 'cjs' }),
   // utility.ts is also the utility process's entry: there it starts the Host with Electron's net.fetch
   esbuild({ ...common, entryPoints: [join(root, 'electron/utility.ts')], outfile: join(root, 'out/host/host.cjs'), format: 'cjs' }),
-  esbuild({
-    ...common,
-    entryPoints: [join(root, 'electron/web/cli.ts')],
-    outfile: join(root, 'out/host/web.mjs'),
-    format: 'esm',
-    // CommonJS dependencies (better-sqlite3) need require() inside an ES module bundle.
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  }),
+  ...[
+    ['electron/web/cli.ts', 'out/host/web.mjs'],
+    ['electron/web/host-child.ts', 'out/host/web-host.mjs'],
+  ].map(([entry, outfile]) =>
+    esbuild({
+      ...common,
+      entryPoints: [join(root, entry)],
+      outfile: join(root, outfile),
+      format: 'esm',
+      // CommonJS dependencies (better-sqlite3) need require() inside an ES module bundle.
+      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    }),
+  ),
 ]);
 writeFileSync(stamp, String(started));
 console.log(`built out/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);

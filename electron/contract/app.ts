@@ -55,6 +55,9 @@ export const appEvents = {
   'secrets.status': event<SecretsStatus>(),
   /** From the shell's updater (packaged builds only). */
   'updater.status': event<UpdaterStatus>(),
-  /** The Host went away and came back (Electron restarts a crashed Host; the client reconnects). */
-  'host.status': event<{ state: 'restarting' | 'ready' }>(),
+  /**
+   * The Host went away and came back (a crashed Host is restarted; the client reconnects).
+   * `stopped`: browser mode's Host kept stopping and is not restarted until the page asks.
+   */
+  'host.status': event<{ state: 'restarting' | 'ready' | 'stopped' }>(),
 };

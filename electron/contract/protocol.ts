@@ -30,3 +30,10 @@ export function isRequestMessage(m: unknown): m is RequestMessage {
 export function isEventMessage(m: unknown): m is EventMessage {
   return typeof m === 'object' && m !== null && typeof (m as Record<string, unknown>).event === 'string';
 }
+
+/**
+ * Browser mode: why the server closed a page's WebSocket. `restarting`: the Host stopped and is
+ * being restarted (the page reconnects by itself). `stopped`: the Host keeps stopping and is not
+ * restarted again until the page asks (it reconnects with `retry=1`).
+ */
+export const BRIDGE_CLOSE = { restarting: 1012, stopped: 4001 } as const;

@@ -1,17 +1,30 @@
 /**
- * `npm run start:web -- [--data DIR] [--port N]`: the Host in this Node process, the renderer in
- * any browser. The last start-up line is the URL to open (it carries the per-run token).
+ * `npm run start:web -- [--data DIR] [--port N]`: the renderer in any browser, the Host in a child
+ * process this one supervises (web/supervisor.ts), the two joined by the loopback server
+ * (web/server.ts). This process holds the data folder's lock for the whole session; a second copy
+ * on the same folder says so in one line and exits with EXIT_FOLDER_IN_USE. The last start-up
+ * line is the URL to open (it carries the per-run token).
  */
 import { parseArgs } from 'node:util';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createHost } from '../core/host';
-import { openSecretStore } from '../secrets/keychain';
-import { secretsOptionsFromEnv } from '../secrets/options';
+import { EXIT_FOLDER_IN_USE, folderInUseMessage, lockDataFolder, type FolderLock } from '../db/folder-lock';
 import { defaultDataDir } from './data-dir';
-import { startWebServer } from './server';
+import { startWebServer, type WebServer } from './server';
+import { superviseHost, type SupervisedHost } from './supervisor';
 
 const usage = 'Usage: npm run start:web -- [--data DIR] [--port N]';
+
+// The last resort: the server answers every request inside its own boundary (web/server.ts), so
+// anything reaching here is a bug; it is logged and browser mode keeps serving.
+process.on('unhandledRejection', (reason) => console.error('Sitedesk browser mode: a task failed and nothing handled it:', reason));
+process.on('uncaughtException', (err) => console.error('Sitedesk browser mode: an error escaped every handler:', err));
+
+let lock: FolderLock | undefined;
+let host: SupervisedHost | undefined;
+let web: WebServer | undefined;
+// However this process ends, a lock it holds does not outlive it (a kill leaves it stale, and the next start takes it over).
+process.on('exit', () => lock?.release());
 
 async function main() {
   let values;
@@ -34,30 +47,40 @@ async function main() {
     process.exit(2);
   }
   const dataDir = resolve(values.data ?? defaultDataDir());
-  const secrets = await openSecretStore(secretsOptionsFromEnv() ?? {});
-  const host = await createHost({ dataDir, shell: 'browser', version: __APP_VERSION__, secrets });
-  const here = dirname(fileURLToPath(import.meta.url)); // out/host
-  const web = await startWebServer({ host, staticDir: join(here, '..', 'renderer'), port });
+  const locked = lockDataFolder(dataDir, { mode: 'browser' });
+  if (!locked.ok) {
+    console.error(folderInUseMessage(dataDir, locked.holder));
+    process.exit(EXIT_FOLDER_IN_USE);
+  }
+  lock = locked.lock;
 
+  const here = dirname(fileURLToPath(import.meta.url)); // out/host
+  host = superviseHost({ entry: join(here, 'web-host.mjs'), dataDir });
   let closing = false;
   const stop = async () => {
     if (closing) return;
     closing = true;
-    await web.close();
-    await host.close();
+    await web?.close();
+    await host?.stop();
+    lock?.release();
     process.exit(0);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop); // the terminal closed (npm start forwards it)
+
+  const ready = await host.firstStart;
+  web = await startWebServer({ bridge: host, staticDir: join(here, '..', 'renderer'), port });
+  lock.update({ port: web.port });
 
   console.log(`Data folder: ${dataDir}`);
-  console.log(
-    secrets.status.mode === 'keychain' ? 'Secrets: system keychain' : `Secrets: this session only — ${secrets.status.reason ?? ''}`,
-  );
+  console.log(ready.secrets.mode === 'keychain' ? 'Secrets: system keychain' : `Secrets: this session only — ${ready.secrets.reason ?? ''}`);
   console.log(`Sitedesk browser mode: ${web.url}`);
 }
 
-main().catch((err) => {
+main().catch(async (err) => {
   console.error(`Sitedesk could not start: ${err instanceof Error ? err.message : String(err)}`);
+  await host?.stop();
+  lock?.release();
   process.exit(1);
 });

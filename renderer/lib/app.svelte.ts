@@ -6,7 +6,8 @@ import type { AppInfo, DatabaseStatus, SecretsStatus, UpdaterStatus } from '../.
 import { invoke, on } from './client';
 import { AppError } from './errors';
 
-export type HostState = 'connecting' | 'ready' | 'restarting';
+/** `stopped`: browser mode's Host kept stopping; it starts again only when the person asks. */
+export type HostState = 'connecting' | 'ready' | 'restarting' | 'stopped';
 
 class AppState {
   /** `app.info` once loaded. */

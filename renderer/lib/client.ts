@@ -27,6 +27,11 @@ export function setTransport(next: Transport): void {
   transport = next;
 }
 
+/** Browser mode, after the Host kept stopping: ask for it to be started again. */
+export function retryHost(): void {
+  transport?.retryHost?.();
+}
+
 /** `[input?]` for channels whose input may be omitted (schema `v.optional(…)`), `[input]` otherwise. */
 export type InvokeArgs<K extends ChannelName> = undefined extends ChannelInput<K> ? [input?: ChannelInput<K>] : [input: ChannelInput<K>];
 

@@ -6,7 +6,7 @@
  */
 import { createPeer, type Peer } from '../../electron/contract/peer';
 import type { ErrorInfo, Result } from '../../electron/contract/errors';
-import type { RequestMessage } from '../../electron/contract/protocol';
+import { BRIDGE_CLOSE, type RequestMessage } from '../../electron/contract/protocol';
 
 /** What the preload puts on `window` (contextBridge). */
 export interface SitedeskBridge {
@@ -24,6 +24,8 @@ export interface Transport {
   readonly kind: 'electron' | 'browser';
   invoke(channel: string, input: unknown): Promise<Result<unknown>>;
   on(event: string, callback: (payload: unknown) => void): () => void;
+  /** After `host.status {state:'stopped'}`: ask for the Host to be started again (browser mode). */
+  retryHost?(): void;
 }
 
 export type TransportSetup = { ok: true; transport: Transport } | { ok: false; reason: 'missing_token' };
@@ -31,6 +33,11 @@ export type TransportSetup = { ok: true; transport: Transport } | { ok: false; r
 const HOST_GONE: ErrorInfo = {
   code: 'host_unavailable',
   message: 'Sitedesk lost its connection to the background service. It is reconnecting; try again in a moment.',
+};
+
+const HOST_STOPPED: ErrorInfo = {
+  code: 'host_unavailable',
+  message: 'Sitedesk’s background service keeps stopping. Your saved work is safe; start it again from the notice at the top of the window.',
 };
 
 /** Picks the transport for this window. Never throws. */
@@ -70,11 +77,16 @@ export function bridgeUrl(token: string, loc: Pick<Location, 'protocol' | 'host'
   return `${scheme}//${loc.host}/bridge?token=${encodeURIComponent(token)}`;
 }
 
+/** The bridge URL that also asks the server to start a Host that kept stopping. */
+const withRetry = (url: string) => `${url}${url.includes('?') ? '&' : '?'}retry=1`;
+
 /**
  * Browser mode. Calls made while the socket is (re)connecting are queued and sent once it opens.
  * When an open socket closes, the calls in flight fail with `host_unavailable`, a local
  * `host.status {state:'restarting'}` event is dispatched, and the transport reconnects with
- * backoff; the next successful open dispatches `{state:'ready'}`.
+ * backoff; the next successful open dispatches `{state:'ready'}`. The server holds a reconnecting
+ * socket until the restarted Host can answer. A close with `BRIDGE_CLOSE.stopped` (the Host keeps
+ * stopping) dispatches `{state:'stopped'}` and stops reconnecting until `retryHost()`.
  */
 export function webSocketTransport(token: string, options: WebSocketTransportOptions = {}): Transport {
   const url = options.url ?? bridgeUrl(token);
@@ -86,6 +98,8 @@ export function webSocketTransport(token: string, options: WebSocketTransportOpt
   let connected = false;
   /** True after `restarting` was dispatched and `ready` has not yet followed. */
   let reported = false;
+  /** The server said the Host keeps stopping: no reconnecting until the person asks. */
+  let stopped = false;
 
   const peer: Peer = createPeer((message: RequestMessage) => {
     const frame = JSON.stringify(message);
@@ -93,8 +107,8 @@ export function webSocketTransport(token: string, options: WebSocketTransportOpt
     else queue.push(frame);
   });
 
-  const connect = () => {
-    const ws = new WebSocket(url);
+  const connect = (retry = false) => {
+    const ws = new WebSocket(retry ? withRetry(url) : url);
     socket = ws;
     ws.addEventListener('open', () => {
       if (socket !== ws) return;
@@ -118,13 +132,20 @@ export function webSocketTransport(token: string, options: WebSocketTransportOpt
       }
       peer.receive(message);
     });
-    ws.addEventListener('close', () => {
+    ws.addEventListener('close', (event: CloseEvent) => {
       if (socket !== ws) return;
       socket = null;
       // Every call already handed to the socket (or queued for it) is answered now: the Host will
       // never answer it. Calls made from here on wait in the queue for the next socket.
       queue = [];
       peer.failPending(HOST_GONE);
+      if (event.code === BRIDGE_CLOSE.stopped) {
+        connected = false;
+        reported = true;
+        stopped = true;
+        peer.dispatch('host.status', { state: 'stopped' });
+        return;
+      }
       if (connected || !reported) {
         connected = false;
         reported = true;
@@ -139,7 +160,17 @@ export function webSocketTransport(token: string, options: WebSocketTransportOpt
 
   return {
     kind: 'browser',
-    invoke: (channel, input) => peer.invoke(channel, input),
+    invoke: (channel, input) => {
+      if (stopped) return Promise.resolve({ ok: false, error: HOST_STOPPED });
+      return peer.invoke(channel, input);
+    },
     on: (event, callback) => peer.on(event, callback),
+    retryHost() {
+      if (!stopped) return;
+      stopped = false;
+      attempt = 0;
+      peer.dispatch('host.status', { state: 'restarting' });
+      connect(true);
+    },
   };
 }

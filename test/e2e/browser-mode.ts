@@ -2,7 +2,7 @@
  * Starts and stops browser mode (`node out/host/web.mjs`) as a real child process, the way a
  * person runs it, and reads the URL from its last start-up line.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 
@@ -10,6 +10,8 @@ export interface BrowserMode {
   url: string;
   dataDir: string;
   output: () => string;
+  /** The Host's process (the one child browser mode supervises), for tests that kill it. */
+  hostPid(): number;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -55,6 +57,11 @@ export async function startBrowserMode(opts: StartOptions): Promise<BrowserMode>
     url,
     dataDir: opts.dataDir,
     output: () => out,
+    hostPid: () => {
+      const pids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)], { encoding: 'utf8' }).trim().split(/\s+/).filter(Boolean).map(Number);
+      if (pids.length !== 1) throw new Error(`browser mode has ${pids.length} child processes, not one Host`);
+      return pids[0]!;
+    },
     stop: (signal = 'SIGTERM') =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
