@@ -136,6 +136,11 @@ export class CmsSession implements CredentialSource {
     this.tokens = tokens;
   }
 
+  /** Every token entry of this site goes (another account's, one under an older spelling), or all but `keep`'s. */
+  private async dropTokenEntries(keep?: string): Promise<void> {
+    await this.deps.secrets.deleteByPrefix(siteAccount.tokensPrefix(this.siteId), keep === undefined ? undefined : siteAccount.tokens(this.siteId, keep));
+  }
+
   private notSignedIn(): AppError {
     const site = this.deps.site();
     return new AppError({ code: 'unauthorized', message: `Sign in to ${site.name} first.` });
@@ -230,6 +235,8 @@ export class CmsSession implements CredentialSource {
   private async finish(username: string, pair: TokenPair): Promise<SessionInfo> {
     // keychain first: if it refuses, no half-signed-in state is recorded
     await this.storeTokens(username, pair);
+    // the entry this one replaces (another account, another spelling) is not left behind
+    await this.dropTokenEntries(username).catch(() => {});
     this.challenge = null;
     this.pairUser = pair.user ?? null;
     this.save({ siteId: this.siteId, via: 'password', username, state: 'signed_in', reason: null, me: this.stored?.username === username ? (this.stored.me ?? null) : null, meAt: null });
@@ -352,6 +359,7 @@ export class CmsSession implements CredentialSource {
       }
     }
     if (username) await this.deps.secrets.delete(siteAccount.tokens(this.siteId, username));
+    await this.dropTokenEntries().catch(() => {});
     this.tokens = null;
     this.pairUser = null;
     this.save(undefined);
@@ -368,7 +376,10 @@ export class CmsSession implements CredentialSource {
     }
     const site = this.deps.site();
     const via = site.authMode;
-    this.save({ siteId: this.siteId, via, username: me.username, state: 'signed_in', reason: null, me, meAt: new Date(this.now()).toISOString() });
+    // a password session keeps the name typed at sign-in: its keychain entry is found by it (a server
+    // that takes an e-mail address or another case reports its own spelling in /me)
+    const typed = via === 'password' && this.stored?.via === 'password' ? this.stored.username : null;
+    this.save({ siteId: this.siteId, via, username: typed ?? me.username, state: 'signed_in', reason: null, me, meAt: new Date(this.now()).toISOString() });
     return this.info();
   }
 
@@ -403,8 +414,7 @@ export class CmsSession implements CredentialSource {
 
   /** Forget everything local (the site's address or sign-in mode changed). */
   async reset(): Promise<void> {
-    const username = this.stored?.username;
-    if (username) await this.deps.secrets.delete(siteAccount.tokens(this.siteId, username)).catch(() => {});
+    await this.dropTokenEntries().catch(() => {});
     this.tokens = null;
     this.pairUser = null;
     this.challenge = null;

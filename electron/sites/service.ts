@@ -4,7 +4,7 @@ import type { SitesRepo } from '../db/repos/sites';
 import { AppError } from '../base/app-error';
 import { siteAccount, type SecretStore } from '../secrets/secret-store';
 import type { FetchLike } from '../api/http';
-import { checkBaseUrl, checkEnvironment } from './url';
+import { checkBaseUrl, checkEnvironment, secretsStayWith } from './url';
 import { probeSite } from './probe';
 
 type Draft = ChannelParsed<'sites.add'>;
@@ -83,10 +83,19 @@ export function sitesService(deps: SitesDeps) {
       const { baseUrl, environment } = checkDraft(u, u.id);
       let hasApiKey = before.hasApiKey;
       const account = siteAccount.apiKey(u.id);
-      if (u.authMode !== 'apikey' && before.hasApiKey) {
-        await secrets.delete(account); // no key left behind for a mode that no longer uses it
+      if (secretsStayWith(before, { baseUrl, kind: u.kind })) {
+        if (u.authMode !== 'apikey' && before.hasApiKey) {
+          await secrets.delete(account); // no key left behind for a mode that no longer uses it
+          hasApiKey = false;
+        }
+      } else {
+        // Another origin or kind: every secret of the site (key, tokens, store session) was given for
+        // the old one and goes, here at the Host, whatever the renderer sent; only a key given in
+        // this same call goes to the new address.
+        await secrets.deleteByPrefix(siteAccount.prefix(u.id));
         hasApiKey = false;
-      } else if (u.authMode === 'apikey' && u.apiKey !== undefined) {
+      }
+      if (u.authMode === 'apikey' && u.apiKey !== undefined) {
         const key = u.apiKey.trim();
         if (key) await secrets.set(account, key);
         else await secrets.delete(account);

@@ -65,3 +65,12 @@ function whyNot(text: string): string {
 export function defaultBaseOf(baseUrl: string, kind: SiteKind): string {
   return `${new URL(baseUrl).origin}${DEFAULT_PREFIX[kind]}`;
 }
+
+/**
+ * Whether a site's secrets (its API key, sign-in tokens, store session) may stay with it after an
+ * edit: only while it stays the same kind of service at the same origin (scheme, host and port). A
+ * key given for one server is never sent to another, nor used as another kind's credential.
+ */
+export function secretsStayWith(before: { baseUrl: string; kind: SiteKind }, after: { baseUrl: string; kind: SiteKind }): boolean {
+  return before.kind === after.kind && new URL(before.baseUrl).origin === new URL(after.baseUrl).origin;
+}
