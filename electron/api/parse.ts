@@ -44,7 +44,8 @@ export function unreadable(t: Transport, what: string, o: { where?: string; fiel
   return new AppError({
     code: 'bad_response',
     message: `${t.host} sent ${what} Sitedesk cannot read${at ? ` (${at})` : ''}.`,
-    ...(o.detail ? { detail: o.detail } : {}),
+    // what the answer held (a value a check refused) may be a secret: scrubbed like all server text
+    ...(o.detail ? { detail: t.scrub(o.detail) } : {}),
   });
 }
 

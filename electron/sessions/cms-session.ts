@@ -73,6 +73,7 @@ export class CmsSession implements CredentialSource {
       environment: site.environment,
       fetch: this.deps.fetch,
       credentials: this,
+      secrets: () => this.held(),
       ...(this.deps.pacer ? { pacer: this.deps.pacer } : {}),
       ...(o.priority ? { priority: o.priority } : {}),
     });
@@ -81,7 +82,12 @@ export class CmsSession implements CredentialSource {
   /** For the public auth routes: no credentials. */
   private publicTransport(): Transport {
     const site = this.deps.site();
-    return new Transport({ baseUrl: site.baseUrl, environment: site.environment, fetch: this.deps.fetch });
+    return new Transport({ baseUrl: site.baseUrl, environment: site.environment, fetch: this.deps.fetch, secrets: () => this.held() });
+  }
+
+  /** The secrets this session holds now (key, tokens, a 2FA challenge): the site's text never carries them on. */
+  private held(): (string | null | undefined)[] {
+    return [this.apiKeys.held(this.siteId), this.tokens?.access, this.tokens?.refresh, this.challenge?.token];
   }
 
   info(): SessionInfo {
@@ -353,7 +359,7 @@ export class CmsSession implements CredentialSource {
         // so it dies now instead of living out its hour (nothing is refreshed for this call)
         const presenting: CredentialSource = { headers: async () => ({ 'X-API-Token': tokens.access }), unauthorized: async () => false };
         const site = this.deps.site();
-        await cmsAuth.revoke(new Transport({ baseUrl: site.baseUrl, environment: site.environment, fetch: this.deps.fetch, credentials: presenting }), tokens.refresh);
+        await cmsAuth.revoke(new Transport({ baseUrl: site.baseUrl, environment: site.environment, fetch: this.deps.fetch, credentials: presenting, secrets: () => [tokens.access, tokens.refresh] }), tokens.refresh);
       } catch {
         revoked = false; // offline: forget locally all the same; the token runs out on its own
       }

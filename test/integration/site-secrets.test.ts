@@ -6,6 +6,9 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import type { IncomingHttpHeaders } from 'node:http';
+import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createHost } from '../../electron/core/host';
 import { MemorySecretStore } from '../../electron/secrets/memory';
 import type { ChannelInput } from '../../electron/contract';
 import { listen, json } from '../sandbox/http';
@@ -15,6 +18,8 @@ import { startStoreSandbox } from '../sandbox/store/server';
 import { DEMO_USERS } from '../sandbox/store/seed';
 import { withPlainHost, type PlainHost } from '../support/demo-host';
 import { flavors, type Flavor } from '../support/flavors';
+import { startProxy } from '../support/proxy';
+import { tempDir } from '../support/tmp';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -177,5 +182,154 @@ describe.each(flavors)('%s flavour: the keychain entry of a session', (flavor) =
     expect(await fx.secrets.get(`site:${site.id}:tokens:admin`)).not.toBeNull();
     await fx.call('auth.signOut', { siteId: site.id });
     expect(await fx.secrets.get(`site:${site.id}:tokens:admin`)).toBeNull();
+  });
+});
+
+describe.each(flavors)('%s flavour: no server text carries a secret to the renderer', (flavor) => {
+  const everything = (x: unknown) => JSON.stringify(x);
+
+  test('a token answer without its envelope: the tokens are in no part of the error (review M3)', async () => {
+    const fx = await host();
+    const cms = await cmsSandbox(flavor);
+    const proxy = await startProxy(cms.origin);
+    cleanups.push(() => proxy.close());
+    proxy.bend = (call, answer) =>
+      call.startsWith('POST /api/v1/auth/token') && answer.status === 200 && typeof answer.json === 'object' && answer.json !== null
+        ? { body: JSON.stringify((answer.json as { data: unknown }).data) }
+        : null;
+    const site = await fx.call('sites.add', draft({ url: `${proxy.origin}/api/v1` }, { authMode: 'password' }));
+    const error = await fx.fails('auth.signIn', { siteId: site.id, username: 'admin', password: DEMO_ACCOUNTS.admin.password });
+    expect(error.code).toBe('bad_response');
+    expect(everything(error)).not.toMatch(/eyJ|refresh_token"\s*:\s*"[^[]/);
+    expect(everything(error)).not.toContain(DEMO_ACCOUNTS.admin.password);
+  });
+
+  test('a store login answer that is not the documented text: the session token is in no part of the error', async () => {
+    const fx = await host();
+    const store = await startStoreSandbox({ flavor });
+    cleanups.push(() => store.close());
+    const proxy = await startProxy(store.origin);
+    cleanups.push(() => proxy.close());
+    proxy.bend = (call) => (call.startsWith('GET /api/v3/user/login') ? { body: '{"token":"SESSION-SECRET-4f1c9e"}' } : null);
+    const site = await fx.call('sites.add', { name: 'Shop', kind: 'store', baseUrl: `${proxy.origin}/api/v3`, environment: null, authMode: 'password' });
+    const error = await fx.fails('store.login', { siteId: site.id, username: 'admin', password: DEMO_USERS.admin.password });
+    expect(error.code).toBe('bad_response');
+    expect(everything(error)).not.toContain('SESSION-SECRET');
+  });
+
+  test('a site that echoes its API key (an error, a web page instead of JSON): the key is hidden, whatever its shape', async () => {
+    const fx = await host();
+    const key = 'plain words for a key'; // nothing token-shaped: only knowing it finds it
+    let mode: 'error' | 'page' | 'field' = 'error';
+    const echo = await listen((req, res) => {
+      const sent = String(req.headers['x-api-key'] ?? '');
+      if (mode === 'error') json(res, 500, { message: `Backend failed for key ${sent}` });
+      else if (mode === 'field') json(res, 422, { title: 'Unprocessable', detail: `Key ${sent} is not valid here`, errors: [{ field: 'title', message: `not for ${sent}` }] });
+      else res.writeHead(200, { 'Content-Type': 'text/plain' }).end(`Your key: ${sent}; token=abc123def`);
+    });
+    cleanups.push(() => echo.close());
+    const site = await fx.call('sites.add', draft({ url: `${echo.origin}/api/v1` }, { apiKey: key }));
+    for (const m of ['error', 'page', 'field'] as const) {
+      mode = m;
+      const r = await fx.host.invoke('pages.list', { siteId: site.id });
+      expect(r.ok).toBe(false);
+      expect(everything(r)).not.toContain(key);
+      expect(everything(r)).not.toContain('abc123def');
+    }
+  });
+});
+
+describe('the data folder: its path stays on this computer, its files are its owner’s (review L9)', () => {
+  test('a database that cannot be used: the reason names no path', async () => {
+    const dir = tempDir();
+    cleanups.push(() => dir.remove());
+    writeFileSync(join(dir.path, 'sitedesk.db'), 'not a database');
+    const h = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {} });
+    cleanups.push(() => h.close());
+    const info = await h.invoke('app.info', {});
+    const list = await h.invoke('sites.list', {});
+    expect(JSON.stringify(info)).toContain('not a Sitedesk database');
+    for (const r of [info, list]) expect(JSON.stringify(r)).not.toContain(dir.path);
+  });
+
+  test('a data folder that cannot be made: the reason names no path', async () => {
+    const dir = tempDir();
+    cleanups.push(() => dir.remove());
+    writeFileSync(join(dir.path, 'a-file'), '');
+    const h = await createHost({ dataDir: join(dir.path, 'a-file', 'data'), shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {} });
+    cleanups.push(() => h.close());
+    const info = await h.invoke('app.info', {});
+    expect(info).toMatchObject({ ok: true, value: { database: { ok: false } } });
+    expect(JSON.stringify(info)).not.toContain(dir.path);
+  });
+
+  test.runIf(process.platform !== 'win32')('a new data folder is 0700, the database and its -wal/-shm 0600; an old open folder is made so', async () => {
+    const dir = tempDir();
+    cleanups.push(() => dir.remove());
+    const data = join(dir.path, 'data');
+    const mode = (p: string) => statSync(p).mode & 0o777;
+    const open = async () => {
+      const h = await createHost({ dataDir: data, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {} });
+      await h.invoke('sites.add', { name: `S${Date.now()}`, kind: 'cms', baseUrl: 'https://example.com/api/v1', environment: null, authMode: 'password' });
+      return h;
+    };
+    let h = await open();
+    const files = ['sitedesk.db', 'sitedesk.db-wal', 'sitedesk.db-shm'].map((f) => join(data, f));
+    expect(mode(data)).toBe(0o700);
+    for (const f of files) expect([f, mode(f)]).toEqual([f, 0o600]);
+    await h.close();
+
+    // as an earlier version left them: the umask's 0755 and 0644
+    chmodSync(data, 0o755);
+    for (const f of files) if (existsSync(f)) chmodSync(f, 0o644);
+    h = await open();
+    cleanups.push(() => h.close());
+    expect(mode(data)).toBe(0o700);
+    for (const f of files) expect([f, mode(f)]).toEqual([f, 0o600]);
+  });
+});
+
+describe('plain HTTP is a choice, not an accident', () => {
+  const site = (baseUrl: string, over: Partial<ChannelInput<'sites.add'>> = {}): ChannelInput<'sites.add'> => ({
+    name: 'Intranet',
+    kind: 'cms',
+    baseUrl,
+    environment: null,
+    authMode: 'password',
+    ...over,
+  });
+
+  test('http:// to another computer is refused without the explicit choice, saved with it, and kept', async () => {
+    const fx = await host();
+    const refused = await fx.fails('sites.add', site('http://cms.example.invalid/api/v1'));
+    expect(refused).toMatchObject({ code: 'invalid_input', fields: { baseUrl: expect.stringContaining('readable by anyone on the network') } });
+    expect(await fx.call('sites.list', {})).toEqual([]);
+
+    const added = await fx.call('sites.add', site('http://cms.example.invalid/api/v1', { allowPlainHttp: true }));
+    expect(added.allowPlainHttp).toBe(true);
+    await fx.reopen();
+    expect((await fx.call('sites.list', {}))[0]).toMatchObject({ id: added.id, allowPlainHttp: true });
+
+    // an edit that takes the choice back is refused while the address is still plain http
+    const { allowPlainHttp: _drop, ...without } = site('http://cms.example.invalid/api/v1');
+    expect((await fx.fails('sites.update', { id: added.id, ...without })).fields?.baseUrl).toContain('Allow plain HTTP');
+    // moving it to https needs no choice, and the site no longer says it uses plain HTTP
+    expect(await fx.call('sites.update', { id: added.id, ...site('https://cms.example.invalid/api/v1', { allowPlainHttp: true }) })).toMatchObject({ allowPlainHttp: false });
+  });
+
+  test('loopback stays allowed as it is (localhost, 127.x, [::1]); https never needs the choice', async () => {
+    const fx = await host();
+    for (const [i, url] of ['http://127.0.0.1:8080/api/v1', 'http://localhost:8080/api/v1', 'http://[::1]:8080/api/v1', 'http://127.1.2.3/api/v1', 'https://cms.example.invalid/api/v1'].entries()) {
+      expect(await fx.call('sites.add', site(url, { name: `S${i}` }))).toMatchObject({ allowPlainHttp: false });
+    }
+  });
+
+  test('testing a connection to plain http:// on another computer needs the same choice', async () => {
+    const fx = await host();
+    const target = { kind: 'cms' as const, baseUrl: 'http://cms.example.invalid/api/v1', environment: null };
+    expect((await fx.fails('sites.test', { target })).fields?.baseUrl).toContain('readable by anyone on the network');
+    const report = await fx.call('sites.test', { target: { ...target, allowPlainHttp: true } });
+    expect(report.ok).toBe(false); // it was tried: nothing answers at that name
+    expect(report.outcome).toBe('unreachable');
   });
 });

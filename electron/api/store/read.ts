@@ -47,7 +47,8 @@ export function readOne<S extends v.GenericSchema>(schema: S, value: unknown, t:
   const r = v.safeParse(schema, value);
   if (r.success) return r.output;
   const first = problemOf(r.issues[0]!);
-  throw new AppError({ code: 'bad_response', message: `${t.host} sent ${what} Sitedesk cannot read: ${route}, ${first}.`, detail: problems(r.issues) });
+  // the problems quote the values sent, which may be secrets: scrubbed like all server text
+  throw new AppError({ code: 'bad_response', message: t.scrub(`${t.host} sent ${what} Sitedesk cannot read: ${route}, ${first}.`), detail: t.scrub(problems(r.issues)) });
 }
 
 export interface Rows<T> {
