@@ -91,7 +91,7 @@ export function parseRows<S extends v.GenericSchema>(
   value.forEach((raw, index) => {
     const r = v.safeParse(row, raw);
     if (r.success) rows.push({ index, value: r.output });
-    else problems.push({ index, raw, problem: describeIssues(r.issues, '', 2) });
+    else problems.push({ index, raw, problem: t.scrub(describeIssues(r.issues, '', 2)) });
   });
   return { rows, problems };
 }

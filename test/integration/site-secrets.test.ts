@@ -239,6 +239,22 @@ describe.each(flavors)('%s flavour: no server text carries a secret to the rende
   });
 });
 
+test('a store that answers with its API key where a value belongs: the key is in no part of the error', async () => {
+  const fx = await host();
+  const key = 'another plain key phrase that runs well past forty characters';
+  const echo = await listen((req, res) => {
+    const sent = String(req.headers['api_key'] ?? '');
+    // the inventory is status → count: a text is refused and quoted (cut to 40 characters)
+    json(res, 200, req.url?.includes('/store/inventory') ? { available: sent } : sent);
+  });
+  cleanups.push(() => echo.close());
+  const site = await fx.call('sites.add', { name: 'Shop', kind: 'store', baseUrl: `${echo.origin}/api/v3`, environment: null, authMode: 'apikey', apiKey: key });
+  for (const r of [await fx.host.invoke('store.inventory', { siteId: site.id }), await fx.host.invoke('store.pets.list', { siteId: site.id })]) {
+    expect(r.ok).toBe(false);
+    expect(JSON.stringify(r)).not.toContain(key.slice(0, 20));
+  }
+});
+
 describe('the data folder: its path stays on this computer, its files are its owner’s (review L9)', () => {
   test('a database that cannot be used: the reason names no path', async () => {
     const dir = tempDir();
