@@ -44,8 +44,9 @@ export function unreadable(t: Transport, what: string, o: { where?: string; fiel
   return new AppError({
     code: 'bad_response',
     message: `${t.host} sent ${what} Sitedesk cannot read${at ? ` (${at})` : ''}.`,
-    // what the answer held (a value a check refused) may be a secret: scrubbed like all server text
-    ...(o.detail ? { detail: t.scrub(o.detail) } : {}),
+    // what the answer held (a value a check refused) may be a secret: scrubbed like all server text,
+    // and never quoted at all from an auth route's answer (the message names the field)
+    ...(o.detail && t.quotesAnswers ? { detail: t.scrub(o.detail) } : {}),
   });
 }
 

@@ -85,6 +85,11 @@ export interface TransportOptions {
    * site's answers carries them on (api/scrub.ts).
    */
   secrets?: () => readonly (string | null | undefined)[];
+  /**
+   * This transport calls the public auth routes only (sign-in, 2FA, refresh, setup, the store's
+   * login): their answers carry tokens, so no value read from them is ever quoted in an error.
+   */
+  authRoutes?: boolean;
 }
 
 /** 429s an idempotent call waits out before the caller hears of it. */
@@ -125,9 +130,14 @@ export class Transport {
     return scrubSecrets(text, (this.opts.secrets?.() ?? []).filter((s): s is string => typeof s === 'string'));
   }
 
+  /** Whether values read from this transport's answers may be quoted in an error (never for the auth routes). */
+  get quotesAnswers(): boolean {
+    return this.opts.authRoutes !== true;
+  }
+
   /** How an answer's text may appear in an error: scrubbed, and for the public auth routes never echoed. */
   private textRules(o: CallOptions): ServerTextRules {
-    return { scrub: (t) => this.scrub(t), echo: o.auth !== false };
+    return { scrub: (t) => this.scrub(t), echo: o.auth !== false && this.quotesAnswers };
   }
 
   /** The site's pacer for the account signed in now, if the transport has one. */

@@ -82,7 +82,7 @@ export class CmsSession implements CredentialSource {
   /** For the public auth routes: no credentials. */
   private publicTransport(): Transport {
     const site = this.deps.site();
-    return new Transport({ baseUrl: site.baseUrl, environment: site.environment, fetch: this.deps.fetch, secrets: () => this.held() });
+    return new Transport({ baseUrl: site.baseUrl, environment: site.environment, fetch: this.deps.fetch, secrets: () => this.held(), authRoutes: true });
   }
 
   /** The secrets this session holds now (key, tokens, a 2FA challenge): the site's text never carries them on. */
@@ -359,7 +359,7 @@ export class CmsSession implements CredentialSource {
         // so it dies now instead of living out its hour (nothing is refreshed for this call)
         const presenting: CredentialSource = { headers: async () => ({ 'X-API-Token': tokens.access }), unauthorized: async () => false };
         const site = this.deps.site();
-        await cmsAuth.revoke(new Transport({ baseUrl: site.baseUrl, environment: site.environment, fetch: this.deps.fetch, credentials: presenting, secrets: () => [tokens.access, tokens.refresh] }), tokens.refresh);
+        await cmsAuth.revoke(new Transport({ baseUrl: site.baseUrl, environment: site.environment, fetch: this.deps.fetch, credentials: presenting, secrets: () => [tokens.access, tokens.refresh], authRoutes: true }), tokens.refresh);
       } catch {
         revoked = false; // offline: forget locally all the same; the token runs out on its own
       }

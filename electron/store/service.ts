@@ -182,7 +182,7 @@ export function storeService(deps: StoreDeps) {
       const { session, site, budget } = l;
       budget.guard(site.name);
       try {
-        return await session.login(new Transport({ baseUrl: site.baseUrl, fetch: deps.fetch, secrets: () => session.held(), maxAutoWaitS: 0 }), username, password);
+        return await session.login(new Transport({ baseUrl: site.baseUrl, fetch: deps.fetch, secrets: () => session.held(), authRoutes: true, maxAutoWaitS: 0 }), username, password);
       } catch (err) {
         if (isAppError(err) && err.code === 'rate_limited') throw slowDown(l, site, err, 'logins');
         // the document's 400 for a login is "invalid username/password supplied"

@@ -9,6 +9,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHost } from '../../electron/core/host';
+import { closeDatabase, openDatabase } from '../../electron/db/open';
+import { migrations } from '../../electron/db/migrations';
+import { sitesRepo } from '../../electron/db/repos/sites';
 import { MemorySecretStore } from '../../electron/secrets/memory';
 import type { ChannelInput } from '../../electron/contract';
 import { listen, json } from '../sandbox/http';
@@ -204,6 +207,23 @@ describe.each(flavors)('%s flavour: no server text carries a secret to the rende
     expect(everything(error)).not.toContain(DEMO_ACCOUNTS.admin.password);
   });
 
+  test('a token answer in its envelope with a field the app cannot read: nothing from it is quoted', async () => {
+    const fx = await host();
+    const cms = await cmsSandbox(flavor);
+    const proxy = await startProxy(cms.origin);
+    cleanups.push(() => proxy.close());
+    proxy.bend = (call, answer) => {
+      if (!call.startsWith('POST /api/v1/auth/token') || answer.status !== 200) return null;
+      const data = (answer.json as { data: Record<string, unknown> }).data;
+      return { body: JSON.stringify({ data: { ...data, expires_in: 'a short secret' } }) };
+    };
+    const site = await fx.call('sites.add', draft({ url: `${proxy.origin}/api/v1` }, { authMode: 'password' }));
+    const error = await fx.fails('auth.signIn', { siteId: site.id, username: 'admin', password: DEMO_ACCOUNTS.admin.password });
+    expect(error).toMatchObject({ code: 'bad_response', message: expect.stringContaining('expires_in') });
+    expect(everything(error)).not.toContain('a short secret');
+    expect(everything(error)).not.toMatch(/eyJ/);
+  });
+
   test('a store login answer that is not the documented text: the session token is in no part of the error', async () => {
     const fx = await host();
     const store = await startStoreSandbox({ flavor });
@@ -338,6 +358,25 @@ describe('plain HTTP is a choice, not an accident', () => {
     for (const [i, url] of ['http://127.0.0.1:8080/api/v1', 'http://localhost:8080/api/v1', 'http://[::1]:8080/api/v1', 'http://127.1.2.3/api/v1', 'https://cms.example.invalid/api/v1'].entries()) {
       expect(await fx.call('sites.add', site(url, { name: `S${i}` }))).toMatchObject({ allowPlainHttp: false });
     }
+  });
+
+  test('sites added before the choice existed: those on plain http:// to another computer keep working and say so', () => {
+    const dir = tempDir();
+    cleanups.push(() => dir.remove());
+    const file = join(dir.path, 'sitedesk.db');
+    const old = openDatabase(file, migrations.filter((m) => m.version < 11));
+    const row = old.prepare(`INSERT INTO sites (id, name, kind, base_url, environment, auth_mode, has_api_key, position, created_at, updated_at)
+                             VALUES (?, ?, 'cms', ?, NULL, 'password', 0, ?, '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z')`);
+    ['http://intranet.example/api/v1', 'http://127.0.0.1:8080/api/v1', 'http://localhost/api/v1', 'https://x.example/api/v1'].forEach((url, i) => row.run(`s${i}`, `S${i}`, url, i));
+    closeDatabase(old);
+    const db = openDatabase(file);
+    cleanups.push(() => closeDatabase(db));
+    expect(sitesRepo(db).list().map((s) => [s.baseUrl, s.allowPlainHttp])).toEqual([
+      ['http://intranet.example/api/v1', true],
+      ['http://127.0.0.1:8080/api/v1', false],
+      ['http://localhost/api/v1', false],
+      ['https://x.example/api/v1', false],
+    ]);
   });
 
   test('testing a connection to plain http:// on another computer needs the same choice', async () => {
