@@ -19,8 +19,11 @@ const NAMED = /((?:["']?)[A-Za-z0-9_-]*(?:token|secret|password|passwd|api[_-]?k
 /** A run long enough to be a key: judged by its parts (see randomLooking). */
 const LONG_RUN = /[A-Za-z0-9_+/=~-]{20,}/g;
 
-/** A part of a run is word-like when it is letters only (a word, a camelCase name) or a short number. */
-const wordLike = (part: string) => /^[A-Za-z]{1,24}$/.test(part) || /^\d{1,8}$/.test(part) || part === '';
+/**
+ * A part of a run is word-like when it is letters only (a word, a camelCase name), a number up to
+ * a date's length, or short (`v2`, `mp4`, `h264` in a route): random strings have long mixed parts.
+ */
+const wordLike = (part: string) => /^[A-Za-z]{1,24}$/.test(part) || /^\d{1,8}$/.test(part) || part.length <= 5;
 
 /** Random strings mix letters and digits inside one part; slugs and words keep them apart. */
 function randomLooking(run: string): boolean {

@@ -20,7 +20,8 @@ describe('scrubSecrets: server text passed on never carries a secret', () => {
   test('long random runs go; words, slugs, routes, dates and numbers stay', () => {
     expect(scrubSecrets('key grav_b096f3e1a2c4d5e6f708192a3b4c5d6e was refused')).toBe(`key ${HIDDEN} was refused`);
     expect(scrubSecrets('id 3f2a9c1e-7b4d-4e8a-9c1f-0a2b3c4d5e6f')).toBe(`id ${HIDDEN}`);
-    const plain = 'Page /blog/annual-report-2024-final-version not found; internationalization_settings 20240115 at /api/v1/pages';
+    const plain =
+      'Page /blog/annual-report-2024-final-version not found; internationalization_settings 20240115 at /api/v1/pages; /docs/api-v2-reference/h264-mp4-notes';
     expect(scrubSecrets(plain)).toBe(plain);
   });
 
