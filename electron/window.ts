@@ -134,7 +134,8 @@ function writeState(win: BrowserWindow): void {
   const file = stateFile();
   try {
     // write-then-rename so a crash mid-write never leaves half a file
-    writeFileSync(`${file}.tmp`, JSON.stringify(state));
+    // owner-only, as every file in the data folder (docs/architecture.md, Security)
+    writeFileSync(`${file}.tmp`, JSON.stringify(state), { mode: 0o600 });
     renameSync(`${file}.tmp`, file);
   } catch (err) {
     console.error('Could not save the window state:', err);

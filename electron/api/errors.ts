@@ -6,6 +6,19 @@
 import type { ErrorCode } from '../contract';
 import { AppError } from '../base/app-error';
 import { parseJson, type HttpResponse } from './http';
+import { scrubSecrets, serverText } from './scrub';
+
+/**
+ * How text from an answer may go into an error (and so to the renderer): `scrub` hides the site's
+ * secrets and anything token-shaped (the transport's, which knows the site's secrets); `echo: false`
+ * for the public auth routes, whose bodies carry tokens: their text is never copied into `detail`.
+ */
+export interface ServerTextRules {
+  scrub: (text: string) => string;
+  echo: boolean;
+}
+
+const ANONYMOUS: ServerTextRules = { scrub: (t) => scrubSecrets(t), echo: true };
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
@@ -70,7 +83,7 @@ export const isDemoRefusal = (err: unknown): boolean =>
  * `retryAfterS`: the caller's reading of how long a 429 asks to wait (the transport reads the
  * rate-limit headers too); without it, Retry-After. Neither: the message names no time.
  */
-export function errorFromResponse(res: HttpResponse, host: string, retryAfterS?: number): AppError {
+export function errorFromResponse(res: HttpResponse, host: string, rules: ServerTextRules = ANONYMOUS, retryAfterS?: number): AppError {
   const body = parseJson(res);
   const status = res.status;
   const code: ErrorCode = CODE_BY_STATUS[status] ?? 'http';
@@ -79,8 +92,10 @@ export function errorFromResponse(res: HttpResponse, host: string, retryAfterS?:
   if (isObject(body)) {
     const nested = isObject(body.error) ? body.error : undefined;
     const pick = (...xs: unknown[]) => xs.find((x): x is string => typeof x === 'string' && x.trim() !== '');
-    message = pick(body.detail, body.message, nested?.message, typeof body.error === 'string' ? body.error : undefined, body.title);
-    fields = fieldsOf(body) ?? (nested ? fieldsOf(nested) : undefined);
+    const said = pick(body.detail, body.message, nested?.message, typeof body.error === 'string' ? body.error : undefined, body.title);
+    message = said === undefined ? undefined : rules.scrub(said);
+    const found = fieldsOf(body) ?? (nested ? fieldsOf(nested) : undefined);
+    fields = found && Object.fromEntries(Object.entries(found).map(([k, m]) => [k, rules.scrub(m)]));
   }
   const demo = status === 403 && isObject(body) && body.code === DEMO_REFUSAL;
   if (demo) message = `This is a demo account: ${host} lets it read but refuses this change${message ? ` (it says: ${message.replace(/\.$/, '')})` : ''}.`;
@@ -99,7 +114,7 @@ export function errorFromResponse(res: HttpResponse, host: string, retryAfterS?:
 }
 
 /** A 2xx whose body is not what an API sends. */
-export function badResponse(res: HttpResponse, host: string, expected: string): AppError {
+export function badResponse(res: HttpResponse, host: string, expected: string, rules: ServerTextRules = ANONYMOUS): AppError {
   const type = res.headers.get('content-type') ?? '';
   const looksHtml = type.includes('html') || /^\s*</.test(res.text);
   return new AppError({
@@ -108,6 +123,6 @@ export function badResponse(res: HttpResponse, host: string, expected: string): 
     message: looksHtml
       ? `${host} answered with a web page instead of ${expected}. Check the site's address and API prefix.`
       : `${host} sent an answer Sitedesk cannot read (expected ${expected}).`,
-    detail: res.text.slice(0, 200),
+    ...(rules.echo ? { detail: serverText(res.text, rules.scrub) } : {}),
   });
 }

@@ -44,7 +44,9 @@ export function unreadable(t: Transport, what: string, o: { where?: string; fiel
   return new AppError({
     code: 'bad_response',
     message: `${t.host} sent ${what} Sitedesk cannot read${at ? ` (${at})` : ''}.`,
-    ...(o.detail ? { detail: o.detail } : {}),
+    // what the answer held (a value a check refused) may be a secret: scrubbed like all server text,
+    // and never quoted at all from an auth route's answer (the message names the field)
+    ...(o.detail && t.quotesAnswers ? { detail: t.scrub(o.detail) } : {}),
   });
 }
 
@@ -90,7 +92,7 @@ export function parseRows<S extends v.GenericSchema>(
   value.forEach((raw, index) => {
     const r = v.safeParse(row, raw);
     if (r.success) rows.push({ index, value: r.output });
-    else problems.push({ index, raw, problem: describeIssues(r.issues, '', 2) });
+    else problems.push({ index, raw, problem: t.scrub(describeIssues(r.issues, '', 2)) });
   });
   return { rows, problems };
 }

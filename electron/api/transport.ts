@@ -6,7 +6,8 @@
  * person's (interactive) or as background work.
  */
 import { AppError } from '../base/app-error';
-import { badResponse, errorFromResponse, retryAfterSeconds } from './errors';
+import { badResponse, errorFromResponse, retryAfterSeconds, type ServerTextRules } from './errors';
+import { scrubSecrets } from './scrub';
 import { parseJson, send, type FetchLike, type HttpResponse } from './http';
 import type { Pacer, Priority } from './pacer';
 import { readingOf, retryWaitMs } from './rate-bucket';
@@ -79,6 +80,16 @@ export interface TransportOptions {
   priority?: Priority;
   /** Gives up every call of this transport that still waits for its turn (a cancelled run). */
   signal?: AbortSignal;
+  /**
+   * The secrets the app holds for this site now (its key, its tokens): no text taken from the
+   * site's answers carries them on (api/scrub.ts).
+   */
+  secrets?: () => readonly (string | null | undefined)[];
+  /**
+   * This transport calls the public auth routes only (sign-in, 2FA, refresh, setup, the store's
+   * login): their answers carry tokens, so no value read from them is ever quoted in an error.
+   */
+  authRoutes?: boolean;
 }
 
 /** 429s an idempotent call waits out before the caller hears of it. */
@@ -109,6 +120,24 @@ export class Transport {
   /** This transport with some options changed: a priority, a signal, no network retries. */
   derive(change: Pick<TransportOptions, 'priority' | 'signal' | 'networkRetries'>): Transport {
     return new Transport({ ...this.opts, ...change });
+  }
+
+  /**
+   * Text from this site's answers as it may be passed on: every secret held for the site and
+   * anything token-shaped hidden. Every error made from an answer goes through it.
+   */
+  scrub(text: string): string {
+    return scrubSecrets(text, (this.opts.secrets?.() ?? []).filter((s): s is string => typeof s === 'string'));
+  }
+
+  /** Whether values read from this transport's answers may be quoted in an error (never for the auth routes). */
+  get quotesAnswers(): boolean {
+    return this.opts.authRoutes !== true;
+  }
+
+  /** How an answer's text may appear in an error: scrubbed, and for the public auth routes never echoed. */
+  private textRules(o: CallOptions): ServerTextRules {
+    return { scrub: (t) => this.scrub(t), echo: o.auth !== false && this.quotesAnswers };
   }
 
   /** The site's pacer for the account signed in now, if the transport has one. */
@@ -191,27 +220,29 @@ export class Transport {
           if (!pacer || !wait.known) await sleep(wait.ms);
           continue;
         }
-        throw errorFromResponse(res, this.host, wait.known ? Math.max(1, Math.ceil(wait.ms / 1000)) : undefined);
+        throw errorFromResponse(res, this.host, this.textRules(o), wait.known ? Math.max(1, Math.ceil(wait.ms / 1000)) : undefined);
       }
       if (res.status >= 500 && idempotent && failures < delays.length) {
         await sleep(delays[failures++]!);
         continue;
       }
-      return this.read<T>(res, o.envelope ?? 'data');
+      return this.read<T>(res, o);
     }
   }
 
-  private read<T>(res: HttpResponse, envelope: 'data' | 'raw' | 'text'): CallResult<T> {
+  private read<T>(res: HttpResponse, o: CallOptions): CallResult<T> {
+    const envelope = o.envelope ?? 'data';
+    const rules = this.textRules(o);
     const etag = res.headers.get('etag') ?? undefined;
     const base = { status: res.status, headers: res.headers, ...(etag ? { etag } : {}) };
     if (res.status === 304) return { ...base, data: undefined as T, notModified: true };
-    if (res.status < 200 || res.status >= 300) throw errorFromResponse(res, this.host);
+    if (res.status < 200 || res.status >= 300) throw errorFromResponse(res, this.host, rules);
     if (res.status === 204 || res.text === '') return { ...base, data: undefined as T, notModified: false };
     if (envelope === 'text') return { ...base, data: res.text as T, notModified: false };
     const body = parseJson(res);
-    if (body === undefined) throw badResponse(res, this.host, 'JSON');
+    if (body === undefined) throw badResponse(res, this.host, 'JSON', rules);
     if (envelope === 'raw') return { ...base, data: body as T, notModified: false };
-    if (!isObject(body) || !('data' in body)) throw badResponse(res, this.host, 'a {"data": …} answer');
+    if (!isObject(body) || !('data' in body)) throw badResponse(res, this.host, 'a {"data": …} answer', rules);
     return {
       ...base,
       data: body.data as T,

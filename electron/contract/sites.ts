@@ -25,9 +25,35 @@ export interface Site {
   authMode: AuthMode;
   /** True when an API key for this site is in the secret store (the key itself never leaves the Host). */
   hasApiKey: boolean;
+  /**
+   * The person chose to reach this site over plain http:// on another computer (see
+   * `plainHttpToAnotherComputer`): what is sent travels readable on the network. False for https
+   * and for loopback, which need no choice.
+   */
+  allowPlainHttp: boolean;
   position: number;
   createdAt: string;
   updatedAt: string;
+}
+
+/** Names and addresses of this computer: plain http:// to them never crosses a network. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/\.$/, '');
+  return h === 'localhost' || h.endsWith('.localhost') || h === '[::1]' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * An address whose requests (passwords, tokens, keys with them) would travel readable by anyone on
+ * the network: plain http:// to a host other than this computer. Such a site needs the person's
+ * explicit "allow plain HTTP for this site". False for what is not a URL at all (other checks say why).
+ */
+export function plainHttpToAnotherComputer(address: string): boolean {
+  // read by hand: the contract runs where no URL class is typed (it imports only valibot)
+  const m = /^\s*http:\/\/([^/?#]*)/i.exec(address);
+  if (!m) return false;
+  const authority = m[1]!.slice(m[1]!.lastIndexOf('@') + 1);
+  const host = authority.startsWith('[') ? authority.slice(0, authority.indexOf(']') + 1) : authority.replace(/:\d*$/, '');
+  return host !== '' && !isLoopbackHost(host);
 }
 
 const trimmed = (max: number) => v.pipe(v.string(), v.trim(), v.maxLength(max, `At most ${max} characters.`));
@@ -39,8 +65,13 @@ export const SiteFields = {
   baseUrl: v.pipe(trimmed(2048), v.minLength(1, 'Enter the address of the site.')),
   environment: v.nullable(trimmed(253)),
   authMode: v.picklist(AUTH_MODES, 'Choose how to sign in.'),
-  /** Present = store this key (empty string = forget it); absent = leave the stored key alone. */
+  /**
+   * Present = store this key (empty string = forget it); absent = leave the stored key alone (while
+   * the origin and kind stay: on another origin or kind the stored key is dropped).
+   */
   apiKey: v.optional(v.pipe(v.string(), v.maxLength(4096))),
+  /** The explicit choice to use plain http:// to another computer (absent = not chosen). */
+  allowPlainHttp: v.optional(v.boolean()),
 };
 
 export const SiteDraft = v.strictObject(SiteFields);
@@ -81,6 +112,7 @@ const ProbeTarget = v.strictObject({
   kind: SiteFields.kind,
   baseUrl: SiteFields.baseUrl,
   environment: SiteFields.environment,
+  allowPlainHttp: SiteFields.allowPlainHttp,
 });
 
 export const sitesChannels = {

@@ -373,6 +373,18 @@ export const migrations: Migration[] = [
       CREATE INDEX mirror_items_state ON mirror_items (run_id, state);
     `,
   },
+  {
+    version: 11,
+    name: 'sites: plain HTTP by choice',
+    sql: `
+      -- the person chose plain http:// to another computer for this site (what is sent travels
+      -- readable). Sites added before the choice existed that use it keep working and now say so
+      ALTER TABLE sites ADD COLUMN allow_plain_http INTEGER NOT NULL DEFAULT 0;
+      UPDATE sites SET allow_plain_http = 1
+        WHERE lower(base_url) LIKE 'http://%'
+          AND NOT (lower(base_url) LIKE 'http://localhost%' OR lower(base_url) LIKE 'http://127.%' OR lower(base_url) LIKE 'http://[::1]%');
+    `,
+  },
 ];
 
 export const LATEST_VERSION = migrations.reduce((max, m) => Math.max(max, m.version), 0);

@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
-import { openSync, readSync, closeSync, statSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { openSync, readSync, closeSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { AppError } from '../base/app-error';
 import { LATEST_VERSION, migrations, type Migration } from './migrations';
+import { ownerOnly } from './private-files';
 
 export type Db = Database.Database;
 
@@ -29,14 +30,23 @@ function refuse(message: string, detail?: string, cause?: unknown): never {
  * Refuses — without writing a byte — a file that is not SQLite or that a newer Sitedesk wrote.
  */
 export function openDatabase(file: string, list: Migration[] = migrations): Db {
+  // Messages name the file, never its folder: they reach the renderer (and its screenshots, and a
+  // support request), and the folder's path holds the user's account name.
+  const name = basename(file);
   let size = 0;
   try {
     size = statSync(file).size;
   } catch {
-    mkdirSync(dirname(file), { recursive: true });
+    // made below
   }
   if (size > 0 && !looksLikeSqlite(file)) {
-    refuse(`The data file ${file} is not a Sitedesk database. Sitedesk left it untouched; move it away or choose another data folder.`);
+    refuse(`The data file ${name} is not a Sitedesk database. Sitedesk left it untouched; move it away or choose another data folder.`);
+  }
+  try {
+    ownerOnly(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    refuse(`Sitedesk could not make its data folder or ${name} readable by you alone${code ? ` (${code})` : ''}. Check that the folder can be written, or choose another data folder.`, code, err);
   }
 
   // A readonly look first: checking user_version must not create WAL files or change anything.
@@ -50,7 +60,7 @@ export function openDatabase(file: string, list: Migration[] = migrations): Db {
         peek.close();
       }
     } catch (err) {
-      refuse(`The data file ${file} could not be read as a database. Sitedesk left it untouched.`, String((err as Error).message), err);
+      refuse(`The data file ${name} could not be read as a database. Sitedesk left it untouched.`, String((err as Error).message), err);
     }
     if (version > LATEST_VERSION) {
       refuse(

@@ -62,14 +62,14 @@ export class KeychainSecretStore implements SecretStore {
     }
   }
 
-  async deleteByPrefix(prefix: string): Promise<void> {
+  async deleteByPrefix(prefix: string, keep?: string): Promise<void> {
     let found;
     try {
       found = await findCredentialsAsync(this.service);
     } catch (err) {
       throw refused('list stored secrets', err);
     }
-    for (const c of found) if (c.account.startsWith(prefix)) await this.delete(c.account);
+    for (const c of found) if (c.account.startsWith(prefix) && c.account !== keep) await this.delete(c.account);
   }
 }
 

@@ -19,7 +19,7 @@ export class MemorySecretStore implements SecretStore {
   async delete(account: string) {
     this.map.delete(account);
   }
-  async deleteByPrefix(prefix: string) {
-    for (const key of [...this.map.keys()]) if (key.startsWith(prefix)) this.map.delete(key);
+  async deleteByPrefix(prefix: string, keep?: string) {
+    for (const key of [...this.map.keys()]) if (key.startsWith(prefix) && key !== keep) this.map.delete(key);
   }
 }

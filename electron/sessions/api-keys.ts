@@ -10,6 +10,8 @@ import { siteAccount, type SecretStore } from '../secrets/secret-store';
 export class ApiKeys {
   /** One read per site, shared by the calls that ask while it is under way. */
   private readonly keys = new Map<string, Promise<string | null>>();
+  /** The keys read so far, for the scrubber (api/scrub.ts): text from a site never carries its key. */
+  private readonly values = new Map<string, string>();
 
   constructor(private readonly secrets: SecretStore) {}
 
@@ -20,6 +22,7 @@ export class ApiKeys {
     const read: Promise<string | null> = this.secrets.get(siteAccount.apiKey(siteId)).then(
       (key) => {
         if (!key) this.drop(siteId, read);
+        else if (this.keys.get(siteId) === read) this.values.set(siteId, key);
         return key;
       },
       (err: unknown) => {
@@ -34,10 +37,19 @@ export class ApiKeys {
   /** Read the key again next time (refused, edited, or its site removed). */
   forget(siteId: string): void {
     this.keys.delete(siteId);
+    this.values.delete(siteId);
+  }
+
+  /** The site's key as last read, if any (not a keychain read: for hiding it in a site's text). */
+  held(siteId: string): string | null {
+    return this.values.get(siteId) ?? null;
   }
 
   /** A read that came to nothing is forgotten, unless a newer one took its place meanwhile. */
   private drop(siteId: string, read: Promise<string | null>): void {
-    if (this.keys.get(siteId) === read) this.keys.delete(siteId);
+    if (this.keys.get(siteId) === read) {
+      this.keys.delete(siteId);
+      this.values.delete(siteId);
+    }
   }
 }

@@ -73,6 +73,7 @@ export class CmsSession implements CredentialSource {
       environment: site.environment,
       fetch: this.deps.fetch,
       credentials: this,
+      secrets: () => this.held(),
       ...(this.deps.pacer ? { pacer: this.deps.pacer } : {}),
       ...(o.priority ? { priority: o.priority } : {}),
     });
@@ -81,7 +82,12 @@ export class CmsSession implements CredentialSource {
   /** For the public auth routes: no credentials. */
   private publicTransport(): Transport {
     const site = this.deps.site();
-    return new Transport({ baseUrl: site.baseUrl, environment: site.environment, fetch: this.deps.fetch });
+    return new Transport({ baseUrl: site.baseUrl, environment: site.environment, fetch: this.deps.fetch, secrets: () => this.held(), authRoutes: true });
+  }
+
+  /** The secrets this session holds now (key, tokens, a 2FA challenge): the site's text never carries them on. */
+  private held(): (string | null | undefined)[] {
+    return [this.apiKeys.held(this.siteId), this.tokens?.access, this.tokens?.refresh, this.challenge?.token];
   }
 
   info(): SessionInfo {
@@ -134,6 +140,11 @@ export class CmsSession implements CredentialSource {
     const tokens: Tokens = { access: pair.accessToken, refresh: pair.refreshToken, accessExpiresAt: this.now() + pair.expiresIn * 1000 };
     await this.deps.secrets.set(siteAccount.tokens(this.siteId, username), JSON.stringify(tokens));
     this.tokens = tokens;
+  }
+
+  /** Every token entry of this site goes (another account's, one under an older spelling), or all but `keep`'s. */
+  private async dropTokenEntries(keep?: string): Promise<void> {
+    await this.deps.secrets.deleteByPrefix(siteAccount.tokensPrefix(this.siteId), keep === undefined ? undefined : siteAccount.tokens(this.siteId, keep));
   }
 
   private notSignedIn(): AppError {
@@ -230,6 +241,8 @@ export class CmsSession implements CredentialSource {
   private async finish(username: string, pair: TokenPair): Promise<SessionInfo> {
     // keychain first: if it refuses, no half-signed-in state is recorded
     await this.storeTokens(username, pair);
+    // the entry this one replaces (another account, another spelling) is not left behind
+    await this.dropTokenEntries(username).catch(() => {});
     this.challenge = null;
     this.pairUser = pair.user ?? null;
     this.save({ siteId: this.siteId, via: 'password', username, state: 'signed_in', reason: null, me: this.stored?.username === username ? (this.stored.me ?? null) : null, meAt: null });
@@ -346,12 +359,13 @@ export class CmsSession implements CredentialSource {
         // so it dies now instead of living out its hour (nothing is refreshed for this call)
         const presenting: CredentialSource = { headers: async () => ({ 'X-API-Token': tokens.access }), unauthorized: async () => false };
         const site = this.deps.site();
-        await cmsAuth.revoke(new Transport({ baseUrl: site.baseUrl, environment: site.environment, fetch: this.deps.fetch, credentials: presenting }), tokens.refresh);
+        await cmsAuth.revoke(new Transport({ baseUrl: site.baseUrl, environment: site.environment, fetch: this.deps.fetch, credentials: presenting, secrets: () => [tokens.access, tokens.refresh], authRoutes: true }), tokens.refresh);
       } catch {
         revoked = false; // offline: forget locally all the same; the token runs out on its own
       }
     }
     if (username) await this.deps.secrets.delete(siteAccount.tokens(this.siteId, username));
+    await this.dropTokenEntries().catch(() => {});
     this.tokens = null;
     this.pairUser = null;
     this.save(undefined);
@@ -368,7 +382,10 @@ export class CmsSession implements CredentialSource {
     }
     const site = this.deps.site();
     const via = site.authMode;
-    this.save({ siteId: this.siteId, via, username: me.username, state: 'signed_in', reason: null, me, meAt: new Date(this.now()).toISOString() });
+    // a password session keeps the name typed at sign-in: its keychain entry is found by it (a server
+    // that takes an e-mail address or another case reports its own spelling in /me)
+    const typed = via === 'password' && this.stored?.via === 'password' ? this.stored.username : null;
+    this.save({ siteId: this.siteId, via, username: typed ?? me.username, state: 'signed_in', reason: null, me, meAt: new Date(this.now()).toISOString() });
     return this.info();
   }
 
@@ -403,8 +420,7 @@ export class CmsSession implements CredentialSource {
 
   /** Forget everything local (the site's address or sign-in mode changed). */
   async reset(): Promise<void> {
-    const username = this.stored?.username;
-    if (username) await this.deps.secrets.delete(siteAccount.tokens(this.siteId, username)).catch(() => {});
+    await this.dropTokenEntries().catch(() => {});
     this.tokens = null;
     this.pairUser = null;
     this.challenge = null;

@@ -202,6 +202,11 @@ export class StoreSession implements CredentialSource {
     this.save(undefined);
   }
 
+  /** The secrets this session holds now (key, login token): the store's text never carries them on. */
+  held(): (string | null | undefined)[] {
+    return [this.deps.apiKeys.held(this.siteId), this.token];
+  }
+
   /** The account logged in here, if any (its deletion ends the session). */
   loggedInAs(): string | null {
     return this.stored?.via === 'password' ? this.stored.username : null;

@@ -6,6 +6,7 @@
 import type { ConnectionOutcome, ConnectionReport, SiteKind } from '../contract';
 import { parseJson, send, type FetchLike, type HttpResponse } from '../api/http';
 import { isAppError } from '../base/app-error';
+import { serverText } from '../api/scrub';
 import { defaultBaseOf } from './url';
 
 export interface ProbeTarget {
@@ -51,7 +52,9 @@ export function judge(kind: SiteKind, res: HttpResponse): Verdict {
     return { outcome: 'wrong_service', message: `Something answered at this address, but it is not a ${name}. Check the kind of site.` };
   }
   if (res.status >= 300 && res.status < 400) {
-    const where = res.headers.get('location');
+    // a redirect's target may carry a token in its query: said as any server text is (api/scrub.ts)
+    const found = res.headers.get('location');
+    const where = found === null ? null : serverText(found);
     return {
       outcome: 'wrong_prefix',
       message: `The server redirects this address${where ? ` to ${where}` : ''}. Use the final address (https, exact prefix).`,

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { ChannelParsed, ConnectionReport, Site, SiteKind } from '../contract';
+import { plainHttpToAnotherComputer, type ChannelParsed, type ConnectionReport, type Site, type SiteKind } from '../contract';
 import type { SitesRepo } from '../db/repos/sites';
 import { AppError } from '../base/app-error';
 import { siteAccount, type SecretStore } from '../secrets/secret-store';
 import type { FetchLike } from '../api/http';
-import { checkBaseUrl, checkEnvironment } from './url';
+import { checkBaseUrl, checkEnvironment, secretsStayWith } from './url';
 import { probeSite } from './probe';
 
 type Draft = ChannelParsed<'sites.add'>;
@@ -29,7 +29,7 @@ export function sitesService(deps: SitesDeps) {
   /** All rules at once, so the form can show every problem in one go. */
   function checkDraft(d: Draft, selfId?: string) {
     const fields: Record<string, string> = {};
-    const url = checkBaseUrl(d.baseUrl, d.kind);
+    const url = checkBaseUrl(d.baseUrl, d.kind, d.allowPlainHttp === true);
     if (!url.ok) fields.baseUrl = url.message;
     const env = d.kind === 'cms' ? checkEnvironment(d.environment) : ({ ok: true, value: null } as const);
     if (!env.ok) fields.environment = env.message;
@@ -45,7 +45,10 @@ export function sitesService(deps: SitesDeps) {
         fields,
       });
     }
-    return { baseUrl: (url as { value: string }).value, environment: (env as { value: string | null }).value };
+    const baseUrl = (url as { value: string }).value;
+    // stored only where it means something: the site shows it as a site on plain HTTP
+    const allowPlainHttp = d.allowPlainHttp === true && plainHttpToAnotherComputer(baseUrl);
+    return { baseUrl, environment: (env as { value: string | null }).value, allowPlainHttp };
   }
 
   const must = (id: string): Site => {
@@ -61,14 +64,14 @@ export function sitesService(deps: SitesDeps) {
     get: must,
 
     async add(d: Draft): Promise<Site> {
-      const { baseUrl, environment } = checkDraft(d);
+      const { baseUrl, environment, allowPlainHttp } = checkDraft(d);
       const id = randomUUID();
       const key = d.authMode === 'apikey' ? d.apiKey?.trim() : undefined;
       // the secret first: if the keychain refuses, nothing has been written anywhere
       if (key) await secrets.set(siteAccount.apiKey(id), key);
       let site: Site;
       try {
-        site = repo.insert({ id, name: d.name, kind: d.kind, baseUrl, environment, authMode: d.authMode, hasApiKey: Boolean(key) });
+        site = repo.insert({ id, name: d.name, kind: d.kind, baseUrl, environment, authMode: d.authMode, hasApiKey: Boolean(key), allowPlainHttp });
       } catch (err) {
         if (key) await secrets.delete(siteAccount.apiKey(id)).catch(() => {});
         throw err;
@@ -80,19 +83,28 @@ export function sitesService(deps: SitesDeps) {
 
     async update(u: ChannelParsed<'sites.update'>): Promise<Site> {
       const before = must(u.id);
-      const { baseUrl, environment } = checkDraft(u, u.id);
+      const { baseUrl, environment, allowPlainHttp } = checkDraft(u, u.id);
       let hasApiKey = before.hasApiKey;
       const account = siteAccount.apiKey(u.id);
-      if (u.authMode !== 'apikey' && before.hasApiKey) {
-        await secrets.delete(account); // no key left behind for a mode that no longer uses it
+      if (secretsStayWith(before, { baseUrl, kind: u.kind })) {
+        if (u.authMode !== 'apikey' && before.hasApiKey) {
+          await secrets.delete(account); // no key left behind for a mode that no longer uses it
+          hasApiKey = false;
+        }
+      } else {
+        // Another origin or kind: every secret of the site (key, tokens, store session) was given for
+        // the old one and goes, here at the Host, whatever the renderer sent; only a key given in
+        // this same call goes to the new address.
+        await secrets.deleteByPrefix(siteAccount.prefix(u.id));
         hasApiKey = false;
-      } else if (u.authMode === 'apikey' && u.apiKey !== undefined) {
+      }
+      if (u.authMode === 'apikey' && u.apiKey !== undefined) {
         const key = u.apiKey.trim();
         if (key) await secrets.set(account, key);
         else await secrets.delete(account);
         hasApiKey = Boolean(key);
       }
-      const site = repo.update({ id: u.id, name: u.name, kind: u.kind, baseUrl, environment, authMode: u.authMode, hasApiKey });
+      const site = repo.update({ id: u.id, name: u.name, kind: u.kind, baseUrl, environment, authMode: u.authMode, hasApiKey, allowPlainHttp });
       if (!site) throw new AppError({ code: 'not_found', message: 'That site no longer exists.' });
       await deps.edited?.(before, site);
       emit();
@@ -130,7 +142,7 @@ export function sitesService(deps: SitesDeps) {
         return probeSite(deps.fetch, site);
       }
       const t = input.target;
-      const url = checkBaseUrl(t.baseUrl, t.kind);
+      const url = checkBaseUrl(t.baseUrl, t.kind, t.allowPlainHttp === true);
       const env = t.kind === 'cms' ? checkEnvironment(t.environment) : ({ ok: true, value: null } as const);
       const fields: Record<string, string> = {};
       if (!url.ok) fields.baseUrl = url.message;

@@ -1,13 +1,18 @@
-import { DEFAULT_PREFIX, type SiteKind } from '../contract';
+import { DEFAULT_PREFIX, plainHttpToAnotherComputer, type SiteKind } from '../contract';
 
 /** Pure checks of what a person typed; each failure names the field and says how to fix it. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 
+/** Said where plain http:// to another computer was not chosen (the form shows the same warning). */
+export const PLAIN_HTTP_REFUSED =
+  'Plain http:// to another computer sends passwords, tokens and keys readable by anyone on the network. Use https://, or choose “Allow plain HTTP for this site”.';
+
 /**
  * Normalises a site address: http(s) only, no credentials, query or fragment, no trailing slash;
- * an address with no path gets the kind's default API prefix.
+ * an address with no path gets the kind's default API prefix. Plain http:// to a host other than
+ * this computer only with `allowPlainHttp` (the person's explicit choice).
  */
-export function checkBaseUrl(raw: string, kind: SiteKind): Checked<string> {
+export function checkBaseUrl(raw: string, kind: SiteKind, allowPlainHttp = false): Checked<string> {
   const text = raw.trim();
   if (!text) return { ok: false, message: 'Enter the address of the site.' };
   if (!/^[a-z][a-z0-9+.-]*:/i.test(text)) {
@@ -29,6 +34,7 @@ export function checkBaseUrl(raw: string, kind: SiteKind): Checked<string> {
   if (url.search || url.hash || text.includes('?') || text.includes('#')) {
     return { ok: false, message: 'The address cannot contain a query (?…) or a fragment (#…).' };
   }
+  if (!allowPlainHttp && plainHttpToAnotherComputer(url.href)) return { ok: false, message: PLAIN_HTTP_REFUSED };
   let path = url.pathname.replace(/\/+$/, '');
   if (path === '') path = DEFAULT_PREFIX[kind];
   return { ok: true, value: `${url.origin}${path}` };
@@ -64,4 +70,13 @@ function whyNot(text: string): string {
 /** Where the kind's default prefix would be on the same server (for "wrong prefix" hints). */
 export function defaultBaseOf(baseUrl: string, kind: SiteKind): string {
   return `${new URL(baseUrl).origin}${DEFAULT_PREFIX[kind]}`;
+}
+
+/**
+ * Whether a site's secrets (its API key, sign-in tokens, store session) may stay with it after an
+ * edit: only while it stays the same kind of service at the same origin (scheme, host and port). A
+ * key given for one server is never sent to another, nor used as another kind's credential.
+ */
+export function secretsStayWith(before: { baseUrl: string; kind: SiteKind }, after: { baseUrl: string; kind: SiteKind }): boolean {
+  return before.kind === after.kind && new URL(before.baseUrl).origin === new URL(after.baseUrl).origin;
 }

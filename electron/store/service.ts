@@ -116,7 +116,7 @@ export function storeService(deps: StoreDeps) {
       return res;
     };
     // 429s reach the caller at once: the renderer counts down and retries, the Host never waits and resends
-    return new Transport({ baseUrl: site.baseUrl, fetch: observed, credentials: l.session, maxAutoWaitS: 0 });
+    return new Transport({ baseUrl: site.baseUrl, fetch: observed, credentials: l.session, secrets: () => l.session.held(), maxAutoWaitS: 0 });
   }
 
   /** A 429, said about this site: what it is limiting, the plan when known, and when to try again. */
@@ -183,7 +183,7 @@ export function storeService(deps: StoreDeps) {
       const { session, site, budget } = l;
       budget.guard(site.name);
       try {
-        return await session.login(new Transport({ baseUrl: site.baseUrl, fetch: deps.fetch, maxAutoWaitS: 0 }), username, password);
+        return await session.login(new Transport({ baseUrl: site.baseUrl, fetch: deps.fetch, secrets: () => session.held(), authRoutes: true, maxAutoWaitS: 0 }), username, password);
       } catch (err) {
         if (isAppError(err) && err.code === 'rate_limited') throw slowDown(l, site, err, 'logins');
         // the document's 400 for a login is "invalid username/password supplied"

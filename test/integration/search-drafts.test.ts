@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { join } from 'node:path';
 import { createHost, DB_FILE, type Host } from '../../electron/core/host';
 import { closeDatabase, openDatabase } from '../../electron/db';
-import { sitesRepo } from '../../electron/db/repos/sites';
 import { syncRepo } from '../../electron/db/repos/sync';
 import { migrations } from '../../electron/db/migrations';
 import { searchRepo } from '../../electron/db/repos/search';
@@ -84,7 +83,11 @@ describe('search over drafts', () => {
     try {
       const file = join(d.path, DB_FILE);
       const old = openDatabase(file, migrations.filter((m) => m.version < 9));
-      sitesRepo(old).insert({ id: 's1', name: 'Old', kind: 'cms', baseUrl: 'https://x.test/api/v1', environment: null, authMode: 'apikey', hasApiKey: true });
+      // the row as that schema had it (today's repo writes columns added since)
+      old
+        .prepare(`INSERT INTO sites (id, name, kind, base_url, environment, auth_mode, has_api_key, position, created_at, updated_at)
+                  VALUES ('s1', 'Old', 'cms', 'https://x.test/api/v1', NULL, 'apikey', 1, 0, '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z')`)
+        .run();
       syncRepo(old).saveEdit('s1', '/notes', '', { etag: null, text: { title: 'Notes', header: {}, content: '' } }, { title: 'Notes', header: { tags: ['Marram'] }, content: 'Kept since last spring.' });
       closeDatabase(old);
       const db = openDatabase(file);

@@ -27,7 +27,7 @@ export class FileSecretStore implements SecretStore {
     delete all[account];
     this.write(all);
   }
-  async deleteByPrefix(prefix: string) {
-    this.write(Object.fromEntries(Object.entries(this.read()).filter(([k]) => !k.startsWith(prefix))));
+  async deleteByPrefix(prefix: string, keep?: string) {
+    this.write(Object.fromEntries(Object.entries(this.read()).filter(([k]) => !k.startsWith(prefix) || k === keep)));
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { checkBaseUrl, checkEnvironment } from '../../electron/sites/url';
+import { plainHttpToAnotherComputer } from '../../electron/contract';
 
 describe('checkBaseUrl', () => {
   test.each([
@@ -50,5 +51,21 @@ describe('checkEnvironment', () => {
     const r = checkEnvironment(raw);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.message).toContain(why);
+  });
+});
+
+describe('plain http:// to another computer (needs the explicit choice)', () => {
+  test('another computer', () => {
+    for (const u of ['http://example.com/api/v1', 'HTTP://Example.com', 'http://192.168.1.10:8080/api', 'http://user@10.0.0.1/', 'http://[2001:db8::1]:80/', 'http://127.example.com/'])
+      expect([u, plainHttpToAnotherComputer(u)]).toEqual([u, true]);
+  });
+  test('this computer, https, or not an address', () => {
+    for (const u of ['http://localhost:8080/api/v1', 'http://LOCALHOST', 'http://app.localhost/', 'http://127.0.0.1:1/', 'http://127.1.2.3/', 'http://[::1]:8080/', 'https://example.com/', 'ftp://example.com', 'example.com', ''])
+      expect([u, plainHttpToAnotherComputer(u)]).toEqual([u, false]);
+  });
+  test('the Host refuses it without the choice and takes it with it', () => {
+    expect(checkBaseUrl('http://example.com', 'cms')).toMatchObject({ ok: false, message: expect.stringContaining('readable by anyone on the network') });
+    expect(checkBaseUrl('http://example.com', 'cms', true)).toEqual({ ok: true, value: 'http://example.com/api/v1' });
+    expect(checkBaseUrl('http://127.0.0.1:9000', 'store')).toEqual({ ok: true, value: 'http://127.0.0.1:9000/api/v3' });
   });
 });

@@ -25,29 +25,34 @@ export async function ask<T = unknown>(t: Transport, o: CallOptions): Promise<Ca
   }
 }
 
-const shown = (x: unknown) => {
-  const text = typeof x === 'string' ? JSON.stringify(x) : JSON.stringify(x) ?? String(x);
+/** A value the store sent, short; scrubbed of the site's secrets before it is cut (api/scrub.ts), so none is kept in part. */
+const shown = (x: unknown, scrub: Scrub) => {
+  const text = scrub(typeof x === 'string' ? JSON.stringify(x) : (JSON.stringify(x) ?? String(x)));
   return text.length > 40 ? `${text.slice(0, 37)}…` : text;
 };
+
+type Scrub = (text: string) => string;
 
 /**
  * One problem in words: the field's dotted path, then "is missing" or the schema's message with
  * the value that broke it. The schemas below give their messages as what a field should be.
  */
-export function problemOf(issue: v.BaseIssue<unknown>, prefix = ''): string {
+export function problemOf(issue: v.BaseIssue<unknown>, scrub: Scrub, prefix = ''): string {
   const path = [prefix, ...(issue.path?.map((p) => String(p.key)) ?? [])].filter(Boolean).join('.');
   if (issue.input === undefined) return `${path || 'the answer'} is missing`;
-  return `${path || 'the answer'} ${issue.message} (it is ${shown(issue.input)})`;
+  return `${path || 'the answer'} ${issue.message} (it is ${shown(issue.input, scrub)})`;
 }
 
-const problems = (issues: readonly v.BaseIssue<unknown>[]) => issues.slice(0, 3).map((i) => problemOf(i)).join('; ');
+const problems = (issues: readonly v.BaseIssue<unknown>[], scrub: Scrub) => issues.slice(0, 3).map((i) => problemOf(i, scrub)).join('; ');
 
 /** An answer that must be read whole (a pet, an order, the inventory). */
 export function readOne<S extends v.GenericSchema>(schema: S, value: unknown, t: Transport, what: string, route: string): v.InferOutput<S> {
   const r = v.safeParse(schema, value);
   if (r.success) return r.output;
-  const first = problemOf(r.issues[0]!);
-  throw new AppError({ code: 'bad_response', message: `${t.host} sent ${what} Sitedesk cannot read: ${route}, ${first}.`, detail: problems(r.issues) });
+  // the problems quote the values sent, which may be secrets: scrubbed like all server text
+  const scrub: Scrub = (text) => t.scrub(text);
+  const first = problemOf(r.issues[0]!, scrub);
+  throw new AppError({ code: 'bad_response', message: `${t.host} sent ${what} Sitedesk cannot read: ${route}, ${first}.`, detail: problems(r.issues, scrub) });
 }
 
 export interface Rows<T> {
@@ -69,7 +74,7 @@ export function readRows<S extends v.GenericSchema>(
   label: (row: Record<string, unknown>) => string | null = () => null,
 ): Rows<v.InferOutput<S>> {
   if (!Array.isArray(value)) {
-    throw new AppError({ code: 'bad_response', message: `${t.host} sent ${what} Sitedesk cannot read: ${route} answered ${shown(value)} where a list belongs.` });
+    throw new AppError({ code: 'bad_response', message: `${t.host} sent ${what} Sitedesk cannot read: ${route} answered ${shown(value, (text) => t.scrub(text))} where a list belongs.` });
   }
   const out: Rows<v.InferOutput<S>> = { rows: [], unreadable: [] };
   for (const entry of value) {
@@ -80,7 +85,7 @@ export function readRows<S extends v.GenericSchema>(
     }
     const obj = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? (entry as Record<string, unknown>) : null;
     const id = obj && typeof obj.id === 'number' && Number.isSafeInteger(obj.id) ? obj.id : null;
-    out.unreadable.push({ id, label: obj ? label(obj) : null, problem: problems(r.issues) });
+    out.unreadable.push({ id, label: obj ? label(obj) : null, problem: problems(r.issues, (text) => t.scrub(text)) });
   }
   return out;
 }

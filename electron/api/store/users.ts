@@ -122,7 +122,8 @@ export const storeUsers = {
     const r = await ask<string | undefined>(t, { path: '/user/login', query: { username, password }, auth: false, envelope: 'text' });
     const token = tokenFromLoginBody(r.data ?? '');
     if (!token) {
-      throw new AppError({ code: 'bad_response', message: `${t.host} accepted the login but sent no session token Sitedesk can use (${r.route}).`, detail: (r.data ?? '').slice(0, 200) });
+      // the answer of a login route is never echoed: it may be the token in a shape not read here
+      throw new AppError({ code: 'bad_response', message: `${t.host} accepted the login but sent no session token Sitedesk can use (${r.route}).` });
     }
     const expires = parseExpiresAfter(r.headers.get('x-expires-after'));
     const perHour = Number(r.headers.get('x-rate-limit') ?? NaN);

@@ -10,13 +10,15 @@ interface SiteRow {
   environment: string | null;
   auth_mode: AuthMode;
   has_api_key: 0 | 1;
+  allow_plain_http: 0 | 1;
   position: number;
   created_at: string;
   updated_at: string;
 }
 
-export type NewSite = Omit<Site, 'position' | 'createdAt' | 'updatedAt'>;
-export type SiteChanges = Omit<Site, 'position' | 'createdAt' | 'updatedAt'>;
+/** A site to store; `allowPlainHttp` defaults to false (no choice made). */
+export type NewSite = Omit<Site, 'position' | 'createdAt' | 'updatedAt' | 'allowPlainHttp'> & { allowPlainHttp?: boolean };
+export type SiteChanges = NewSite;
 
 const toSite = (r: SiteRow): Site => ({
   id: r.id,
@@ -26,6 +28,7 @@ const toSite = (r: SiteRow): Site => ({
   environment: r.environment,
   authMode: r.auth_mode,
   hasApiKey: r.has_api_key === 1,
+  allowPlainHttp: r.allow_plain_http === 1,
   position: r.position,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -38,12 +41,12 @@ export function sitesRepo(db: Db) {
     byName: db.prepare<[string], SiteRow>('SELECT * FROM sites WHERE lower(trim(name)) = lower(trim(?))'),
     nextPosition: db.prepare<[], { p: number }>('SELECT coalesce(max(position) + 1, 0) AS p FROM sites'),
     insert: db.prepare(
-      `INSERT INTO sites (id, name, kind, base_url, environment, auth_mode, has_api_key, position, created_at, updated_at)
-       VALUES (@id, @name, @kind, @base_url, @environment, @auth_mode, @has_api_key, @position, @now, @now)`,
+      `INSERT INTO sites (id, name, kind, base_url, environment, auth_mode, has_api_key, allow_plain_http, position, created_at, updated_at)
+       VALUES (@id, @name, @kind, @base_url, @environment, @auth_mode, @has_api_key, @allow_plain_http, @position, @now, @now)`,
     ),
     update: db.prepare(
       `UPDATE sites SET name = @name, kind = @kind, base_url = @base_url, environment = @environment,
-              auth_mode = @auth_mode, has_api_key = @has_api_key, updated_at = @now WHERE id = @id`,
+              auth_mode = @auth_mode, has_api_key = @has_api_key, allow_plain_http = @allow_plain_http, updated_at = @now WHERE id = @id`,
     ),
     setHasKey: db.prepare<[number, string, string]>('UPDATE sites SET has_api_key = ?, updated_at = ? WHERE id = ?'),
     setPosition: db.prepare<[number, string]>('UPDATE sites SET position = ? WHERE id = ?'),
@@ -58,6 +61,7 @@ export function sitesRepo(db: Db) {
     environment: s.environment,
     auth_mode: s.authMode,
     has_api_key: s.hasApiKey ? 1 : 0,
+    allow_plain_http: s.allowPlainHttp ? 1 : 0,
     now,
   });
 

@@ -5,13 +5,33 @@
  * and its fields (SiteForm, SiteAuthFields) only render it.
  */
 import * as v from 'valibot';
-import { DEFAULT_PREFIX, SiteDraft, type AuthMode, type ConnectionReport, type Site, type SiteKind } from '../../../electron/contract/index';
+import {
+  DEFAULT_PREFIX,
+  SiteDraft,
+  plainHttpToAnotherComputer,
+  type AuthMode,
+  type ConnectionReport,
+  type Site,
+  type SiteKind,
+} from '../../../electron/contract/index';
 import { AppError } from '../../lib/errors';
 import type { SiteFormRequest } from '../../lib/ui.svelte';
 import { sites } from '../../state/sites.svelte';
 
-export type FieldName = 'name' | 'kind' | 'baseUrl' | 'environment' | 'authMode' | 'apiKey';
-const FIELD_NAMES: readonly FieldName[] = ['name', 'kind', 'baseUrl', 'environment', 'authMode', 'apiKey'];
+export type FieldName = 'name' | 'kind' | 'baseUrl' | 'environment' | 'authMode' | 'apiKey' | 'allowPlainHttp';
+const FIELD_NAMES: readonly FieldName[] = ['name', 'kind', 'baseUrl', 'environment', 'authMode', 'apiKey', 'allowPlainHttp'];
+
+/** Said under the address until plain HTTP is chosen (the Host refuses it with the same reason). */
+export const PLAIN_HTTP_NEEDS_CHOICE = 'Plain http:// to another computer needs “Allow plain HTTP for this site”, or use https://.';
+
+/** The origin (scheme, host, port) of an address as typed; null while it is not one. */
+function originOf(address: string): string | null {
+  try {
+    return new URL(address.trim()).origin;
+  } catch {
+    return null;
+  }
+}
 
 /** Field name of an error path such as `baseUrl` or `target.baseUrl`. */
 function fieldOf(path: string): FieldName | null {
@@ -29,6 +49,7 @@ export class SiteFormState {
   authMode = $state<AuthMode>('password');
   apiKey = $state('');
   forgetKey = $state(false);
+  allowPlainHttp = $state(false);
 
   errors = $state<Partial<Record<FieldName, string>>>({});
   formError = $state<string | null>(null);
@@ -39,7 +60,20 @@ export class SiteFormState {
   testError = $state<string | null>(null);
 
   readonly placeholder = $derived(`https://example.com${DEFAULT_PREFIX[this.kind]}`);
-  readonly storedKey = $derived(this.editing?.hasApiKey === true);
+  /**
+   * The edit takes the site to another origin or kind: the Host drops its stored key and sign-in
+   * (they were given for the old one), so the form says they will be asked again.
+   */
+  readonly secretsDropped = $derived.by(() => {
+    const site = this.editing;
+    if (!site) return false;
+    const origin = originOf(this.baseUrl);
+    return site.kind !== this.kind || (origin !== null && origin !== originOf(site.baseUrl));
+  });
+  /** A key is stored and stays with the site (not on another origin or kind). */
+  readonly storedKey = $derived(this.editing?.hasApiKey === true && !this.secretsDropped);
+  /** The address is plain http:// to another computer: the warning and the choice are shown. */
+  readonly plainHttp = $derived(plainHttpToAnotherComputer(this.baseUrl));
   /** The address has no path at all: the API prefix is probably missing. */
   readonly missingPrefix = $derived.by(() => {
     try {
@@ -65,6 +99,7 @@ export class SiteFormState {
     this.authMode = site?.authMode ?? 'password';
     this.apiKey = '';
     this.forgetKey = false;
+    this.allowPlainHttp = site?.allowPlainHttp ?? false;
     this.errors = {};
     this.formError = null;
     this.saving = false;
@@ -124,6 +159,7 @@ export class SiteFormState {
       environment: this.kind === 'cms' && env !== '' ? env : null,
       authMode: this.authMode,
     };
+    if (this.plainHttp && this.allowPlainHttp) value.allowPlainHttp = true;
     if (this.authMode === 'apikey') {
       if (this.editing && this.storedKey && this.forgetKey) value.apiKey = '';
       else if (this.apiKey !== '') value.apiKey = this.apiKey;
@@ -155,12 +191,20 @@ export class SiteFormState {
 
   #checkLocally(): boolean {
     const result = v.safeParse(SiteDraft, this.draft());
-    if (result.success) return true;
-    const nested = v.flatten<typeof SiteDraft>(result.issues).nested ?? {};
     const fields: Record<string, string> = {};
-    for (const [path, messages] of Object.entries(nested)) if (messages?.[0]) fields[path] = messages[0];
+    if (!result.success) {
+      const nested = v.flatten<typeof SiteDraft>(result.issues).nested ?? {};
+      for (const [path, messages] of Object.entries(nested)) if (messages?.[0]) fields[path] = messages[0];
+    }
+    if (this.plainHttp && !this.allowPlainHttp) fields.allowPlainHttp ??= PLAIN_HTTP_NEEDS_CHOICE;
+    if (Object.keys(fields).length === 0) return true;
     this.#showFieldErrors(fields);
     return false;
+  }
+
+  setAllowPlainHttp(next: boolean): void {
+    this.allowPlainHttp = next;
+    this.clearError('allowPlainHttp');
   }
 
   /**
@@ -197,7 +241,12 @@ export class SiteFormState {
     }
     this.testing = true;
     const env = this.environment.trim();
-    const target = { kind: this.kind, baseUrl: this.baseUrl, environment: this.kind === 'cms' && env !== '' ? env : null };
+    const target = {
+      kind: this.kind,
+      baseUrl: this.baseUrl,
+      environment: this.kind === 'cms' && env !== '' ? env : null,
+      ...(this.plainHttp && this.allowPlainHttp ? { allowPlainHttp: true } : {}),
+    };
     try {
       this.report = await sites.testTarget(target, this.editing?.id ?? null);
     } catch (err) {
