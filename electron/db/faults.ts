@@ -59,7 +59,7 @@ export function faultError(fault: StorageFault, folder: string, cause: unknown):
   switch (fault) {
     case 'damaged':
       return new AppError(
-        { code: 'database', message: 'Sitedesk’s database file is damaged: part of it can no longer be read. Sitedesk stopped using it and changed nothing in it.', detail },
+        { code: 'database', message: 'Sitedesk’s database file is damaged: part of it can no longer be read. Sitedesk has stopped using it and leaves it where it is until you choose what to do.', detail },
         { cause },
       );
     case 'full': {
