@@ -5,8 +5,8 @@
  */
 import { diskInWords, freeBytes } from '../db/faults';
 
-/** Room enough to call the disk usable again: a page cache batch or a large draft fits. */
-const ROOM_BYTES = 4 * 1024 * 1024;
+/** Room enough to call the disk usable again: a large draft or a page cache batch fits. */
+const ROOM_BYTES = 2 * 1024 * 1024;
 
 export function diskSpace(deps: { folder: string; changed: (full: boolean, message?: string) => void; everyMs?: number; free?: (folder: string) => number }) {
   const free = deps.free ?? freeBytes;
