@@ -8,10 +8,10 @@
  * Electron's `net.fetch` (system proxies, PAC). A function cannot cross the process boundary, so
  * it is taken inside the utility process, and the Host itself never imports Electron.
  */
-import { app, dialog, MessageChannelMain, net, utilityProcess, type UtilityProcess, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, MessageChannelMain, net, utilityProcess, type UtilityProcess, type WebContents } from 'electron';
 import { join } from 'node:path';
 import type { UpdaterStatus } from './contract/app';
-import { HOST_PORT_CHANNEL, type HostRestarting, type ToHost } from './host-messages';
+import { HOST_PORT_CHANNEL, readFromHost, type HostRestarting, type ToHost } from './host-messages';
 
 const MAX_RESTARTS_PER_MINUTE = 5;
 const SHUTDOWN_GRACE_MS = 3000;
@@ -58,6 +58,7 @@ export function startHost(): HostSupervisor {
     });
     child = proc;
     proc.once('exit', (code) => onExit(proc, code));
+    proc.on('message', (data: unknown) => void answerHost(proc, data));
     for (const contents of clients) sendPort(contents);
   }
 
@@ -79,6 +80,22 @@ export function startHost(): HostSupervisor {
     }
     const delay = Math.min(250 * 2 ** (recentExits.length - 1), 8000);
     restartTimer = setTimeout(spawn, delay);
+  }
+
+  /** The Host asks for what only main has: the system's folder dialog, over the focused window. */
+  async function answerHost(proc: UtilityProcess, data: unknown): Promise<void> {
+    const ask = readFromHost(data);
+    if (!ask) return;
+    const options = { title: ask.title, properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[] };
+    const parent = BrowserWindow.getFocusedWindow();
+    let folder: string | null = null;
+    try {
+      const r = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+      folder = r.canceled ? null : (r.filePaths[0] ?? null);
+    } catch (err) {
+      console.error('The folder dialog failed:', err);
+    }
+    if (child === proc) post({ type: 'folderChosen', id: ask.id, folder });
   }
 
   async function giveUp(): Promise<void> {

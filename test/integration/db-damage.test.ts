@@ -128,6 +128,8 @@ describe('a damaged database', () => {
     await until(() => status(host), (d) => !d.ok);
     out = tempDir('sitedesk-salvage-');
 
+    // browser mode has no system dialog: the screen asks for a path, which the Host checks
+    expect(await call(host, 'database.chooseFolder', {})).toEqual({ unsupported: true });
     // the folder is checked: relative, missing, a file
     writeFileSync(join(out.path, 'a-file'), 'x');
     expect((await fails(host, 'database.saveUnsynced', { folder: 'relative/path' })).fields?.folder).toMatch(/full path/);
