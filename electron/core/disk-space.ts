@@ -20,7 +20,7 @@ export function diskSpace(deps: { folder: string; changed: (full: boolean, messa
     full(): void {
       if (timer) return;
       const disk = diskInWords(deps.folder);
-      deps.changed(true, `${disk[0]!.toUpperCase()}${disk.slice(1)} is full. Sitedesk keeps what you are writing and saves it once there is space.`);
+      deps.changed(true, `${disk[0]!.toUpperCase()}${disk.slice(1)} is full.`);
       timer = setInterval(() => {
         if (free(deps.folder) < ROOM_BYTES) return;
         stop();

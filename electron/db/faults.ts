@@ -65,7 +65,7 @@ export function faultError(fault: StorageFault, folder: string, cause: unknown):
     case 'full': {
       const disk = diskInWords(folder);
       return new AppError(
-        { code: 'disk_full', message: `${disk[0]!.toUpperCase()}${disk.slice(1)} is full, so Sitedesk could not save this on this computer. Nothing was lost; free some space there.`, detail },
+        { code: 'disk_full', message: `${disk[0]!.toUpperCase()}${disk.slice(1)} is full, so this could not be saved. Nothing was lost; free some space on it.`, detail },
         { cause },
       );
     }

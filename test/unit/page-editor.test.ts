@@ -172,7 +172,7 @@ describe('EditorSession', () => {
     let full = true;
     const keep = host.handlers['drafts.save']!;
     host.handlers['drafts.save'] = (i) => {
-      if (full) throw { code: 'disk_full', message: 'The disk holding your home folder is full. Free some space there; Sitedesk saves again by itself.' };
+      if (full) throw { code: 'disk_full', message: 'The disk holding your home folder is full, so this could not be saved. Nothing was lost; free some space on it.' };
       return keep(i);
     };
     ed.content = 'Words on a full disk.';
@@ -180,6 +180,7 @@ describe('EditorSession', () => {
     await vi.advanceTimersByTimeAsync(PERSIST_DELAY_MS);
     await settle();
     expect(ed.persistError).toMatch(/is full/);
+    expect(ed.persistRetrying).toBe(true);
     expect(host.drafts).toHaveLength(0);
     expect(ed.content).toBe('Words on a full disk.');
     await vi.advanceTimersByTimeAsync(FULL_DISK_RETRY_MS);
@@ -190,6 +191,7 @@ describe('EditorSession', () => {
     await settle();
     expect(host.drafts[0]?.content).toBe('Words on a full disk.');
     expect(ed.persistError).toBeNull();
+    expect(ed.persistRetrying).toBe(false);
     expect(ed.stateKind).toBe('local');
   });
 
