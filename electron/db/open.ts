@@ -117,6 +117,8 @@ export function closeDatabase(db: Db): void {
   if (!db.open) return;
   try {
     db.pragma('optimize');
+  } catch {
+    // statistics only: a full disk or a damaged file must not stop the close
   } finally {
     db.close();
   }

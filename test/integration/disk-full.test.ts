@@ -20,7 +20,7 @@ import { until } from '../support/until';
 const mountPoint = mkdtempSync(join(tmpdir(), 'sitedesk-full-disk-'));
 function tryMount(): boolean {
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mountPoint], { stdio: 'ignore' });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=24m', 'tmpfs', mountPoint], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
@@ -99,6 +99,22 @@ describe.skipIf(!mounted)('a full disk under the data folder', () => {
     const check = new Database(join(dataDir, DB_FILE), { readonly: true });
     expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
     check.close();
-    host = await createHost({ dataDir, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {} });
+    host = await createHost({ dataDir, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {}, spacePollMs: 50 });
+    host.onEvent((name, payload) => events.push({ name, payload }));
   });
+
+  test('a mirror run the full disk stops halts without taking the Host down, and goes on by itself once there is room', async () => {
+    events.length = 0;
+    const site = await call<{ id: string }>('sites.add', { name: 'Mirror', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
+    cms.faults.set({ route: 'GET /pages/*', latencyMs: 30 }); // long enough a run to fill the disk in the middle of it
+    await call('mirror.start', { siteId: site.id });
+    await until(() => call<{ done: number }[]>('mirror.status', { siteId: site.id }), (s) => (s[0]?.done ?? 0) > 20, 20_000, 20);
+    fillDisk();
+    await until(async () => events.find((e) => e.name === 'database.space'), (e) => e !== undefined, 20_000);
+    expect((await host.invoke('app.info', {})).ok).toBe(true); // the Host is up (a throw in the run's timer used to be uncaught)
+    cms.faults.clear();
+    rmSync(filler);
+    const end = await until(() => call<{ state: string; failed: number }[]>('mirror.status', { siteId: site.id }), (s) => s[0]?.state === 'done', 60_000, 100);
+    expect(end[0]).toMatchObject({ state: 'done', failed: 0 });
+  }, 120_000);
 });
