@@ -107,7 +107,12 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     folder: opts.dataDir,
     changed: (full, message) => {
       emit('database.space', full ? { full, message: message ?? '' } : { full });
-      if (!full) mirror?.resumeInterrupted(); // a run a full disk stopped goes on
+      if (full) return;
+      try {
+        mirror?.resumeInterrupted(); // a run a full disk stopped goes on
+      } catch (err) {
+        log('warn', 'mirror runs did not resume', { detail: err instanceof Error ? err.message : String(err) }); // a timer has no caller to tell
+      }
     },
     ...(opts.spacePollMs ? { everyMs: opts.spacePollMs } : {}),
   });

@@ -28,7 +28,7 @@ export function safeName(text: string, fallback = '_'): string {
   const name = text
     .normalize('NFC')
     .replace(/[^\p{L}\p{N} ._()-]+/gu, '-')
-    .replace(/^[.\s-]+|[.\s]+$/g, '')
+    .replace(/^[.\s-]+|[.\s-]+$/g, '')
     .slice(0, 80);
   return name || fallback;
 }

@@ -153,7 +153,7 @@ export function mirrorService(deps: MirrorDeps) {
         const r = live.get(run.siteId);
         if (!r) launch(run);
         // a run the disk halted may still be winding down: it goes on once it has
-        else if (r.halted) void r.finished.then(() => live.has(run.siteId) || launch(run));
+        else if (r.halted) void r.finished.then(() => live.has(run.siteId) || launch(run)).catch(() => {}); // still no room: the next 'room again' tries
       }
     },
 

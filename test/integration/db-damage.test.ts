@@ -14,6 +14,8 @@ import type { DatabaseStatus, ErrorInfo, SalvageReport } from '../../electron/co
 import { withHost, type DemoHost } from '../support/demo-host';
 import { tempDir } from '../support/tmp';
 import { until } from '../support/until';
+import { moveAside } from '../../electron/db/aside';
+import { readUnsynced } from '../../electron/db/salvage';
 
 let fx: DemoHost | undefined;
 let damagedHost: Host | undefined;
@@ -170,5 +172,43 @@ describe('a damaged database', () => {
     expect(await fails(host, 'database.startFresh', {})).toMatchObject({ code: 'conflict' });
     mkdirSync(join(fx.dir.path, 'x'));
     expect(await fails(host, 'database.saveUnsynced', { folder: join(fx.dir.path, 'x') })).toMatchObject({ code: 'conflict' });
+  });
+});
+
+describe('keeping a file aside', () => {
+  test('the file and its WAL companions get one timestamped name; a name already taken is never written over', () => {
+    out = tempDir('sitedesk-aside-');
+    const file = join(out.path, 'sitedesk.db');
+    const now = new Date('2026-11-24T03:12:05.123Z');
+    writeFileSync(join(out.path, 'sitedesk.damaged-2026-11-24T03-12-05.db'), 'an older one, kept');
+    writeFileSync(file, 'main');
+    writeFileSync(`${file}-wal`, 'wal');
+    expect(moveAside(file, now)).toBe('sitedesk.damaged-2026-11-24T03-12-05-2.db');
+    expect(readFileSync(join(out.path, 'sitedesk.damaged-2026-11-24T03-12-05.db'), 'utf8')).toBe('an older one, kept');
+    expect(readFileSync(join(out.path, 'sitedesk.damaged-2026-11-24T03-12-05-2.db'), 'utf8')).toBe('main');
+    expect(readFileSync(join(out.path, 'sitedesk.damaged-2026-11-24T03-12-05-2.db-wal'), 'utf8')).toBe('wal');
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(`${file}-wal`)).toBe(false);
+  });
+
+  test('salvage reads a table whose pages are damaged row by row, and counts what it lost', () => {
+    out = tempDir('sitedesk-salvage-rows-');
+    const file = join(out.path, 'x.db');
+    const db = new Database(file);
+    db.exec('CREATE TABLE sites (id TEXT, name TEXT); CREATE TABLE outbox (id INTEGER PRIMARY KEY, site_id, op, route, payload, state, created_at);');
+    db.exec(`CREATE TABLE drafts (id INTEGER PRIMARY KEY, site_id, route, lang, state, mine, updated_at)`);
+    const ins = db.prepare('INSERT INTO drafts (site_id, route, lang, state, mine, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
+    const text = 'words '.repeat(3000); // about 18 KB a row: each row on pages of its own
+    for (let i = 0; i < 40; i++) ins.run('s', `/p${i}`, '', 'pending', JSON.stringify({ title: `P${i}`, header: {}, content: text }), 't');
+    db.close();
+    const size = statSync(file).size;
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(4096 * 3, 0x5a), 0, 4096 * 3, Math.floor(size / 2 / 4096) * 4096);
+    closeSync(fd);
+    const s = readUnsynced(file);
+    expect(s.drafts.length).toBeGreaterThan(20);
+    expect(s.drafts.length + s.unreadable).toBeGreaterThanOrEqual(39);
+    expect(s.unreadable).toBeGreaterThan(0);
+    expect(s.drafts.every((d) => d.mine === null || (d.mine.content as string).startsWith('words'))).toBe(true);
   });
 });
