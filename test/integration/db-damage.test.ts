@@ -33,7 +33,7 @@ afterEach(async () => {
  * A consistent copy of the Host's database (VACUUM INTO, then WAL as the app keeps it) put in its
  * place, with 8 KiB overwritten at `offset` (12288: the tables read at start, as in the review).
  */
-function damage(dataDir: string, offset = 12288): string {
+function damage(dataDir: string, offset: number | null = 12288): string {
   const file = join(dataDir, DB_FILE);
   const copy = join(dataDir, 'copy.db');
   const db = new Database(file, { readonly: true });
@@ -45,6 +45,7 @@ function damage(dataDir: string, offset = 12288): string {
   const wal = new Database(file);
   wal.pragma('journal_mode = WAL');
   wal.close();
+  if (offset === null) return file;
   const fd = openSync(file, 'r+');
   writeSync(fd, Buffer.alloc(8192, 0x5a), 0, 8192, offset);
   closeSync(fd);
@@ -100,6 +101,19 @@ describe('a damaged database', () => {
     expect(db.ok === false && db.message).not.toContain(fx.dir.path); // the path is in `location` only
     expect(await fails(host, 'sites.list', {})).toMatchObject({ code: 'database' });
     expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  test('a truncated file (half of it, as an interrupted copy leaves it) is damage too, with the same way out', async () => {
+    fx = await withDrafts();
+    await fx.host.close();
+    const file = damage(fx.dir.path, null);
+    const whole = readFileSync(file);
+    writeFileSync(file, whole.subarray(0, Math.floor(whole.length / 2 / 4096) * 4096));
+    const { host } = await openDamaged(fx.dir.path);
+    const db = await until(() => status(host), (d) => !d.ok);
+    expect(db).toMatchObject({ ok: false, problem: 'damaged', location: { file: DB_FILE } });
+    expect((await call<{ keptAs: string }>(host, 'database.startFresh', {})).keptAs).toMatch(/^sitedesk\.damaged-/);
+    expect(await status(host)).toEqual({ ok: true });
   });
 
   test('damage where nothing reads at start is found by the check after start, and announced', async () => {
