@@ -2,10 +2,11 @@
  * A damaged database, end to end in browser mode: the app starts on a file whose pages are damaged
  * (as a bad sector or a half-copied backup leaves it), shows the damaged-database screen with the
  * file's place, saves the unsynced drafts as files in a folder typed into a checked field, and
- * starts fresh with the damaged file kept aside.
+ * starts fresh with the damaged file kept aside. Damage the start does not read is found by the
+ * check after start, and the screen comes by itself.
  */
 import { expect, test } from '@playwright/test';
-import { closeSync, copyFileSync, existsSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { tempDir } from '../support/tmp';
@@ -18,8 +19,8 @@ test.afterEach(() => {
   out = undefined;
 });
 
-/** The app's file as a consistent copy (WAL, as the app keeps it) with 8 KiB overwritten inside. */
-function damage(dataDir: string): void {
+/** The app's file as a consistent copy (WAL, as the app keeps it) with 8 KiB overwritten at `offset`. */
+function damage(dataDir: string, offset = 12288): void {
   const file = join(dataDir, 'sitedesk.db');
   const copy = join(dataDir, 'copy.db');
   const db = new Database(file, { readonly: true });
@@ -32,7 +33,7 @@ function damage(dataDir: string): void {
   wal.pragma('journal_mode = WAL');
   wal.close();
   const fd = openSync(file, 'r+');
-  writeSync(fd, Buffer.alloc(8192, 0x5a), 0, 8192, 12288);
+  writeSync(fd, Buffer.alloc(8192, 0x5a), 0, 8192, offset);
   closeSync(fd);
 }
 
@@ -71,4 +72,22 @@ test('a damaged database: the screen, the unsynced drafts saved as files, a fres
   expect(aside).toHaveLength(1);
   expect(readFileSync(join(demo.session.dataDir, aside[0]!)).equals(before)).toBe(true);
   expect(existsSync(join(demo.session.dataDir, 'sitedesk.db'))).toBe(true);
+});
+
+test('damage where the start reads nothing: the app opens, then the check after start finds it and the screen comes by itself', async ({ page }) => {
+  await demo.connect(page);
+  await demo.session.app!.stop();
+  const file = join(demo.session.dataDir, 'sitedesk.db');
+  const raw = new Database(file);
+  const ins = raw.prepare(`INSERT INTO pages (site_id, route, lang, title, slug, template, published, visible, routable, parent, content, fetched_at) VALUES (?, ?, '', 'T', 's', 'default', 1, 1, 1, '/', ?, 't')`);
+  const siteId = (raw.prepare('SELECT id FROM sites').pluck().get() as string);
+  raw.transaction(() => {
+    for (let i = 0; i < 3000; i++) ins.run(siteId, `/filler-${i}`, 'x'.repeat(1500)); // a cache the start does not read
+  })();
+  raw.close();
+  damage(demo.session.dataDir, Math.floor(statSync(file).size / 2 / 4096) * 4096);
+
+  await demo.session.open(page);
+  await expect(page.getByRole('heading', { name: 'Sitedesk’s database is damaged' })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(file)).toBeVisible();
 });
