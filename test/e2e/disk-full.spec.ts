@@ -28,12 +28,15 @@ test.beforeEach(() => {
   }
 });
 test.afterEach(async () => {
-  await app?.stop();
-  app = undefined;
-  await cms?.close();
-  cms = undefined;
-  if (mounted) execFileSync('umount', [mountPoint]);
-  rmSync(mountPoint, { recursive: true, force: true });
+  try {
+    await app?.stop();
+    app = undefined;
+    await cms?.close();
+    cms = undefined;
+  } finally {
+    if (mounted) execFileSync('umount', [mountPoint]); // even when a stop failed: no mount is left behind
+    rmSync(mountPoint, { recursive: true, force: true });
+  }
 });
 
 /** Writes to `file` until the disk refuses (ENOSPC). */

@@ -42,12 +42,15 @@ beforeAll(async () => {
   host.onEvent((name, payload) => events.push({ name, payload }));
 });
 afterAll(async () => {
-  if (mounted) {
-    await host?.close();
-    await cms?.close();
-    execFileSync('umount', [mountPoint]);
+  try {
+    if (mounted) {
+      await host?.close();
+      await cms?.close();
+    }
+  } finally {
+    if (mounted) execFileSync('umount', [mountPoint]); // even when a close failed: no mount is left behind
+    rmSync(mountPoint, { recursive: true, force: true });
   }
-  rmSync(mountPoint, { recursive: true, force: true });
 });
 
 async function call<T>(channel: string, input: unknown): Promise<T> {
