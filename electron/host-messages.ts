@@ -26,13 +26,30 @@ export type ToHost =
   /** A shell event (updater status) for every connection. */
   | { type: 'emit'; event: Extract<EventName, 'updater.status'>; payload: UpdaterStatus }
   /** Close the Host cleanly and exit. */
-  | { type: 'shutdown' };
+  | { type: 'shutdown' }
+  /** The answer to a FromHost `chooseFolder`: the folder picked in the system dialog, or null. */
+  | { type: 'folderChosen'; id: number; folder: string | null };
+
+/** Host → main: the system's folder dialog (saving a damaged database's unsynced work); answered by `folderChosen`. */
+export type FromHost = { type: 'chooseFolder'; id: number; title: string };
+
+export function readFromHost(data: unknown): FromHost | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const m = data as { type?: unknown; id?: unknown; title?: unknown };
+  if (m.type === 'chooseFolder' && Number.isSafeInteger(m.id) && typeof m.title === 'string') return { type: 'chooseFolder', id: m.id as number, title: m.title };
+  return null;
+}
 
 /** A message main sent, as the Host reads it: its type checked, the event's payload left to the Host's own event check. */
-export function readToHost(data: unknown): { type: 'connect' } | { type: 'emit'; event: string; payload: unknown } | { type: 'shutdown' } | null {
+export function readToHost(
+  data: unknown,
+): { type: 'connect' } | { type: 'emit'; event: string; payload: unknown } | { type: 'shutdown' } | { type: 'folderChosen'; id: number; folder: string | null } | null {
   if (typeof data !== 'object' || data === null) return null;
-  const m = data as { type?: unknown; event?: unknown; payload?: unknown };
+  const m = data as { type?: unknown; event?: unknown; payload?: unknown; id?: unknown; folder?: unknown };
   if (m.type === 'connect' || m.type === 'shutdown') return { type: m.type };
+  if (m.type === 'folderChosen' && Number.isSafeInteger(m.id) && (m.folder === null || typeof m.folder === 'string')) {
+    return { type: 'folderChosen', id: m.id as number, folder: m.folder as string | null };
+  }
   if (m.type === 'emit' && typeof m.event === 'string') return { type: 'emit', event: m.event, payload: m.payload };
   return null;
 }

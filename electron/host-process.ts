@@ -12,7 +12,7 @@ import { serveConnection } from './core/connection';
 import { createHost } from './core/host';
 import { openSecretStore } from './secrets/keychain';
 import { secretsOptionsFromEnv } from './secrets/options';
-import { readToHost } from './host-messages';
+import { readToHost, type FromHost } from './host-messages';
 import type { FetchLike } from './api/http';
 
 /** Electron's MessagePortMain, as far as this file uses it. */
@@ -26,6 +26,7 @@ interface PortMain {
 /** Electron's `process.parentPort` in a utility process. */
 interface ParentPort {
   on(event: 'message', listener: (event: { data: unknown; ports: PortMain[] }) => void): unknown;
+  postMessage(message: unknown): void;
 }
 
 export interface HostProcessOptions {
@@ -44,11 +45,21 @@ export function runHostProcess(options: HostProcessOptions = {}): void {
   const port0: ParentPort = parentPort;
   const dir: string = dataDir;
 
+  // The system's folder dialog belongs to main: asked for by id, answered by a `folderChosen`.
+  const folderAsks = new Map<number, (folder: string | null) => void>();
+  let nextAsk = 1;
+  const chooseFolder = () =>
+    new Promise<string | null>((resolve) => {
+      const id = nextAsk++;
+      folderAsks.set(id, resolve);
+      port0.postMessage({ type: 'chooseFolder', id, title: 'Choose a folder for the unsynced work' } satisfies FromHost);
+    });
+
   // Same switches as browser mode (electron/web/cli.ts), so tests never touch the real keychain.
   const secretsOptions = secretsOptionsFromEnv();
   const hostReady = (async () => {
     const secrets = secretsOptions ? await openSecretStore(secretsOptions) : undefined; // createHost opens the OS keychain itself
-    return createHost({ dataDir: dir, shell: 'electron', version: __APP_VERSION__, ...(secrets ? { secrets } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
+    return createHost({ dataDir: dir, shell: 'electron', version: __APP_VERSION__, chooseFolder, ...(secrets ? { secrets } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
   })();
   hostReady.catch((err: unknown) => {
     console.error('The Sitedesk Host could not start:', err);
@@ -87,6 +98,9 @@ export function runHostProcess(options: HostProcessOptions = {}): void {
       void hostReady.then((host) => host.emit(event, payload as EventPayload<EventName>), () => undefined);
     } else if (message?.type === 'shutdown') {
       void shutdown();
+    } else if (message?.type === 'folderChosen') {
+      folderAsks.get(message.id)?.(message.folder);
+      folderAsks.delete(message.id);
     }
   });
 

@@ -9,10 +9,10 @@
  * Electron's `net.fetch` (system proxies, PAC). A function cannot cross the process boundary, so
  * it is taken inside the utility process, and the Host itself never imports Electron.
  */
-import { app, dialog, MessageChannelMain, net, utilityProcess, type UtilityProcess, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, MessageChannelMain, net, utilityProcess, type UtilityProcess, type WebContents } from 'electron';
 import { join } from 'node:path';
 import type { UpdaterStatus } from './contract/app';
-import { HOST_PORT_CHANNEL, type HostRestarting, type ToHost } from './host-messages';
+import { HOST_PORT_CHANNEL, readFromHost, type HostRestarting, type ToHost } from './host-messages';
 import { RestartLog } from './host-restarts';
 
 const SHUTDOWN_GRACE_MS = 3000;
@@ -59,6 +59,7 @@ export function startHost(): HostSupervisor {
     });
     child = proc;
     proc.once('exit', (code) => onExit(proc, code));
+    proc.on('message', (data: unknown) => void answerHost(proc, data));
     for (const contents of clients) sendPort(contents);
   }
 
@@ -77,6 +78,22 @@ export function startHost(): HostSupervisor {
       return;
     }
     restartTimer = setTimeout(spawn, next.delayMs);
+  }
+
+  /** The Host asks for what only main has: the system's folder dialog, over the focused window. */
+  async function answerHost(proc: UtilityProcess, data: unknown): Promise<void> {
+    const ask = readFromHost(data);
+    if (!ask) return;
+    const options = { title: ask.title, properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[] };
+    const parent = BrowserWindow.getFocusedWindow();
+    let folder: string | null = null;
+    try {
+      const r = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+      folder = r.canceled ? null : (r.filePaths[0] ?? null);
+    } catch (err) {
+      console.error('The folder dialog failed:', err);
+    }
+    if (child === proc) post({ type: 'folderChosen', id: ask.id, folder });
   }
 
   async function giveUp(): Promise<void> {

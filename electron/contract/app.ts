@@ -4,7 +4,7 @@
  */
 import { channel, event, None } from './define';
 
-/** Facts about the running app that the renderer shows (never a path or a secret). */
+/** Facts about the running app that the renderer shows (never a secret; a path only in `database.location`). */
 export interface AppInfo {
   version: string;
   /** 'electron' inside the desktop shell, 'browser' for browser mode. */
@@ -21,7 +21,22 @@ export interface SecretsStatus {
   reason?: string;
 }
 
-export type DatabaseStatus = { ok: true } | { ok: false; message: string };
+/**
+ * Why the database cannot be used: not a Sitedesk file, written by a newer version, unreadable,
+ * damaged (found at open, by the integrity check after start, or by a read that hit the damage:
+ * the one a person recovers from in the app), or another cause (`message` says which).
+ */
+export type DatabaseProblem = 'foreign' | 'newer' | 'unreadable' | 'damaged' | 'other';
+
+export type DatabaseStatus =
+  | { ok: true }
+  | {
+      ok: false;
+      problem: DatabaseProblem;
+      message: string;
+      /** Where the damaged file is: the person's own folder, shown on the damaged-database screen and nowhere else. */
+      location?: { folder: string; file: string };
+    };
 
 export type UpdaterStatus =
   | { state: 'idle' }

@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'bad_response' // the server answered something that is not what the API promises
   | 'http' // any other HTTP error status; `status` holds it
   | 'database' // the local database cannot be used; `detail` says why
+  | 'disk_full' // the disk holding the data folder is full: the write was not made; it may be made again once there is space
   | 'keychain' // the OS keychain refused
   | 'unknown_channel'
   | 'host_unavailable' // the renderer lost its Host (restart in progress)

@@ -18,6 +18,7 @@ import { mirrorChannels, mirrorEvents } from './mirror';
 import { searchChannels, searchEvents } from './search';
 import { workspaceChannels, workspaceEvents } from './workspace';
 import { storeChannels, storeEvents } from './store';
+import { databaseChannels, databaseEvents } from './database';
 
 export * from './errors';
 export * from './app';
@@ -34,6 +35,7 @@ export * from './mirror';
 export * from './search';
 export * from './workspace';
 export * from './store';
+export * from './database';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */
@@ -50,6 +52,7 @@ export const channels = {
   ...searchChannels,
   ...workspaceChannels,
   ...storeChannels,
+  ...databaseChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -66,6 +69,7 @@ export const events = {
   ...searchEvents,
   ...workspaceEvents,
   ...storeEvents,
+  ...databaseEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

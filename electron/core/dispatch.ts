@@ -7,6 +7,7 @@ import { channels, isChannelName, type ErrorInfo, type Result } from '../contrac
 import { isAppError } from '../base/app-error';
 import type { Handlers } from '../base/handlers';
 import { fieldErrors } from '../common/field-errors';
+import { storageFault } from '../db/faults';
 
 export type { Handlers };
 
@@ -31,10 +32,15 @@ export function createDispatcher(handlers: Handlers, log: Log) {
       return { ok: true, value: await handler(parsed.output) };
     } catch (err) {
       if (isAppError(err)) {
-        if (err.code === 'internal' || err.code === 'database' || err.code === 'keychain') {
+        if (err.code === 'internal' || err.code === 'database' || err.code === 'disk_full' || err.code === 'keychain') {
           log('warn', `${channel} failed`, { code: err.code, detail: err.info.detail });
         }
         return { ok: false, error: err.info };
+      }
+      // a write outside the database (SQLite's own go through db/guard.ts) that found the disk full
+      if (storageFault(err) === 'full') {
+        log('warn', `${channel} failed`, { code: 'disk_full' });
+        return { ok: false, error: { code: 'disk_full', message: 'A disk Sitedesk writes to is full, so this could not be saved. Nothing was lost; free some space and try again.' } };
       }
       log('error', `${channel} crashed`, { error: err instanceof Error ? err.stack : String(err) });
       const error: ErrorInfo = { code: 'internal', message: 'Something went wrong inside Sitedesk. The action was not completed.' };

@@ -5,6 +5,14 @@
 import { join } from 'node:path';
 import type { DatabaseStatus, EventName, EventPayload } from '../contract';
 import { closeDatabase, openDatabase, repositories, type Db, type Repositories } from '../db';
+import { DatabaseRefused } from '../db/open';
+import { migrations } from '../db/migrations';
+import { checkIntegrity } from '../db/integrity';
+import { faultError, storageFault } from '../db/faults';
+import { moveAside } from '../db/aside';
+import { databaseService } from '../database/service';
+import { databaseHandlers } from '../database/handlers';
+import { diskSpace } from './disk-space';
 import { openSecretStore } from '../secrets/keychain';
 import type { SecretStore } from '../secrets/secret-store';
 import { sitesService, type SitesService } from '../sites/service';
@@ -49,6 +57,10 @@ export interface HostOptions {
   log?: Log;
   /** The clock sessions use for token expiry (tests move it; a true edge). */
   now?: () => number;
+  /** The system's folder dialog (Electron's shell), for saving a damaged database's unsynced work; browser mode asks for a path. */
+  chooseFolder?: () => Promise<string | null>;
+  /** How often free space is looked at while the disk is full (default 2 s; tests shorten it). */
+  spacePollMs?: number;
 }
 
 export interface Host extends HostEndpoint {
@@ -70,26 +82,6 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     for (const l of listeners) l(name, payload);
   };
 
-  // A database that cannot be used does not stop the Host: every call that needs it answers
-  // with the reason, and app.info tells the renderer to show it.
-  let db: Db | undefined;
-  let repos: Repositories | undefined;
-  let dbStatus: DatabaseStatus = { ok: true };
-  let dbError: AppError | undefined;
-  try {
-    db = openDatabase(join(opts.dataDir, DB_FILE));
-    repos = repositories(db);
-  } catch (err) {
-    dbError = isAppError(err) ? err : new AppError({ code: 'database', message: String(err) });
-    dbStatus = { ok: false, message: dbError.message };
-    log('error', 'database unavailable', { detail: dbError.message });
-  }
-
-  const secrets = opts.secrets ?? (await openSecretStore());
-  if (secrets.status.mode === 'memory') log('warn', 'secrets kept in memory', { reason: secrets.status.reason });
-
-  const fetchImpl = opts.fetch ?? globalThis.fetch;
-
   let sites: SitesService | undefined;
   let sessions: SessionManager | undefined;
   let pages: PagesService | undefined;
@@ -102,14 +94,100 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let offline: ReturnType<typeof autoSync> | undefined;
   let store: StoreService | undefined;
   let workspace: WorkspaceService | undefined;
-  if (repos) {
-    const r = repos;
+
+  // A database that cannot be used does not stop the Host: every call that needs it answers
+  // with the reason, and app.info (then `database.status`) tells the renderer to show it.
+  const dbFile = join(opts.dataDir, DB_FILE);
+  let db: Db | undefined;
+  let repos: Repositories | undefined;
+  let dbStatus: DatabaseStatus = { ok: true };
+  let dbError: AppError | undefined;
+  let integrity: ReturnType<typeof checkIntegrity> | undefined;
+  const space = diskSpace({
+    folder: opts.dataDir,
+    changed: (full, message) => {
+      emit('database.space', full ? { full, message: message ?? '' } : { full });
+      if (full) return;
+      try {
+        mirror?.resumeInterrupted(); // a run a full disk stopped goes on
+      } catch (err) {
+        log('warn', 'mirror runs did not resume', { detail: err instanceof Error ? err.message : String(err) }); // a timer has no caller to tell
+      }
+    },
+    ...(opts.spacePollMs ? { everyMs: opts.spacePollMs } : {}),
+  });
+
+  /** Damage found after start (the check, or a read that hit it): stop using the file and say so. */
+  const damaged = (detail: string) => {
+    if (!dbStatus.ok) return;
+    const err = faultError('damaged', opts.dataDir, detail);
+    dbError = err;
+    dbStatus = { ok: false, problem: 'damaged', message: err.message, location: { folder: opts.dataDir, file: DB_FILE } };
+    log('error', 'database damaged', { detail });
+    stopServices();
+    emit('database.status', dbStatus);
+  };
+
+  const openDb = () => {
+    let ready = false;
+    try {
+      const opened = openDatabase(dbFile, migrations, (fault) => {
+        if (fault === 'damaged' && ready) damaged('a read hit a damaged part of the file');
+        else if (fault === 'full') space.full();
+      });
+      db = opened;
+      repos = repositories(opened);
+      ready = true;
+      dbStatus = { ok: true };
+      dbError = undefined;
+      integrity = checkIntegrity(dbFile);
+      void integrity.result.then((r) => {
+        if (db !== opened) return; // a later file
+        if (r.ok === false) damaged(r.problems.slice(0, 3).join('; '));
+        else if (r.ok === null) log('warn', 'integrity check did not run', { detail: r.error });
+      });
+    } catch (err) {
+      closeQuietly();
+      repos = undefined;
+      dbError = isAppError(err) ? err : new AppError({ code: 'database', message: String(err) });
+      const problem = err instanceof DatabaseRefused ? err.problem : storageFault(dbError.cause) === 'damaged' ? 'damaged' : 'other';
+      dbStatus = { ok: false, problem, message: dbError.message, ...(problem === 'damaged' ? { location: { folder: opts.dataDir, file: DB_FILE } } : {}) };
+      log('error', 'database unavailable', { detail: dbError.message });
+    }
+  };
+  /** Closes the file without PRAGMA optimize (a damaged or half-open file is not written to). */
+  function closeQuietly(): void {
+    try {
+      db?.close();
+    } catch {
+      // already closed
+    }
+    db = undefined;
+  }
+  openDb();
+
+  const secrets = opts.secrets ?? (await openSecretStore());
+  if (secrets.status.mode === 'memory') log('warn', 'secrets kept in memory', { reason: secrets.status.reason });
+
+  const fetchImpl = opts.fetch ?? globalThis.fetch;
+
+
+  /** The background loops stop (auto-sync, mirror runs); what they had done is in the file. */
+  function stopServices(): Promise<void> {
+    offline?.close();
+    offline = undefined;
+    integrity?.cancel();
+    const m = mirror;
+    return m ? m.close().catch(() => {}) : Promise.resolve();
+  }
+
+  function startServices(r: Repositories): void {
     // every request reports whether its site answered (auto-sync when back online)
     const reach = { reachable: (id: string) => offline?.connectivity.reachable(id), unreachable: (id: string) => offline?.connectivity.unreachable(id) };
-    const s = sessionManager({ sites: repos.sites, repo: repos.sessions, secrets, fetch: fetchImpl, emit: (info) => emit('auth.session', info), reach, ...(opts.now ? { now: opts.now } : {}) });
+    const s = sessionManager({ sites: r.sites, repo: r.sessions, secrets, fetch: fetchImpl, emit: (info) => emit('auth.session', info), reach, ...(opts.now ? { now: opts.now } : {}) });
     sessions = s;
     sites = sitesService({
-      repo: repos.sites,
+      repo: r.sites,
       secrets,
       fetch: fetchImpl,
       changed: (list) => emit('sites.changed', list),
@@ -132,11 +210,11 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       online: (id: string) => offline?.connectivity.state(id) ?? null,
       nudge: (id: string) => offline?.connectivity.nudge(id),
     };
-    pages = pagesService({ ...calls, cache: repos.pages });
-    translations = translationsService({ ...calls, cache: repos.pages, siteCache: repos.siteCache });
+    pages = pagesService({ ...calls, cache: r.pages });
+    translations = translationsService({ ...calls, cache: r.pages, siteCache: r.siteCache });
     media = mediaService({ ...calls, progress: (p) => emit('media.progress', p) });
     blueprints = blueprintsService(calls);
-    const sy = syncService({ sites: repos.sites, sessions: s, repo: repos.sync, cache: repos.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
+    const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
     sync = sy;
     const m = mirrorService({ sites: r.sites, sessions: s, pages: r.pages, repo: r.mirror, prefs: r.prefs, siteCache: r.siteCache, emit: (p) => emit('mirror.progress', p) });
     mirror = m;
@@ -167,8 +245,37 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     m.resumeInterrupted();
   }
 
+  /** Starts the services; damage met while they start (their first reads) is what the status reports. */
+  function start(r: Repositories): void {
+    try {
+      startServices(r);
+    } catch (err) {
+      if (dbStatus.ok) throw err;
+    }
+  }
+  if (repos) start(repos);
+
+  /** Keeps the damaged file aside (renamed, never deleted) and opens a fresh one; answers the name it was kept as. */
+  async function startFresh(): Promise<string> {
+    await stopServices();
+    closeQuietly();
+    const keptAs = moveAside(dbFile);
+    log('warn', 'damaged database kept aside', { keptAs });
+    openDb();
+    if (!repos) throw dbError ?? new AppError({ code: 'database', message: 'The new database could not be opened.' });
+    start(repos);
+    emit('database.status', dbStatus);
+    return keptAs;
+  }
+  const database = databaseService({
+    file: dbFile,
+    damaged: () => !dbStatus.ok && dbStatus.problem === 'damaged',
+    startFresh,
+    ...(opts.chooseFolder ? { chooseFolder: opts.chooseFolder } : {}),
+  });
+
   const need = <T>(x: T | undefined): T => {
-    if (x === undefined) throw dbError ?? new AppError({ code: 'database', message: 'The database is not open.' });
+    if (x === undefined || !dbStatus.ok) throw dbError ?? new AppError({ code: 'database', message: 'The database is not open.' });
     return x;
   };
 
@@ -185,6 +292,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...searchHandlers(() => need(search)),
     ...workspaceHandlers(() => need(workspace)),
     ...storeHandlers(() => need(store)),
+    ...databaseHandlers(() => database),
   };
 
   const invoke = createDispatcher(handlers, log);
@@ -197,10 +305,11 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     },
     emit,
     async close() {
-      offline?.close();
-      await mirror?.close(); // runs stop where they are and go on at the next start
+      space.close();
+      await stopServices(); // mirror runs stop where they are and go on at the next start
       listeners.clear();
-      if (db) closeDatabase(db);
+      if (db && dbStatus.ok) closeDatabase(db);
+      else closeQuietly();
     },
   };
 }

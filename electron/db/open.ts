@@ -1,7 +1,10 @@
 import Database from 'better-sqlite3';
 import { openSync, readSync, closeSync, statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
+import type { DatabaseProblem } from '../contract';
 import { AppError } from '../base/app-error';
+import { faultError, storageFault } from './faults';
+import { guardDatabase, type FaultListener } from './guard';
 import { LATEST_VERSION, migrations, type Migration } from './migrations';
 import { ownerOnly } from './private-files';
 
@@ -21,17 +24,36 @@ function looksLikeSqlite(file: string): boolean {
   }
 }
 
-function refuse(message: string, detail?: string, cause?: unknown): never {
-  throw new AppError({ code: 'database', message, ...(detail ? { detail } : {}) }, { cause });
+/** The database was refused at open; `problem` tells the Host which screen and which way out it gets. */
+export class DatabaseRefused extends AppError {
+  constructor(
+    readonly problem: DatabaseProblem,
+    info: AppError['info'],
+    cause?: unknown,
+  ) {
+    super(info, { cause });
+  }
+}
+
+function refuse(problem: DatabaseProblem, message: string, detail?: string, cause?: unknown): never {
+  throw new DatabaseRefused(problem, { code: 'database', message, ...(detail ? { detail } : {}) }, cause);
+}
+
+/** A SQLite error met while opening: a damaged file is told apart (it has a way out in the app). */
+function refuseFault(file: string, err: unknown, otherwise: () => never): never {
+  const fault = storageFault(err, dirname(file));
+  if (!fault) otherwise();
+  throw new DatabaseRefused(fault === 'damaged' ? 'damaged' : 'other', faultError(fault, dirname(file), err).info, err);
 }
 
 /**
  * Opens (or creates) the app database and brings its schema up to date in one transaction.
  * Refuses — without writing a byte — a file that is not SQLite or that a newer Sitedesk wrote.
  */
-export function openDatabase(file: string, list: Migration[] = migrations): Db {
+export function openDatabase(file: string, list: Migration[] = migrations, onFault: FaultListener = () => {}): Db {
   // Messages name the file, never its folder: they reach the renderer (and its screenshots, and a
-  // support request), and the folder's path holds the user's account name.
+  // support request), and the folder's path holds the user's account name. The damaged-database
+  // screen shows the place from DatabaseStatus.location, the one place it is shown.
   const name = basename(file);
   let size = 0;
   try {
@@ -40,13 +62,15 @@ export function openDatabase(file: string, list: Migration[] = migrations): Db {
     // made below
   }
   if (size > 0 && !looksLikeSqlite(file)) {
-    refuse(`The data file ${name} is not a Sitedesk database. Sitedesk left it untouched; move it away or choose another data folder.`);
+    refuse('foreign', `The data file ${name} is not a Sitedesk database. Sitedesk left it untouched; move it away or choose another data folder.`);
   }
   try {
     ownerOnly(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    refuse(`Sitedesk could not make its data folder or ${name} readable by you alone${code ? ` (${code})` : ''}. Check that the folder can be written, or choose another data folder.`, code, err);
+    refuseFault(file, err, () =>
+      refuse('other', `Sitedesk could not make its data folder or ${name} readable by you alone${code ? ` (${code})` : ''}. Check that the folder can be written, or choose another data folder.`, code, err),
+    );
   }
 
   // A readonly look first: checking user_version must not create WAL files or change anything.
@@ -60,10 +84,11 @@ export function openDatabase(file: string, list: Migration[] = migrations): Db {
         peek.close();
       }
     } catch (err) {
-      refuse(`The data file ${name} could not be read as a database. Sitedesk left it untouched.`, String((err as Error).message), err);
+      refuseFault(file, err, () => refuse('unreadable', `The data file ${name} could not be read as a database. Sitedesk left it untouched.`, String((err as Error).message), err));
     }
     if (version > LATEST_VERSION) {
       refuse(
+        'newer',
         `The data file was written by a newer version of Sitedesk (schema ${version}; this version knows up to ${LATEST_VERSION}). Update Sitedesk to open it; the file was left untouched.`,
       );
     }
@@ -79,16 +104,16 @@ export function openDatabase(file: string, list: Migration[] = migrations): Db {
   } catch (err) {
     db.close();
     if (err instanceof AppError) throw err;
-    refuse(`The database could not be prepared: ${(err as Error).message}`, undefined, err);
+    refuseFault(file, err, () => refuse('other', `The database could not be prepared: ${(err as Error).message}`, undefined, err));
   }
-  return db;
+  return guardDatabase(db, dirname(file), onFault);
 }
 
 function migrate(db: Db, list: Migration[]): void {
   const latest = list.reduce((max, m) => Math.max(max, m.version), 0);
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > latest) {
-    refuse(`The data file was written by a newer version of Sitedesk (schema ${current}; this version knows up to ${latest}). The file was left untouched.`);
+    refuse('newer', `The data file was written by a newer version of Sitedesk (schema ${current}; this version knows up to ${latest}). The file was left untouched.`);
   }
   const pending = list.filter((m) => m.version > current).sort((a, b) => a.version - b.version);
   if (pending.length === 0) return;
@@ -105,6 +130,8 @@ export function closeDatabase(db: Db): void {
   if (!db.open) return;
   try {
     db.pragma('optimize');
+  } catch {
+    // statistics only: a full disk or a damaged file must not stop the close
   } finally {
     db.close();
   }

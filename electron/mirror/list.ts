@@ -39,7 +39,8 @@ export interface ListerRun {
   /** Reads found to make. */
   enqueue(items: ReadItem[]): void;
   /** The run cannot go on (the first reason given stays). */
-  fail(reason: string): void;
+  /** `cause`: the error, so a full disk or a damaged file halts the run (to go on later) instead of failing it. */
+  fail(reason: string, cause?: unknown): void;
 }
 
 /** List rows written per transaction (a list page is 100). */
@@ -101,7 +102,7 @@ export async function list(r: ListerRun): Promise<void> {
     r.emit(true);
   } catch (err) {
     if (!(err instanceof PaceCancelled)) {
-      r.fail(isAppError(err) && (err.code === 'network' || err.code === 'timeout') ? `The site stopped answering while its page list was read: ${err.message}` : message(err));
+      r.fail(isAppError(err) && (err.code === 'network' || err.code === 'timeout') ? `The site stopped answering while its page list was read: ${err.message}` : message(err), err);
     }
   }
 }

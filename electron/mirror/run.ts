@@ -110,6 +110,8 @@ export class MirrorRun {
   private stopping: 'cancel' | 'quit' | 'drop' | null = null;
   /** After a quit or a drop nothing more is written: the database may be closed already. */
   private abandoned = false;
+  /** Stopped by a full disk or a damaged file (haltOnStorage), not by a person or a quit: it may go on in this session. */
+  halted = false;
   private flushing = false;
   private fatal: string | null = null;
   private networkStreak = 0;
@@ -225,9 +227,31 @@ export class MirrorRun {
       this.save();
       this.emit(true);
     } catch (err) {
+      if (this.haltOnStorage(err)) return;
       this.fatal ??= message(err);
-      this.end();
+      try {
+        this.end();
+      } catch (e) {
+        this.haltOnStorage(e);
+      }
     }
+  }
+
+  /**
+   * The disk filled up or the file is damaged (db/guard.ts answered disk_full or database): the run
+   * stops where the file last agreed and writes nothing more. It stays 'running', so it goes on
+   * when the disk has room again (the Host resumes interrupted runs then) or at the next start; the
+   * answers not yet written are simply read again.
+   */
+  private haltOnStorage(err: unknown): boolean {
+    if (!isAppError(err) || (err.code !== 'disk_full' && err.code !== 'database')) return false;
+    this.stopping ??= 'quit';
+    this.halted = true;
+    this.abort.abort();
+    this.readers.wakeAll();
+    this.abandoned = true;
+    this.answers = [];
+    return true;
   }
 
   /** A stopped run: cancelled, failed (the site stopped answering or refused), or left running for the next start. */
@@ -266,8 +290,8 @@ export class MirrorRun {
       save: () => this.save(),
       emit: (force) => this.emit(force),
       enqueue: (items) => this.readers.add(items),
-      fail: (reason) => {
-        this.fatal ??= reason;
+      fail: (reason, cause) => {
+        if (!this.haltOnStorage(cause)) this.fatal ??= reason;
       },
     };
     return list(lister).finally(() => {
@@ -330,7 +354,14 @@ export class MirrorRun {
     this.flushing = true;
     setImmediate(() => {
       this.flushing = false;
-      this.flush();
+      try {
+        this.flush();
+      } catch (err) {
+        // a timer has no caller to throw to: a write that failed here stops the run, never the Host
+        if (!this.haltOnStorage(err)) this.fatal ??= message(err);
+        this.readers.wakeAll();
+        return;
+      }
       this.emit();
     });
   }

@@ -135,11 +135,14 @@ export function mirrorService(deps: MirrorDeps) {
       return { runId: run.id, items, total: repo.counts(run.id).failed, unreadable };
     },
 
-    /** At Host start: runs a quit or a crash cut short go on. */
+    /** At Host start, and when a full disk has room again: runs a quit, a crash or the disk cut short go on. */
     resumeInterrupted(): void {
       for (const run of repo.interrupted()) {
-        if (live.has(run.siteId) || !deps.sites.get(run.siteId)) continue;
-        launch(run);
+        if (!deps.sites.get(run.siteId)) continue;
+        const r = live.get(run.siteId);
+        if (!r) launch(run);
+        // a run the disk halted may still be winding down: it goes on once it has
+        else if (r.halted) void r.finished.then(() => live.has(run.siteId) || launch(run)).catch(() => {}); // still no room: the next 'room again' tries
       }
     },
 

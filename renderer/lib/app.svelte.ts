@@ -19,6 +19,8 @@ class AppState {
   updater = $state<UpdaterStatus>({ state: 'idle' });
   /** The user closed the session-only secrets banner (until the next start). */
   secretsNoticeDismissed = $state(false);
+  /** While the disk holding the data is full: the Host's sentence saying so (no path in it). */
+  diskFull = $state<string | null>(null);
 
   readonly database: DatabaseStatus | null = $derived(this.info?.database ?? null);
   /** Secrets are kept in memory for this session only (no keychain). */
@@ -49,6 +51,13 @@ class AppState {
       }),
       on('updater.status', (status) => {
         this.updater = status;
+      }),
+      on('database.status', (status) => {
+        if (this.info) this.info = { ...this.info, database: status };
+        if (status.ok) onReady(); // a fresh database after a damaged one: everything is loaded again
+      }),
+      on('database.space', (space) => {
+        this.diskFull = space.full ? space.message : null;
       }),
       on('host.status', ({ state }) => {
         this.host = state;

@@ -72,4 +72,13 @@ describe('the contract boundary', () => {
     expect(r).toMatchObject({ ok: false, error: { code: 'internal' } });
     expect(JSON.stringify(log.mock.calls)).not.toContain('SECRET-KEY');
   });
+  test('a write outside the database that finds the disk full (ENOSPC) answers disk_full, not a crash', async () => {
+    const { handlers, log, invoke } = spies();
+    handlers['workspace.get']!.mockImplementation(async () => {
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    });
+    const result = await invoke('workspace.get', {});
+    expect(result).toMatchObject({ ok: false, error: { code: 'disk_full', message: expect.stringMatching(/is full/) } });
+    expect(log).not.toHaveBeenCalledWith('error', expect.anything(), expect.anything());
+  });
 });

@@ -1,6 +1,6 @@
 /** The main ↔ Host messages (electron/host-messages.ts) and the secrets switches (electron/secrets/options.ts), read the same by every entry. */
 import { describe, expect, test } from 'vitest';
-import { isHostRestarting, readToHost } from '../../electron/host-messages';
+import { isHostRestarting, readFromHost, readToHost } from '../../electron/host-messages';
 import { secretsOptionsFromEnv } from '../../electron/secrets/options';
 
 describe('main → Host messages', () => {
@@ -9,6 +9,14 @@ describe('main → Host messages', () => {
     expect(readToHost({ type: 'shutdown', extra: 1 })).toEqual({ type: 'shutdown' });
     expect(readToHost({ type: 'emit', event: 'updater.status', payload: { state: 'none' } })).toEqual({ type: 'emit', event: 'updater.status', payload: { state: 'none' } });
     for (const bad of [null, 'connect', 42, {}, { type: 'emit' }, { type: 'emit', event: 7 }, { type: 'other' }]) expect(readToHost(bad)).toBeNull();
+  });
+
+  test('the folder dialog: asked by the Host with an id, answered by main with the folder or null', () => {
+    expect(readFromHost({ type: 'chooseFolder', id: 3, title: 'Choose' })).toEqual({ type: 'chooseFolder', id: 3, title: 'Choose' });
+    for (const bad of [null, { type: 'chooseFolder' }, { type: 'chooseFolder', id: 1.5, title: 'x' }, { type: 'chooseFolder', id: 1 }, { type: 'other', id: 1, title: 'x' }]) expect(readFromHost(bad)).toBeNull();
+    expect(readToHost({ type: 'folderChosen', id: 3, folder: '/home/me/Saved' })).toEqual({ type: 'folderChosen', id: 3, folder: '/home/me/Saved' });
+    expect(readToHost({ type: 'folderChosen', id: 3, folder: null })).toEqual({ type: 'folderChosen', id: 3, folder: null });
+    for (const bad of [{ type: 'folderChosen', id: 3 }, { type: 'folderChosen', id: 'x', folder: null }, { type: 'folderChosen', id: 3, folder: 7 }]) expect(readToHost(bad)).toBeNull();
   });
 
   test('the restarting notice', () => {

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushSync } from 'svelte';
 import type { DraftInfo, Page } from '../../electron/contract/index';
 import { setTransport } from '../../renderer/lib/client';
-import { EditorSession, PERSIST_DELAY_MS } from '../../renderer/views/editor/page-editor.svelte';
+import { EditorSession, FULL_DISK_RETRY_MS, PERSIST_DELAY_MS } from '../../renderer/views/editor/page-editor.svelte';
 
 type Handler = (input: Record<string, unknown>) => unknown;
 
@@ -165,6 +165,34 @@ describe('EditorSession', () => {
     expect(host.drafts[0]!.content).toBe('Hello there.');
     expect(ed.stateKind).toBe('local');
     expect(ed.mustAsk).toBe(true); // kept here is not on the site: leaving still asks
+  });
+
+  it('a full disk: the text stays, the editor says why, and keeps it by itself once there is room', async () => {
+    const ed = await open();
+    let full = true;
+    const keep = host.handlers['drafts.save']!;
+    host.handlers['drafts.save'] = (i) => {
+      if (full) throw { code: 'disk_full', message: 'The disk holding your home folder is full, so this could not be saved. Nothing was lost; free some space on it.' };
+      return keep(i);
+    };
+    ed.content = 'Words on a full disk.';
+    flushSync();
+    await vi.advanceTimersByTimeAsync(PERSIST_DELAY_MS);
+    await settle();
+    expect(ed.persistError).toMatch(/is full/);
+    expect(ed.persistRetrying).toBe(true);
+    expect(host.drafts).toHaveLength(0);
+    expect(ed.content).toBe('Words on a full disk.');
+    await vi.advanceTimersByTimeAsync(FULL_DISK_RETRY_MS);
+    await settle();
+    expect(host.drafts).toHaveLength(0); // still full: tried again, nothing lost, nothing kept yet
+    full = false;
+    await vi.advanceTimersByTimeAsync(FULL_DISK_RETRY_MS);
+    await settle();
+    expect(host.drafts[0]?.content).toBe('Words on a full disk.');
+    expect(ed.persistError).toBeNull();
+    expect(ed.persistRetrying).toBe(false);
+    expect(ed.stateKind).toBe('local');
   });
 
   it('a Save that reaches the site makes its copy the baseline', async () => {

@@ -44,6 +44,8 @@ const stashKey = (siteId: string, route: string, lang: string | null | undefined
 
 /** How long typing pauses before the text is kept on this computer. */
 export const PERSIST_DELAY_MS = 600;
+/** How often text a full disk refused is offered again (the Host answers at once while it is still full). */
+export const FULL_DISK_RETRY_MS = 3000;
 
 export interface EditorSessionOptions {
   siteId: string;
@@ -108,6 +110,8 @@ export class EditorSession {
   /** The local draft: the text kept on this computer until it is on the site. */
   localDraft = $state<DraftInfo | null>(null);
   persistError = $state<string | null>(null);
+  /** The disk was full: the text is offered again every few seconds until it is kept. */
+  persistRetrying = $state(false);
   /** The last Save could not reach the site: the draft waits for the next sync. */
   waitingForSite = $state<string | null>(null);
   /** The draft came from an earlier session: said so, with a way to drop it. */
@@ -389,8 +393,13 @@ export class EditorSession {
       this.localDraft = await saving;
       this.#persistedKey = key;
       this.persistError = null;
+      this.persistRetrying = false;
     } catch (err) {
-      this.persistError = AppError.from(err).message;
+      const e = AppError.from(err);
+      this.persistError = e.message;
+      // a full disk: the text stays here and is kept again, by itself, once the disk has room
+      this.persistRetrying = e.code === 'disk_full';
+      if (this.persistRetrying && !this.#persistTimer) this.#persistTimer = setTimeout(() => void this.persist(), FULL_DISK_RETRY_MS);
     }
   }
 
