@@ -17,6 +17,8 @@ import { openSecretStore } from '../secrets/keychain';
 import type { SecretStore } from '../secrets/secret-store';
 import { sitesService, type SitesService } from '../sites/service';
 import { sessionManager, type SessionManager } from '../sessions/cms-session-manager';
+import { SiteRows } from '../sessions/site-rows';
+import { ApiKeys } from '../sessions/api-keys';
 import { pagesService, type PagesService } from '../pages/service';
 import { translationsService, type TranslationsService } from '../translations/service';
 import { mediaService, type MediaService } from '../media/service';
@@ -184,7 +186,10 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   function startServices(r: Repositories): void {
     // every request reports whether its site answered (auto-sync when back online)
     const reach = { reachable: (id: string) => offline?.connectivity.reachable(id), unreachable: (id: string) => offline?.connectivity.unreachable(id) };
-    const s = sessionManager({ sites: r.sites, repo: r.sessions, secrets, fetch: fetchImpl, emit: (info) => emit('auth.session', info), reach, ...(opts.now ? { now: opts.now } : {}) });
+    // each site row and API key read once for the whole Host, forgotten at every edit and removal
+    const rows = new SiteRows(r.sites);
+    const apiKeys = new ApiKeys(secrets);
+    const s = sessionManager({ sites: r.sites, rows, apiKeys, repo: r.sessions, secrets, fetch: fetchImpl, emit: (info) => emit('auth.session', info), reach, ...(opts.now ? { now: opts.now } : {}) });
     sessions = s;
     sites = sitesService({
       repo: r.sites,
@@ -192,11 +197,15 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       fetch: fetchImpl,
       changed: (list) => emit('sites.changed', list),
       edited: async (before, after) => {
+        rows.forget(after.id);
+        apiKeys.forget(after.id); // an edit may have replaced or removed the key
         await s.siteChanged(before, after);
         await store?.siteChanged(before, after);
       },
       added: (site) => (site.kind === 'cms' ? emit('auth.session', s.get(site.id).info()) : store && emit('store.session', store.session(site.id))),
       purgeCache: (id) => {
+        rows.forget(id);
+        apiKeys.forget(id);
         s.dropped(id);
         store?.dropped(id);
         void mirror?.dropped(id);
@@ -216,13 +225,15 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     blueprints = blueprintsService(calls);
     const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
     sync = sy;
-    const m = mirrorService({ sites: r.sites, sessions: s, pages: r.pages, repo: r.mirror, prefs: r.prefs, siteCache: r.siteCache, emit: (p) => emit('mirror.progress', p) });
+    const m = mirrorService({ sites: r.sites, rows, sessions: s, pages: r.pages, repo: r.mirror, prefs: r.prefs, siteCache: r.siteCache, emit: (p) => emit('mirror.progress', p) });
     mirror = m;
     search = searchService(r.search);
     const si = sites;
     workspace = workspaceService({ prefs: r.prefs, siteIds: () => si.list().map((x) => x.id) });
     store = storeService({
       sites: r.sites,
+      rows,
+      apiKeys,
       repo: r.store,
       secrets,
       fetch: fetchImpl,

@@ -13,10 +13,13 @@ import type { SitesRepo } from '../db/repos/sites';
 import type { SessionManager } from '../sessions/cms-session-manager';
 import { itemAddress } from './list';
 import { MirrorRun, progressOf } from './run';
+import type { SiteRows } from '../sessions/site-rows';
 import { planFor, settingsOf, type ListCursor, type MirrorPlan } from './plan';
 
 export interface MirrorDeps {
   sites: SitesRepo;
+  /** The Host's site rows (forgotten at every edit and removal). */
+  rows: SiteRows;
   sessions: SessionManager;
   pages: PagesRepo;
   repo: MirrorRepo;
@@ -31,12 +34,7 @@ export function mirrorService(deps: MirrorDeps) {
   const { repo } = deps;
   const live = new Map<string, MirrorRun>();
 
-  const cmsSite = (siteId: string) => {
-    const site = deps.sites.get(siteId);
-    if (!site) throw new AppError({ code: 'not_found', message: 'That site no longer exists.' });
-    if (site.kind !== 'cms') throw new AppError({ code: 'invalid_input', message: `${site.name} is a store; only CMS sites are made available offline.` });
-    return site;
-  };
+  const cmsSite = (siteId: string) => deps.rows.ofKind(siteId, 'cms', 'only CMS sites are made available offline.');
 
   const settings = (siteId: string): OfflineSettings => settingsOf(deps.prefs.get<Partial<OfflineSettings>>(settingsKey(siteId)));
 

@@ -1,9 +1,10 @@
 /**
  * The sites' API keys, each read from the keychain once: every request of a site signed in by key
  * carries it, and a mirror of 10,000 pages (or a store's list of pets, page after page) would
- * otherwise ask the keychain each time. Shared by the CMS and the store sessions, with one set of
- * rules for when a key is read again: the site refused it, the site was edited (the key may have
- * been replaced or removed, or it now belongs to another address) or removed.
+ * otherwise ask the keychain each time. One instance per Host (core/host.ts), shared by the CMS and
+ * the store sessions, with one set of rules for when a key is read again: the site refused it, the
+ * site was edited (the key may have been replaced or removed, or it now belongs to another
+ * address) or removed.
  */
 import { siteAccount, type SecretStore } from '../secrets/secret-store';
 

@@ -10,12 +10,15 @@ import { Pacer } from '../api/pacer';
 import type { SessionsRepo } from '../db/repos/sessions';
 import type { SitesRepo } from '../db/repos/sites';
 import type { SecretStore } from '../secrets/secret-store';
-import { ApiKeys } from './api-keys';
+import type { ApiKeys } from './api-keys';
 import { CmsSession } from './cms-session';
-import { SiteRows } from './site-rows';
+import type { SiteRows } from './site-rows';
 
 export interface SessionsDeps {
   sites: SitesRepo;
+  /** The Host's site rows and API keys (core/host.ts forgets them at every edit and removal). */
+  rows: SiteRows;
+  apiKeys: ApiKeys;
   repo: SessionsRepo;
   secrets: SecretStore;
   fetch: FetchLike;
@@ -59,14 +62,10 @@ export function sessionManager(deps: SessionsDeps) {
     return p;
   }
 
-  /** A session's site row and API key, each read once and forgotten at every edit and removal. */
-  const rows = new SiteRows(deps.sites);
-  const apiKeys = new ApiKeys(deps.secrets);
-  const siteOf = (id: string): Site => rows.fresh(id);
+  const { rows, apiKeys } = deps;
 
   function get(siteId: string): CmsSession {
-    const site = siteOf(siteId);
-    if (site.kind !== 'cms') throw new AppError({ code: 'invalid_input', message: `${site.name} is a store; CMS sign-in does not apply to it.` });
+    rows.ofKind(siteId, 'cms', 'CMS sign-in does not apply to it.');
     let s = live.get(siteId);
     if (!s) {
       // the getter goes through the row cache, which an edit empties, so an edited address or key is used at once
@@ -88,14 +87,12 @@ export function sessionManager(deps: SessionsDeps) {
     get,
     /** Asks the site's public GET /ping once (the offline probe); its answer reaches `reach`. */
     async ping(siteId: string): Promise<void> {
-      const site = siteOf(siteId);
-      await send(get(siteId).fetch, { url: `${site.baseUrl}/ping`, timeoutMs: 5000 });
+      const session = get(siteId);
+      await send(session.fetch, { url: `${rows.get(siteId).baseUrl}/ping`, timeoutMs: 5000 });
     },
     all: (): SessionInfo[] => deps.sites.list().filter((s) => s.kind === 'cms').map((s) => get(s.id).info()),
     /** After an edit: a new address, kind or sign-in mode means the old tokens belong to something else. */
     async siteChanged(before: Site, after: Site): Promise<void> {
-      rows.forget(after.id);
-      apiKeys.forget(after.id); // an edit may have replaced or removed the key
       if (before.baseUrl !== after.baseUrl || before.hasApiKey !== after.hasApiKey) pacers.delete(after.id); // another server's (or key's) budget
       if (before.baseUrl === after.baseUrl && before.kind === after.kind && before.authMode === after.authMode && before.hasApiKey === after.hasApiKey) return;
       const s = live.get(after.id) ?? (before.kind === 'cms' ? get(after.id) : undefined);
@@ -106,8 +103,6 @@ export function sessionManager(deps: SessionsDeps) {
     /** The site is being removed: its secrets go with it (by prefix), its row cascades. */
     dropped(siteId: string): void {
       live.delete(siteId);
-      rows.forget(siteId);
-      apiKeys.forget(siteId);
       pacers.delete(siteId);
     },
   };

@@ -12,7 +12,7 @@ import { isDemoRefusal } from '../api/errors';
 import type { FetchLike } from '../api/http';
 import type { SessionsRepo, StoredSession } from '../db/repos/sessions';
 import { siteAccount, type SecretStore } from '../secrets/secret-store';
-import { ApiKeys } from './api-keys';
+import type { ApiKeys } from './api-keys';
 
 interface Tokens {
   access: string;
@@ -32,8 +32,8 @@ export interface SessionDeps {
   refreshMarginMs?: number;
   /** The pacer of this site and the account signed in now (cms-session-manager.ts keeps one per site and account). */
   pacer?: () => Pacer | null;
-  /** The API keys, read once (shared by the sessions of a manager; see api-keys.ts). */
-  apiKeys?: ApiKeys;
+  /** The Host's API keys, each read once (see api-keys.ts). */
+  apiKeys: ApiKeys;
 }
 
 export class CmsSession implements CredentialSource {
@@ -52,7 +52,7 @@ export class CmsSession implements CredentialSource {
 
   constructor(private readonly deps: SessionDeps) {
     this.now = deps.now ?? Date.now;
-    this.apiKeys = deps.apiKeys ?? new ApiKeys(deps.secrets);
+    this.apiKeys = deps.apiKeys;
     this.stored = deps.repo.get(deps.site().id);
   }
 

@@ -41,12 +41,15 @@ import type { StoreRepo } from '../db/repos/store';
 import type { SecretStore } from '../secrets/secret-store';
 import { BudgetTracker } from './budget';
 import { IdMaker } from './ids';
-import { ApiKeys } from '../sessions/api-keys';
-import { SiteRows } from '../sessions/site-rows';
+import type { ApiKeys } from '../sessions/api-keys';
+import type { SiteRows } from '../sessions/site-rows';
 import { StoreSession, storeSessionAccount } from '../sessions/store-session';
 
 export interface StoreDeps {
   sites: SitesRepo;
+  /** The Host's site rows and API keys (core/host.ts forgets them at every edit and removal). */
+  rows: SiteRows;
+  apiKeys: ApiKeys;
   repo: StoreRepo;
   secrets: SecretStore;
   fetch: FetchLike;
@@ -89,13 +92,10 @@ export function storeService(deps: StoreDeps) {
   const newId = deps.newId ?? (() => ids.next());
   const iso = () => new Date(now()).toISOString();
   const live = new Map<string, Live>();
-  /** The pieces the CMS sessions have too: each site row and API key read once, forgotten at an edit or removal. */
-  const rows = new SiteRows(deps.sites);
-  const apiKeys = new ApiKeys(deps.secrets);
+  const { rows, apiKeys } = deps;
 
   function get(siteId: string): Live & { site: Site } {
-    const site = rows.get(siteId);
-    if (site.kind !== 'store') throw new AppError({ code: 'invalid_input', message: `${site.name} is a CMS site; store actions do not apply to it.` });
+    const site = rows.ofKind(siteId, 'store', 'store actions do not apply to it.');
     let l = live.get(siteId);
     if (!l) {
       // the getter goes through the row cache, which an edit empties, so an edited address or key is used at once
@@ -376,8 +376,6 @@ export function storeService(deps: StoreDeps) {
     /** After an edit: a new address, kind or sign-in setting means the login belongs to something else. */
     async siteChanged(before: Site, after: Site): Promise<void> {
       if (before.kind !== 'store' && after.kind !== 'store') return;
-      rows.forget(after.id);
-      apiKeys.forget(after.id); // an edit may have replaced or removed the key
       const l = live.get(after.id);
       if (before.baseUrl !== after.baseUrl || before.kind !== after.kind || before.authMode !== after.authMode) {
         if (l) {
@@ -394,8 +392,6 @@ export function storeService(deps: StoreDeps) {
     /** The site is being removed: its secrets go by prefix, its rows by cascade. */
     dropped(siteId: string): void {
       live.delete(siteId);
-      rows.forget(siteId);
-      apiKeys.forget(siteId);
     },
   };
 }

@@ -8,6 +8,7 @@ import { Transport } from '../../electron/api/transport';
 import { cmsAuth } from '../../electron/api/cms/auth';
 import { AREA_PERMISSION, areaBlockedReason, can, isDemoAccount, isSuper, type CmsArea, type Me } from '../../electron/contract';
 import { probeSite } from '../../electron/sites/probe';
+import { ApiKeys } from '../../electron/sessions/api-keys';
 import { CmsSession } from '../../electron/sessions/cms-session';
 import { openDatabase } from '../../electron/db/open';
 import { sitesRepo } from '../../electron/db/repos/sites';
@@ -162,7 +163,8 @@ describe('sign-out', () => {
     const site = sitesRepo(db).insert({ id: '7f0c6c1e-3d1b-4a8e-9a57-1f2d3c4b5a69', name: 'Grav', kind: 'cms', baseUrl: BASE, environment: 'staging', authMode: 'password', hasApiKey: false });
     const pair = recordedData<{ access_token: string; refresh_token: string }>('05-auth-token');
     const f = fakeFetch((r) => (r.path === '/auth/token' ? recorded('05-auth-token') : r.path === '/me' ? recorded('08-me') : r.path === '/auth/revoke' ? { status: 204 } : undefined));
-    const session = new CmsSession({ site: () => site, secrets: new FileSecretStore(`${dir.path}/secrets.json`), repo: sessionsRepo(db), fetch: f.fetchImpl, emit: () => {} });
+    const secrets = new FileSecretStore(`${dir.path}/secrets.json`);
+    const session = new CmsSession({ site: () => site, secrets, apiKeys: new ApiKeys(secrets), repo: sessionsRepo(db), fetch: f.fetchImpl, emit: () => {} });
 
     const info = await session.signIn('admin', 'pw');
     expect(info).toMatchObject({ state: 'signed_in', me: { superAdmin: true, cmsVersion: '2.0.7' } });

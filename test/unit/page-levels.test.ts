@@ -9,6 +9,8 @@ import { openDatabase, type Db } from '../../electron/db/open';
 import { sitesRepo } from '../../electron/db/repos/sites';
 import { sessionsRepo } from '../../electron/db/repos/sessions';
 import { pagesRepo } from '../../electron/db/repos/pages';
+import { SiteRows } from '../../electron/sessions/site-rows';
+import { ApiKeys } from '../../electron/sessions/api-keys';
 import { sessionManager } from '../../electron/sessions/cms-session-manager';
 import { pagesService, type PagesService } from '../../electron/pages/service';
 import { siteAccount } from '../../electron/secrets/secret-store';
@@ -37,7 +39,7 @@ beforeEach(async () => {
   online = true;
   const f = fakeFetch((r) => (online ? answer(r) : refused()));
   seen = f.seen;
-  const sessions = sessionManager({ sites, repo: sessionsRepo(db), secrets, fetch: f.fetchImpl, emit: () => {} });
+  const sessions = sessionManager({ sites, rows: new SiteRows(sites), apiKeys: new ApiKeys(secrets), repo: sessionsRepo(db), secrets, fetch: f.fetchImpl, emit: () => {} });
   pages = pagesService({ sessions, cache: pagesRepo(db) });
 });
 afterEach(() => {
