@@ -23,3 +23,9 @@ export class AppError extends Error {
 }
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+/**
+ * The site did not answer (no connection, or no answer in time): the one test for "fall back to the
+ * copy" or "offline". It narrows to the two codes, so an AppError it says no to stays an AppError.
+ */
+export const isUnreachable = (e: unknown): e is AppError & { code: 'network' | 'timeout' } => isAppError(e) && (e.code === 'network' || e.code === 'timeout');

@@ -417,6 +417,8 @@ export interface OutboxEntry {
   lastError: string | null;
   draftId: number | null;
   createdAt: string;
+  /** The draft this change sends (a save, or a create with its text), as `drafts.list` describes it. */
+  draft: DraftInfo | null;
 }
 
 export interface SyncSiteStatus {

@@ -7,7 +7,7 @@
  * module reaches it only through `ListerRun`.
  */
 import type { UnreadablePage } from '../contract';
-import { isAppError } from '../base/app-error';
+import { isUnreachable } from '../base/app-error';
 import { cmsPages, type MirrorRow } from '../api/cms/pages';
 import { PaceCancelled } from '../api/pacer';
 import type { Transport } from '../api/transport';
@@ -102,7 +102,7 @@ export async function list(r: ListerRun): Promise<void> {
     r.emit(true);
   } catch (err) {
     if (!(err instanceof PaceCancelled)) {
-      r.fail(isAppError(err) && (err.code === 'network' || err.code === 'timeout') ? `The site stopped answering while its page list was read: ${err.message}` : message(err), err);
+      r.fail(isUnreachable(err) ? `The site stopped answering while its page list was read: ${err.message}` : message(err), err);
     }
   }
 }

@@ -16,7 +16,7 @@
  * list.ts, the bounded stoppable pool of readers pool.ts.
  */
 import type { MirrorEta, MirrorProgress, Page } from '../contract';
-import { isAppError } from '../base/app-error';
+import { isAppError, isUnreachable } from '../base/app-error';
 import { cmsPages } from '../api/cms/pages';
 import { shadowed } from '../api/cms/addressing';
 import { PaceCancelled } from '../api/pacer';
@@ -337,13 +337,13 @@ export class MirrorRun {
         // never retried blindly: the run stops until the user signs in again
         this.fatal ??= err.message;
         this.readers.wakeAll();
-      } else if (err.code === 'network' || err.code === 'timeout') {
+      } else if (isUnreachable(err)) {
         if (++this.networkStreak >= OFFLINE_AFTER) {
           this.fatal ??= `The site stopped answering: ${err.message}`;
           this.readers.wakeAll();
         }
       }
-      const transient = err.code === 'network' || err.code === 'timeout' || err.code === 'rate_limited' || (err.info.status ?? 0) >= 500;
+      const transient = isUnreachable(err) || err.code === 'rate_limited' || (err.info.status ?? 0) >= 500;
       return { kind: 'failed', item, error: err.message, transient };
     }
   }

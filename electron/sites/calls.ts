@@ -8,7 +8,7 @@
  * when nothing answers. A read the copy cannot answer asks the site once, which is a probe too.
  * A structural write the site does not answer goes to the outbox (`sendOrQueue`).
  */
-import { isAppError, type AppError } from '../base/app-error';
+import { isUnreachable } from '../base/app-error';
 import type { SessionManager } from '../sessions/cms-session-manager';
 import type { StructuralOp } from '../db/repos/sync';
 
@@ -23,7 +23,7 @@ export interface SiteCallDeps {
 }
 
 /** The site did not answer (offline, timeout): reads fall back to the cache. */
-export const unreachable = (err: unknown): err is AppError => isAppError(err) && (err.code === 'network' || err.code === 'timeout');
+export const unreachable = isUnreachable;
 
 /** The cache's language key: '' for the site's default language. */
 export const langKey = (lang?: string) => lang ?? '';

@@ -29,7 +29,7 @@ import {
   type UserChanges,
 } from '../contract/store';
 import type { Site } from '../contract';
-import { AppError, isAppError } from '../base/app-error';
+import { AppError, isAppError, isUnreachable } from '../base/app-error';
 import { throttledProgress, type UploadProgress } from '../base/upload-progress';
 import type { FetchLike } from '../api/http';
 import { Transport } from '../api/transport';
@@ -71,9 +71,6 @@ interface Live {
 }
 
 const PLAN_NAMES: Record<string, string> = { free: 'Free', pro: 'Pro', enterprise: 'Enterprise' };
-
-/** The site did not answer (offline, timeout): reads fall back to the copy. */
-const unreachable = (err: unknown) => isAppError(err) && (err.code === 'network' || err.code === 'timeout');
 
 const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
 
@@ -218,7 +215,7 @@ export function storeService(deps: StoreDeps) {
         deps.repo.putPets(q.siteId, found.pets, { statuses }, iso());
         return { pets: found.pets.sort(byId), unreadable: found.unreadable };
       } catch (err) {
-        if (unreachable(err)) {
+        if (isUnreachable(err)) {
           const copy = deps.repo.pets(q.siteId, { ...(q.statuses ? { statuses: q.statuses } : {}), ...(q.tags ? { tags: q.tags } : {}) });
           if (copy.fetchedAt) return { pets: copy.pets, unreadable: [], cachedAt: copy.fetchedAt };
         }
@@ -232,7 +229,7 @@ export function storeService(deps: StoreDeps) {
         deps.repo.putPet(siteId, pet, iso());
         return pet;
       } catch (err) {
-        const copy = unreachable(err) ? deps.repo.pet(siteId, petId) : undefined;
+        const copy = isUnreachable(err) ? deps.repo.pet(siteId, petId) : undefined;
         if (copy) return { ...copy.pet, cachedAt: copy.fetchedAt };
         throw err;
       }
@@ -291,7 +288,7 @@ export function storeService(deps: StoreDeps) {
         deps.repo.putInventory(siteId, counts, fetchedAt);
         return { counts, total: total(counts), fetchedAt };
       } catch (err) {
-        const copy = unreachable(err) ? deps.repo.inventory(siteId) : undefined;
+        const copy = isUnreachable(err) ? deps.repo.inventory(siteId) : undefined;
         if (copy) return { counts: copy.counts, total: total(copy.counts), fetchedAt: copy.fetchedAt, cachedAt: copy.fetchedAt };
         throw err;
       }

@@ -187,8 +187,22 @@ export function syncService(deps: SyncDeps) {
       return pushDraft(resolved);
     },
 
-    outbox: (siteId: string): OutboxEntry[] =>
-      repo.items(siteId).map((i) => ({ id: i.id, op: i.op, route: i.route, state: i.state, attempts: i.attempts, nextAt: i.nextAt, lastError: i.lastError, draftId: i.draftId, createdAt: i.createdAt })),
+    /** The site's outbox in push order, each change with its draft, so the Changes area needs no second read. */
+    outbox(siteId: string): OutboxEntry[] {
+      const drafts = new Map(repo.drafts(siteId).map((d) => [d.id, info(d)]));
+      return repo.items(siteId).map((i) => ({
+        id: i.id,
+        op: i.op,
+        route: i.route,
+        state: i.state,
+        attempts: i.attempts,
+        nextAt: i.nextAt,
+        lastError: i.lastError,
+        draftId: i.draftId,
+        createdAt: i.createdAt,
+        draft: i.draftId !== null ? (drafts.get(i.draftId) ?? null) : null,
+      }));
+    },
 
     /** A structural write made while the site was unreachable (create, delete, move, translate). */
     queue(siteId: string, op: StructuralOp): void {

@@ -23,6 +23,11 @@ export class AppError extends Error {
     this.fields = info.fields;
   }
 
+  /** The site did not answer (no connection, or no answer in time), as the Host's `isUnreachable` says it. */
+  get unreachable(): boolean {
+    return this.code === 'network' || this.code === 'timeout';
+  }
+
   get hasFields(): boolean {
     return this.fields !== undefined && Object.keys(this.fields).length > 0;
   }

@@ -94,9 +94,8 @@ class SyncState extends HostMirror<SyncSiteStatus> {
     } catch (err) {
       run = { running: false, result: null, error: AppError.from(err), at: Date.now() };
     }
+    // the counts come with the status event the Host sends as the push ends
     this.runs[siteId] = run;
-    // the Host emits the new status too; reading it here keeps the counts right if an event was missed
-    void this.load();
     return run;
   }
 }

@@ -12,11 +12,11 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { DB_FILE, type Host } from '../../electron/core/host';
 import { cmsPages } from '../../electron/api/cms/pages';
-import type { ChannelInput, MirrorProgress, Site } from '../../electron/contract';
+import type { MirrorProgress, Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { DEMO_PAGE_COUNT } from '../sandbox/cms/content/seed-content';
 import type { RequestRecord } from '../sandbox/cms/request-log';
-import { withHost, type DemoHost } from '../support/demo-host';
+import { mirrored, mirrorStatus, withHost, type DemoHost } from '../support/demo-host';
 import { until } from '../support/until';
 import { flavors } from '../support/flavors';
 import { adminApi, hostCalls } from '../support/host-calls';
@@ -37,15 +37,6 @@ const { call, fails } = hostCalls(() => host);
 /** opens the Host again after a test closed it (a quit or a crash) */
 async function openHost() {
   host = await fx.open();
-}
-
-const statusOf = async (siteId: string) => (await call('mirror.status', { siteId }))[0]!;
-
-
-/** Starts (or resumes) a mirror and waits for it to end. */
-async function mirrored(input: Partial<ChannelInput<'mirror.start'>> = {}, siteId = site.id): Promise<MirrorProgress> {
-  const started = await call('mirror.start', { siteId, ...input });
-  return until(() => statusOf(siteId), (s) => s.runId === started.runId && s.state !== 'running');
 }
 
 const server = () => adminApi(cms);
@@ -113,7 +104,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     test('a full mirror reads every page in every language into the cache, with consistent progress', async () => {
       const total = expectedReads();
       fx.events.length = 0;
-      const r = await mirrored();
+      const r = await mirrored(call, site.id);
       expect(r).toMatchObject({ state: 'done', phase: 'done', listed: true, total, done: total - UNREADABLE, fetched: total - UNREADABLE, unchanged: 0, failed: 0, unreadable: UNREADABLE, removed: 0 });
       // the page the API cannot read is said so with the reason, and the run is not called failed
       expect(r.error).toBeNull();
@@ -154,7 +145,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     test('a second mirror of the unchanged site reads no page: the list rows, in each language, vouch for every copy', async () => {
       const total = expectedReads();
       cms.requests.clear();
-      const r = await mirrored();
+      const r = await mirrored(call, site.id);
       expect(r).toMatchObject({ state: 'done', total, done: total - UNREADABLE, fetched: 0, unchanged: total - UNREADABLE, failed: 0, unreadable: UNREADABLE });
       // only the three reads that fail every time are made again (they have no copy)
       expect(pageReads(readable)).toEqual([]);
@@ -172,7 +163,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
       // asked to check everything: one plain read per page and language (the site never answers 304)
       cms.requests.clear();
-      const all = await mirrored({ revalidateAll: true });
+      const all = await mirrored(call, site.id, { revalidateAll: true });
       expect(all).toMatchObject({ state: 'done', unchanged: 0, fetched: total - UNREADABLE });
       const asked = pageReads(readable);
       expect(asked).toHaveLength(total - UNREADABLE);
@@ -191,7 +182,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       cms.editPage({ route: changed, lang: 'de', content: 'Nur auf Deutsch geändert.' });
       await cmsPages.translate(server(), untranslated, { lang: 'de', title: 'Neu übersetzt', content: 'Neu.' });
       cms.requests.clear();
-      const r = await mirrored();
+      const r = await mirrored(call, site.id);
       expect(r).toMatchObject({ state: 'done', total: expectedReads(), failed: 0, unreadable: UNREADABLE });
       const reads = pageReads(readable).map((q) => q.url);
       const path = (route: string, lang = '') => `/api/v1/pages${route.split('/').map(encodeURIComponent).join('/')}${lang ? `?lang=${lang}` : ''}`;
@@ -215,7 +206,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       await cmsPages.remove(server(), blogDe, { lang: 'de' });
       cms.editPage({ route: '/about/history', content: 'Changed behind the app’s back.' });
       await cmsPages.create(server(), { route: '/about/careers', title: 'Careers', content: 'We are hiring.' });
-      const r = await mirrored();
+      const r = await mirrored(call, site.id);
       expect(r).toMatchObject({ state: 'done', total: expectedReads(), failed: 0, unreadable: UNREADABLE, removed: 2 });
       expect(r.fetched).toBeGreaterThanOrEqual(2); // the edited page and the new one
       expect(cacheRows("SELECT 1 FROM pages WHERE site_id = ? AND route = '/archive/note-03'", site.id)).toEqual([]);
@@ -233,10 +224,10 @@ describe.each(flavors)('%s flavour', (flavor) => {
         const notes = cms.content.tree().pages.filter((n) => n.route.startsWith('/archive/')).map((n) => n.route);
         const gone = notes.slice(0, 12);
         for (const route of gone) await cmsPages.remove(server(), route);
-        const held = await mirrored();
+        const held = await mirrored(call, site.id);
         expect(held).toMatchObject({ state: 'done', removed: 0, held: 12 });
         expect(cacheRows("SELECT count(*) AS n FROM pages WHERE site_id = ? AND route LIKE '/archive/%'", site.id)).toEqual([{ n: notes.length }]);
-        const confirmed = await mirrored({ confirmRemoval: true });
+        const confirmed = await mirrored(call, site.id, { confirmRemoval: true });
         expect(confirmed).toMatchObject({ state: 'done', removed: 12, held: 0 });
         expect(cacheRows("SELECT count(*) AS n FROM pages WHERE site_id = ? AND route LIKE '/archive/%'", site.id)).toEqual([{ n: notes.length - 12 }]);
         // the rest of the site was not touched by a mirror of /archive
@@ -258,7 +249,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const content = cms.content;
       const wanted = content.tree().pages.filter((n) => n.parent?.route === '/' || n.parent?.route === '/about');
       const reads = wanted.reduce((n, node) => n + 1 + (Object.keys(content.translated(node)).includes('de') ? 1 : 0), 0);
-      const r = await mirrored({}, levels.id);
+      const r = await mirrored(call, levels.id);
       // /about holds the page the API cannot read (see TRAP)
       expect(r).toMatchObject({ state: 'done', total: reads, done: reads - UNREADABLE, failed: 0, unreadable: UNREADABLE });
       expect(cacheRows("SELECT DISTINCT lang FROM pages WHERE site_id = ? AND full_at IS NOT NULL ORDER BY lang", levels.id)).toEqual([{ lang: '' }, { lang: 'de' }]);
@@ -282,7 +273,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       cms.faults.set({ route: 'GET /pages/*', latencyMs: 25 });
       try {
         await call('mirror.start', { siteId: second.id });
-        await until(() => statusOf(second.id), (s) => s.done >= 60);
+        await until(() => mirrorStatus(call, second.id), (s) => s.done >= 60);
         const { run } = await call('mirror.cancel', { siteId: second.id });
         expect(run).toMatchObject({ state: 'cancelled', resumable: true });
         expect(run!.done).toBeLessThan(total);
@@ -291,7 +282,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       }
       await host.close();
       await openHost();
-      const before = await statusOf(second.id);
+      const before = await mirrorStatus(call, second.id);
       expect(before).toMatchObject({ state: 'cancelled', resumable: true });
       expect(before.done).toBeGreaterThanOrEqual(60);
 
@@ -299,7 +290,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       // process) only when the event loop next polls: let them land before counting
       await quiet(cms.requests);
       cms.requests.clear();
-      const r = await mirrored({}, second.id);
+      const r = await mirrored(call, second.id);
       expect(r).toMatchObject({ runId: before.runId, state: 'done', total, done: total - UNREADABLE, fetched: total - UNREADABLE, failed: 0, unreadable: UNREADABLE });
       // only what was left is read (failed reads are tried again): nothing cached before the cancel is asked again
       expect(pageReads()).toHaveLength(total - before.done);
@@ -311,7 +302,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       cms.faults.set({ route: 'GET /pages/*', latencyMs: 25 });
       try {
         await call('mirror.start', { siteId: site.id, revalidateAll: true, fresh: true });
-        await until(() => statusOf(site.id), (s) => s.done >= 40);
+        await until(() => mirrorStatus(call, site.id), (s) => s.done >= 40);
         await host.close(); // no cancel: as at a quit or a crash
       } finally {
         cms.faults.clear();
@@ -326,7 +317,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       })());
       expect(cut.state).toBe('running');
       await openHost();
-      const r = await until(() => statusOf(site.id), (s) => s.state !== 'running');
+      const r = await until(() => mirrorStatus(call, site.id), (s) => s.state !== 'running');
       // asked to check everything: every page read (no 304s), before and after the restart
       expect(r).toMatchObject({ state: 'done', total, done: total - UNREADABLE, fetched: total - UNREADABLE, unchanged: 0, failed: 0, unreadable: UNREADABLE });
     });
@@ -335,7 +326,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       cms.faults.set({ route: 'GET /pages/about/press', status: 500 }, { route: 'GET /pages/contact', drop: true, times: 4 });
       cms.requests.clear();
       try {
-        const r = await mirrored({ revalidateAll: true });
+        const r = await mirrored(call, site.id, { revalidateAll: true });
         const total = expectedReads();
         // /about/press is in English and French: both reads fail
         expect(r).toMatchObject({ state: 'done', total, failed: 2, unreadable: UNREADABLE, done: total - 2 - UNREADABLE });
@@ -353,7 +344,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       } finally {
         cms.faults.clear();
       }
-      const again = await mirrored();
+      const again = await mirrored(call, site.id);
       expect(again).toMatchObject({ state: 'done', failed: 0, unreadable: UNREADABLE });
     });
 
@@ -372,7 +363,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       try {
         const smallSite = await call('sites.add', { name: 'Small', kind: 'cms', baseUrl: small.url, environment: null, authMode: 'apikey', apiKey: small.seeded!.adminApiKey! });
         const pages = small.content.tree().pages.length;
-        const r = await mirrored({}, smallSite.id);
+        const r = await mirrored(call, smallSite.id);
         expect(r).toMatchObject({ state: 'done', total: pages, done: pages, fetched: pages, failed: 0 });
         expect(small.requests.list((q) => q.status === 429)).toEqual([]);
         await call('sites.remove', { id: smallSite.id });
@@ -405,7 +396,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       try {
         const about = await call('sites.add', { name: 'About through a proxy', kind: 'cms', baseUrl: `${proxy.origin}${cms.prefix}`, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
         await call('mirror.setSettings', { siteId: about.id, scope: { kind: 'prefix', route: '/about' }, languages: ['de'] });
-        const r = await mirrored({}, about.id);
+        const r = await mirrored(call, about.id);
         // /about also holds the page the API cannot read (see TRAP): said so, not counted as failed
         expect(r).toMatchObject({ state: 'done', failed: 3, unreadable: UNREADABLE, error: expect.stringContaining('3 of') });
         expect(r.done + r.failed + r.unreadable).toBe(r.total);
@@ -448,7 +439,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
         const posts = cms.content.tree().pages.filter((n) => n.route.startsWith('/blog/'));
         expect(posts.length).toBeGreaterThan(100);
         const reads = 1 + posts.reduce((n, node) => n + 1 + (Object.keys(cms.content.translated(node)).includes('de') ? 1 : 0), 0);
-        const r = await mirrored({}, blog.id);
+        const r = await mirrored(call, blog.id);
         expect(r).toMatchObject({ state: 'done', total: reads, done: reads, failed: 0 });
         expect(cacheRows("SELECT count(*) AS n FROM pages WHERE site_id = ? AND route LIKE '/blog/%' AND lang = '' AND full_at IS NOT NULL", blog.id)).toEqual([{ n: posts.length }]);
         await call('sites.remove', { id: blog.id });
@@ -464,13 +455,13 @@ describe.each(flavors)('%s flavour', (flavor) => {
         // list pages answer slowly; page reads are quick
         big.faults.set({ route: 'GET /pages', latencyMs: 150 });
         await call('mirror.start', { siteId: bigSite.id });
-        await until(() => statusOf(bigSite.id), (s) => s.total >= 100);
+        await until(() => mirrorStatus(call, bigSite.id), (s) => s.total >= 100);
         const { run } = await call('mirror.cancel', { siteId: bigSite.id });
         expect(run).toMatchObject({ state: 'cancelled', phase: 'listing', listed: false });
         await host.close();
         await openHost();
         big.faults.clear();
-        const r = await mirrored({}, bigSite.id);
+        const r = await mirrored(call, bigSite.id);
         expect(r).toMatchObject({ state: 'done', total: 650, done: 650, fetched: 650, failed: 0 });
         // each page read exactly once over both Hosts
         const reads = big.requests.list((q) => q.method === 'GET' && /^\/api\/v1\/pages\/[^?]/.test(q.url) && q.status === 200);

@@ -9,10 +9,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Host } from '../../electron/core/host';
 import { cmsPages } from '../../electron/api/cms/pages';
-import type { ChannelInput, MirrorProgress, Site } from '../../electron/contract';
+import type { Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { Transport } from '../../electron/api/transport';
-import { withHost, type DemoHost } from '../support/demo-host';
+import { mirrored, withHost, type DemoHost } from '../support/demo-host';
 import { adminApi, hostCalls } from '../support/host-calls';
 import { until as untilAny } from '../support/until';
 import { flavors } from '../support/flavors';
@@ -54,15 +54,10 @@ describe.each(flavors)('%s flavour', (flavor) => {
     siteDir.remove();
   });
 
-  const mirrored = async (input: Partial<ChannelInput<'mirror.start'>> = {}): Promise<MirrorProgress> => {
-    const started = await call('mirror.start', { siteId: site.id, ...input });
-    return until(async () => (await call('mirror.status', { siteId: site.id }))[0]!, (s) => s.runId === started.runId && s.state !== 'running');
-  };
-
   test('the site stopped: the copy answers at once, the site is asked once and then only probed', async () => {
     // online: the top level (read by the tree), then the whole site copied
     await call('pages.level', { siteId: site.id, route: '/' });
-    expect(await mirrored()).toMatchObject({ state: 'done' });
+    expect(await mirrored(call, site.id, {}, { ms: 60_000 })).toMatchObject({ state: 'done' });
     // the blog as the tree shows it online, asked of the site past the Host (its own order: by date, newest first)
     const online = await cmsPages.list(adminApi(cms!), { childrenOf: '/blog', sort: 'default', perPage: 100, page: 1 });
     await cms!.close();

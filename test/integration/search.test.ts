@@ -8,7 +8,7 @@ import type { Host } from '../../electron/core/host';
 import { cmsPages } from '../../electron/api/cms/pages';
 import type { ChannelInput, ChannelName, SearchHit, Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
-import { withHost, type DemoHost } from '../support/demo-host';
+import { mirrored, withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
 import { adminApi, hostCalls } from '../support/host-calls';
 
@@ -29,14 +29,6 @@ const marked = (h: SearchHit) => h.snippet.filter((p) => p.match).map((p) => p.t
 
 const serverOf = (sb: CmsSandbox) => adminApi(sb);
 
-async function mirror(site: Site) {
-  const started = await call('mirror.start', { siteId: site.id });
-  for (;;) {
-    const [s] = await call('mirror.status', { siteId: site.id });
-    if (s!.runId === started.runId && s!.state !== 'running') return s!;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe.each(flavors)('%s flavour', (flavor) => {
   beforeAll(async () => {
@@ -51,7 +43,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       content: 'Über die Straße: the smörgåsbord costs 1 200 ¥ near Shibuya. 🍣 Sushi for everyone.',
     });
     smallSite = await call('sites.add', { name: 'Small', kind: 'cms', baseUrl: small.url, environment: null, authMode: 'apikey', apiKey: small.seeded!.adminApiKey! });
-    await Promise.all([mirror(demoSite), mirror(smallSite)]);
+    await Promise.all([mirrored(call, demoSite.id), mirrored(call, smallSite.id)]);
   });
   afterAll(async () => {
     await Promise.all([fx.close(), small.close()]);

@@ -11,6 +11,7 @@ import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { FileSecretStore } from '../support/file-secrets';
 import { flavors } from '../support/flavors';
 import { tempDir } from '../support/tmp';
+import { until } from '../support/until';
 
 let cms: CmsSandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -59,10 +60,12 @@ describe.each(flavors)('%s flavour', (flavor) => {
     cms.faults.set({ route: 'PATCH /pages/*', latencyMs: 30 });
     void call('sync.push', { siteId: site.id });
     // kill it mid-way: some PATCHes answered, one perhaps in flight, the rest not sent
-    const deadline = Date.now() + 15_000;
-    while (cms.events.list('onApiPageUpdated').length < 12 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-    child.kill('SIGKILL');
-    await new Promise((r) => child.once('exit', r));
+    try {
+      await until(async () => cms.events.list('onApiPageUpdated').length, (n) => n >= 12, 15_000, 5);
+    } finally {
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+    }
     cms.faults.clear();
     const before = cms.events.list('onApiPageUpdated').length;
     expect(before).toBeGreaterThanOrEqual(12);

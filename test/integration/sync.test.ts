@@ -120,6 +120,8 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(r).toMatchObject({ pushed: 0, remaining: 1, stopped: { reason: 'offline' } });
       const [item] = await call('sync.outbox', { siteId: site.id });
       expect(item).toMatchObject({ state: 'sending', attempts: 1, nextAt: expect.any(String) });
+      // each change comes with its draft: the Changes area reads nothing else
+      expect(item!.draft).toMatchObject({ id: item!.draftId, route: '/about/history', state: 'pending' });
       expect((await call('sync.status', {})).find((s) => s.siteId === site.id)).toMatchObject({ online: false, pending: 1 });
       cms.faults.clear();
       // backing off: a push nobody asked for (auto-sync) waits for the item's time…
@@ -203,7 +205,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(tr).toMatchObject({ queued: true, lang: 'fr' });
       expect(await call('pages.get', { siteId: site.id, route: '/about/history', lang: 'fr' })).toMatchObject({ title: 'Histoire', cachedAt: expect.any(String) });
       expect(await call('sync.outbox', { siteId: site.id })).toEqual(
-        expect.arrayContaining([expect.objectContaining({ op: 'create' }), expect.objectContaining({ op: 'save' }), expect.objectContaining({ op: 'move' }), expect.objectContaining({ op: 'translate' })]),
+        expect.arrayContaining([expect.objectContaining({ op: 'create' }), expect.objectContaining({ op: 'save' }), expect.objectContaining({ op: 'move', draft: null }), expect.objectContaining({ op: 'translate' })]),
       );
       expect((await call('sync.status', {})).find((s) => s.siteId === site.id)).toMatchObject({ pending: 4 });
 

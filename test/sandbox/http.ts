@@ -1,6 +1,7 @@
 /**
- * The bits every sandbox server shares: a tiny router, JSON and problem+json answers, listening
- * on a free loopback port. The servers themselves implement the spec documents.
+ * The bits every sandbox server shares: a tiny router, JSON and problem+json answers, a request's
+ * headers and body fields, listening on a free loopback port. The servers themselves implement the
+ * spec documents.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,6 +27,28 @@ export class HttpProblem extends Error {
 /** A 400/422 problem naming the fields, in the `errors: [{field, message}]` form of the real service. */
 export function fieldProblem(status: 400 | 422, detail: string, errors: { field: string; message: string }[]): HttpProblem {
   return new HttpProblem(status, status === 400 ? 'Bad Request' : 'Unprocessable Entity', detail, { errors });
+}
+
+/**
+ * 400/422 naming every field that is absent or blank (the real CMS plugin's `requireFields`: a
+ * field is there unless it is missing, null or a blank string). `text`: a field that is not a
+ * string is missing too (the auth endpoints read every field as text).
+ */
+export function requireFields(body: Record<string, unknown>, fields: string[], status: 400 | 422, o: { text?: boolean } = {}): void {
+  const missing = fields.filter((f) => {
+    const v = body[f];
+    if (typeof v === 'string') return v.trim() === '';
+    return o.text || v === undefined || v === null;
+  });
+  if (missing.length) {
+    throw fieldProblem(status, `Missing required fields: ${missing.join(', ')}`, missing.map((f) => ({ field: f, message: `The '${f}' field is required.` })));
+  }
+}
+
+/** A request header's value, trimmed; '' when absent (a repeated one, which Node joins for most headers, as one list). */
+export function header(req: IncomingMessage, name: string): string {
+  const v = req.headers[name];
+  return (Array.isArray(v) ? v.join(', ') : (v ?? '')).trim();
 }
 
 interface Route {

@@ -6,14 +6,15 @@
  * test closed the Host itself (to change its database meanwhile), `close` ends all three.
  * Tests keep their own sandboxes, fetch wrappers or secret stores by passing them in.
  * `withPlainHost` is the same Host without the CMS sandbox and site, for tests whose site is
- * something else (a store).
+ * something else (a store). `mirrored` starts (or resumes) a site's mirror and waits for its end.
  */
 import { createHost, type Host, type HostOptions } from '../../electron/core/host';
 import { MemorySecretStore } from '../../electron/secrets/memory';
-import type { Site } from '../../electron/contract';
+import type { ChannelInput, MirrorProgress, Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox, type CmsSandboxOptions } from '../sandbox/cms/server';
 import { hostCalls } from './host-calls';
 import { tempDir } from './tmp';
+import { until } from './until';
 
 export interface PlainHostOptions {
   /** the Host's options besides its folder (secrets default to memory; log is silent) */
@@ -91,4 +92,23 @@ export async function withHost(o: DemoHostOptions = {}): Promise<DemoHost> {
     if (!o.cms) await cms.close();
   };
   return fx;
+}
+
+/** The site's mirror status as the Host reports it now. */
+export async function mirrorStatus(call: PlainHost['call'], siteId: string): Promise<MirrorProgress> {
+  return (await call('mirror.status', { siteId }))[0]!;
+}
+
+/**
+ * Starts (or resumes) a mirror of the site and waits for that run to end (`ms`, `everyMs`: as
+ * `until`'s); answers how it ended.
+ */
+export async function mirrored(
+  call: PlainHost['call'],
+  siteId: string,
+  input: Partial<Omit<ChannelInput<'mirror.start'>, 'siteId'>> = {},
+  wait: { ms?: number; everyMs?: number } = {},
+): Promise<MirrorProgress> {
+  const started = await call('mirror.start', { siteId, ...input });
+  return until(() => mirrorStatus(call, siteId), (s) => s.runId === started.runId && s.state !== 'running', wait.ms, wait.everyMs);
 }

@@ -218,8 +218,8 @@ export class SitePagesState {
         const level = await invoke('pages.level', { siteId: this.siteId, route: parent });
         this.#setLevel(parent, { status: 'ready', items: level.items, unreadable: level.unreadable ?? [], error: null });
       } catch (err) {
-        const code = AppError.from(err).code;
-        this.#setLevel(parent, { status: 'error', items: had?.items ?? [], unreadable: had?.unreadable ?? [], error: errorMessage(err), offline: code === 'network' || code === 'timeout' });
+        const e = AppError.from(err);
+        this.#setLevel(parent, { status: 'error', items: had?.items ?? [], unreadable: had?.unreadable ?? [], error: e.message, offline: e.unreachable });
       } finally {
         this.#inflight.delete(parent);
       }

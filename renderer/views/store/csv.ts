@@ -7,6 +7,7 @@
 import Papa from 'papaparse';
 import * as v from 'valibot';
 import { NewStoreUser } from '../../../electron/contract/index';
+import { fieldErrors } from '../../../electron/common/field-errors';
 
 export const USER_COLUMNS = ['username', 'email', 'password', 'firstName', 'lastName', 'phone', 'userStatus'] as const;
 export type UserColumn = (typeof USER_COLUMNS)[number];
@@ -112,12 +113,7 @@ export function parseUsersCsv(text: string): CsvUsers {
       user[col] = col === 'userStatus' ? (/^-?\d+$/.test(value) ? Number(value) : Number.NaN) : value;
     }
     const result = v.safeParse(NewStoreUser, user);
-    if (!result.success) {
-      for (const issue of result.issues) {
-        const key = issue.path?.map((p) => String(p.key)).join('.') || '_';
-        errors[key] ??= issue.message;
-      }
-    }
+    if (!result.success) for (const [key, message] of Object.entries(fieldErrors(result.issues))) errors[key] ??= message;
     const name = values.username?.toLowerCase();
     if (name) {
       const first = seen.get(name);

@@ -16,7 +16,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { fieldProblem, HttpProblem, json, readBody, type Router } from '../http';
+import { fieldProblem, HttpProblem, json, readBody, requireFields, type Router } from '../http';
 import { grants, isSuper } from './access';
 import { USERNAME_RE, type Account } from './accounts';
 import type { CmsContext } from './context';
@@ -35,13 +35,8 @@ type Body = Record<string, unknown>;
 const str = (body: Body, field: string): string => (typeof body[field] === 'string' ? (body[field] as string) : '');
 const clientIp = (req: IncomingMessage): string => req.socket.remoteAddress ?? 'unknown';
 
-/** 400 naming every field that is absent or blank (the real service's `requireFields`). */
-function requireFields(body: Body, fields: string[]): void {
-  const missing = fields.filter((f) => str(body, f).trim() === '');
-  if (missing.length) {
-    throw fieldProblem(400, `Missing required fields: ${missing.join(', ')}`, missing.map((f) => ({ field: f, message: `The '${f}' field is required.` })));
-  }
-}
+/** 400 naming every field that is absent, blank or not text (the real flavour's wire makes it a 422). */
+const requireText = (body: Body, fields: string[]) => requireFields(body, fields, 400, { text: true });
 
 /** Grav's default `system.pwd_regex` and the policy the plugin derives from it (recording 02). */
 const PWD_REGEX = '(?=.*\\d)(?=.*[a-z])(?=.*[A-Z]).{8,}';
@@ -122,7 +117,7 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
 
   /** The real service's setup checks, one problem at a time, in its order. */
   const realSetup = async (res: ServerResponse, body: Body) => {
-    requireFields(body, ['username', 'password', 'email']);
+    requireText(body, ['username', 'password', 'email']);
     const username = String(body.username);
     const password = String(body.password);
     const email = String(body.email);
@@ -148,7 +143,7 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
 
   router.on('POST', '/auth/token', async (req, res) => {
     const body = await readBody(req);
-    requireFields(body, ['username', 'password']);
+    requireText(body, ['username', 'password']);
     const username = str(body, 'username');
     limit(res, 'login', 'check', username, 'Too many login attempts. Try again later.');
     // the real service's login plugin also finds the account by its email
@@ -178,7 +173,7 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
 
   router.on('POST', '/auth/2fa/verify', async (req, res) => {
     const body = await readBody(req);
-    requireFields(body, ['challenge_token', 'code']);
+    requireText(body, ['challenge_token', 'code']);
     const claims = ctx.tokens.verify(str(body, 'challenge_token'), 'challenge');
     const account = claims && ctx.accounts.get(claims.sub);
     if (!claims || !account) throw new HttpProblem(401, 'Unauthorized', 'Invalid or expired challenge token.');
@@ -197,7 +192,7 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
 
   router.on('POST', '/auth/refresh', async (req, res) => {
     const body = await readBody(req);
-    requireFields(body, ['refresh_token']);
+    requireText(body, ['refresh_token']);
     const claims = ctx.tokens.verify(str(body, 'refresh_token'), 'refresh');
     const account = claims && ctx.accounts.get(claims.sub);
     const stale = real && claims !== null && claims.iat < (account?.api_tokens_valid_after ?? 0);
@@ -208,7 +203,7 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
 
   router.on('POST', '/auth/revoke', async (req, res) => {
     const body = await readBody(req);
-    requireFields(body, ['refresh_token']);
+    requireText(body, ['refresh_token']);
     const claims = ctx.tokens.decode(str(body, 'refresh_token'));
     if (claims) ctx.tokens.revoke(claims.jti);
     // the real service also kills the access token the logout was sent with (GHSA-m8g9-wxhx-6f86)
@@ -218,7 +213,7 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
 
   router.on('POST', '/auth/forgot-password', async (req, res) => {
     const body = await readBody(req);
-    requireFields(body, ['email']);
+    requireText(body, ['email']);
     const neutral = () => json(res, 200, { data: { message: NEUTRAL_FORGOT } });
     const email = str(body, 'email').trim();
     const account = EMAIL_RE.test(email) ? ctx.accounts.findByEmail(email) : null;
@@ -249,7 +244,7 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
   router.on('POST', '/auth/reset-password', async (req, res) => {
     const body = await readBody(req);
     // the real service names missing fields; the documents want one vague answer for everything
-    if (real) requireFields(body, ['username', 'token', 'password']);
+    if (real) requireText(body, ['username', 'token', 'password']);
     const vague = () => new HttpProblem(400, 'Bad Request', VAGUE_RESET);
     const username = str(body, 'username');
     const token = str(body, 'token');

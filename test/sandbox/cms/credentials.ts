@@ -12,7 +12,7 @@
  * state; a demo account (`api.demo`) may not use write permissions outside `demo.writable`.
  */
 import type { IncomingMessage } from 'node:http';
-import { HttpProblem } from '../http';
+import { header, HttpProblem } from '../http';
 import { grants, isSuper, resolve, resolveExact, scopesAllow } from './access';
 import type { Account } from './accounts';
 import type { CmsContext } from './context';
@@ -30,10 +30,6 @@ export type Credential =
   | { kind: 'invalid'; detail: string }
   | { kind: 'ok'; principal: Principal };
 
-const header = (req: IncomingMessage, name: string): string => {
-  const v = req.headers[name];
-  return (Array.isArray(v) ? v[0] : v)?.trim() ?? '';
-};
 
 const bearer = (value: string): string => value.replace(/^Bearer\s+/i, '').trim();
 

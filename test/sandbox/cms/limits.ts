@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpProblem } from '../http';
+import { header, HttpProblem } from '../http';
 import type { Clock } from '../clock';
 import type { Flavor } from '../flavor';
 import { RateLimiter, type LimitRule, type LimitState } from '../rate-limiter';
@@ -133,10 +133,6 @@ export class TokenBuckets {
 /** Routes the real service serves without authentication (the rest answer 401 before the limiter runs). */
 const isPublic = (apiPath: string) => apiPath === '/ping' || ['/auth/', '/translations/', '/thumbnails/'].some((p) => apiPath.startsWith(p));
 
-const header = (req: IncomingMessage, name: string): string => {
-  const v = req.headers[name];
-  return (Array.isArray(v) ? v[0] : v)?.trim() ?? '';
-};
 
 /**
  * Whose bucket a request draws on, as the real service decides after authenticating it: the

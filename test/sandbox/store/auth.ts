@@ -5,6 +5,7 @@
  * key or session is gone. Inventory, login and logout need none.
  */
 import type { IncomingMessage } from 'node:http';
+import { header } from '../http';
 import { fail } from './answers';
 import type { SpecStoreContext } from './context';
 import type { PlanName } from './plans';
@@ -20,10 +21,6 @@ export interface Caller {
   token?: string;
 }
 
-const header = (req: IncomingMessage, name: string): string | undefined => {
-  const v = req.headers[name];
-  return (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
-};
 
 /** The caller, null for an anonymous request; 401 for a credential that is not accepted. */
 export function identify(ctx: SpecStoreContext, req: IncomingMessage): Caller | null {

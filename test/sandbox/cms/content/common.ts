@@ -2,7 +2,6 @@
  * What the content route modules share: query flags, the `lang` parameter, body field checks,
  * paths for Location headers.
  */
-import type { IncomingMessage } from 'node:http';
 import { fieldProblem, HttpProblem } from '../../http';
 import type { CmsContext } from '../context';
 import type { PageNode } from './page-files';
@@ -46,14 +45,6 @@ export function checkLanguage(ctx: CmsContext, code: unknown, status: 400 | 422 
   }
 }
 
-/** 400/422 naming every field that is absent or blank (the real service's `requireFields`). */
-export function requireFields(body: Body, fields: string[], status: 400 | 422): void {
-  const missing = fields.filter((f) => body[f] === undefined || body[f] === null || (typeof body[f] === 'string' && (body[f] as string).trim() === ''));
-  if (missing.length) {
-    throw fieldProblem(status, `Missing required fields: ${missing.join(', ')}`, missing.map((f) => ({ field: f, message: `The '${f}' field is required.` })));
-  }
-}
-
 export function invalid(status: 400 | 422, field: string, message: string): HttpProblem {
   return fieldProblem(status, message, [{ field, message }]);
 }
@@ -94,9 +85,4 @@ function stripNulls(data: Record<string, unknown>): Record<string, unknown> {
     } else out[k] = v;
   }
   return out;
-}
-
-export function header(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v.join(', ') : v;
 }

@@ -21,11 +21,11 @@
  * Every failure is a 422 (the plugin's ValidationException) except a missing page (404). Writes
  * carry `X-Invalidates: pages:update:/{route}, pages:list`.
  */
-import { HttpProblem, json, readBody, type Router } from '../../http';
+import { HttpProblem, json, readBody, requireFields, type Router } from '../../http';
 import type { CmsContext } from '../context';
 import { authorize } from '../credentials';
 import { rawHeader } from '../real-wire';
-import { checkLanguage, invalid, isObject, requireFields, requirePage } from './common';
+import { checkLanguage, invalid, isObject, requirePage } from './common';
 import { languageInfo } from './language-routes';
 import { pageWire } from './page-wire';
 import { iso, pageRef, titleOf } from './serialize';

@@ -4,10 +4,10 @@
  * untyped `{template}.md` stands in for every language that has no file of its own and is reported
  * as the default language's translation.
  */
-import { HttpProblem, json, readBody, type Router } from '../../http';
+import { HttpProblem, json, readBody, requireFields, type Router } from '../../http';
 import type { CmsContext } from '../context';
 import { authorize } from '../credentials';
-import { checkLanguage, invalid, isObject, langParam, pageLocation, requireFields, requirePage } from './common';
+import { checkLanguage, invalid, isObject, langParam, pageLocation, requirePage } from './common';
 import { iso, loadPage, pageRef, plainData, titleOf, tryLoad, type LoadedPage } from './serialize';
 
 /** English and native names, and writing direction, of the languages a site is likely to have. */

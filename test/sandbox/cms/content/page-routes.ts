@@ -15,10 +15,10 @@
  * (`/pages/about/our%20team`); the Router hands them over decoded.
  */
 import type { ServerResponse } from 'node:http';
-import { HttpProblem, json, readBody, type Router } from '../../http';
+import { header, HttpProblem, json, readBody, requireFields, type Router } from '../../http';
 import type { CmsContext } from '../context';
 import { authorize } from '../credentials';
-import { boolText, checkLanguage, flagParam, header, invalid, isObject, langParam, mergeHeader, requireFields, requirePage } from './common';
+import { boolText, checkLanguage, flagParam, invalid, isObject, langParam, mergeHeader, requirePage } from './common';
 import { etagMatches, etagOf } from './etag';
 import { SORTS, type SortField } from './list-spec';
 import { paged, pagingOf } from './paging';
