@@ -24,6 +24,7 @@ export * from './app';
 export * from './sites';
 export * from './auth';
 export * from './permissions';
+export * from './header';
 export * from './header-patch';
 export * from './pages';
 export * from './translations';

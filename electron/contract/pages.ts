@@ -11,8 +11,7 @@ import * as v from 'valibot';
 import { SiteId } from './sites';
 import { channel } from './define';
 import { AuthSite } from './auth';
-
-export type Header = Record<string, unknown>;
+import { HeaderInput, type Header } from './header';
 
 /** A row of GET /pages. The real service also sends header, taxonomy, dates and has_children. */
 export interface PageSummary {
@@ -249,7 +248,7 @@ export const PageCreate = v.strictObject({
   title: v.pipe(v.string(), v.trim(), v.minLength(1, 'Give the page a title.'), v.maxLength(500)),
   template: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)), 'default'),
   content: v.optional(v.string()),
-  header: v.optional(v.record(v.string(), v.unknown())),
+  header: v.optional(HeaderInput),
   order: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   lang: v.optional(Lang),
 });
@@ -290,7 +289,7 @@ export const PageTranslate = v.strictObject({
   lang: Lang,
   title: v.optional(v.string()),
   content: v.optional(v.string()),
-  header: v.optional(v.record(v.string(), v.unknown())),
+  header: v.optional(HeaderInput),
 });
 
 export const PageAdopt = v.strictObject({ siteId: SiteId, route: Route, lang: Lang });
@@ -368,16 +367,17 @@ export type MergeHunk =
 
 /** A header field that merged cleanly but differs from the base (`value` undefined: removed; `base` undefined: added). */
 export interface MergeFieldChange {
-  path: string;
+  /** The field's keys from the top (`['taxonomy', 'tag']`; a key may hold a dot: `['og.title']`). */
+  path: string[];
   side: 'mine' | 'theirs';
   base: unknown;
   value: unknown;
   alsoTheirs?: true;
 }
 
-/** A header field both sides changed differently (dotted `path`; a value undefined: that side has no such field). */
+/** A header field both sides changed differently (`path`: its keys from the top; a value undefined: that side has no such field). */
 export interface MergeFieldConflict {
-  path: string;
+  path: string[];
   base: unknown;
   mine: unknown;
   theirs: unknown;
@@ -443,7 +443,7 @@ export const DraftSave = v.strictObject({
   lang: v.optional(Lang),
   title: v.pipe(v.string(), v.maxLength(500)),
   content: v.string(),
-  header: v.record(v.string(), v.unknown()),
+  header: HeaderInput,
   template: v.optional(v.string()),
   published: Bool,
   visible: Bool,
@@ -480,7 +480,7 @@ export const PageCopyAsNew = v.strictObject({
   lang: v.optional(Lang),
   title: v.pipe(v.string(), v.trim(), v.minLength(1, 'Give the page a title.'), v.maxLength(500)),
   content: v.string(),
-  header: v.record(v.string(), v.unknown()),
+  header: HeaderInput,
   template: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)), 'default'),
 });
 
@@ -488,7 +488,7 @@ export const DraftResolve = v.strictObject({
   draftId: v.pipe(v.number(), v.integer(), v.minValue(1)),
   title: v.string(),
   content: v.string(),
-  header: v.record(v.string(), v.unknown()),
+  header: HeaderInput,
 });
 
 // ── channels ─────────────────────────────────────────────────────────────────────────────────

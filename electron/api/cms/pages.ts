@@ -25,6 +25,7 @@ import type {
   TranslationSide,
   UnreadablePage,
 } from '../../contract';
+import { HeaderValue, setField } from '../../contract';
 import { AppError, isAppError } from '../../base/app-error';
 import type { CallOptions, Transport } from '../transport';
 import { parseAnswer, parseRows, type RowProblem } from '../parse';
@@ -43,7 +44,8 @@ export function routePath(route: string): string {
 
 const bool = (d: boolean) => v.optional(v.nullable(v.boolean()), d);
 const str = v.optional(v.nullable(v.string()), null);
-const HeaderSchema = v.record(v.string(), v.unknown());
+// every key the site sent is kept (valibot's record drops `__proto__`, `constructor`, `prototype`)
+const HeaderSchema = HeaderValue;
 
 const SummarySchema = v.object({
   route: v.string(),
@@ -409,8 +411,8 @@ export const cmsPages = {
     );
     const translated: Record<string, string> = {};
     const map = d.translated ?? {};
-    if (Array.isArray(map)) for (const code of map) translated[code] = route;
-    else for (const [code, at] of Object.entries(map)) if (code !== '') translated[code] = at ?? route;
+    if (Array.isArray(map)) for (const code of map) setField(translated, code, route);
+    else for (const [code, at] of Object.entries(map)) if (code !== '') setField(translated, code, at ?? route);
     return { route, defaultLanguage: d.default_language ?? null, translated, untranslated: d.untranslated ?? [] };
   },
 
