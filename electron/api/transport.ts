@@ -6,6 +6,7 @@
  * person's (interactive) or as background work.
  */
 import { AppError } from '../base/app-error';
+import { assertNoClimb } from './url-path';
 import { badResponse, errorFromResponse, retryAfterSeconds } from './errors';
 import { parseJson, send, type FetchLike, type HttpResponse } from './http';
 import type { Pacer, Priority } from './pacer';
@@ -118,6 +119,7 @@ export class Transport {
   }
 
   url(path: string, query?: CallOptions['query']): string {
+    assertNoClimb(path);
     const u = new URL(this.opts.baseUrl + path);
     for (const [k, v] of Object.entries(query ?? {})) {
       if (v === undefined) continue;

@@ -31,16 +31,10 @@ import type { CallOptions, Transport } from '../transport';
 import { parseAnswer, parseRows, type RowProblem } from '../parse';
 import { callName, listCall, nextPage, request } from './envelope';
 import { joinRoute, parentOf, slugOf, withSlash } from '../../common/route';
+import { routePath } from '../url-path';
 import { LangKeys, LangValues, Order, Text } from './fields';
 
-/** `/blog/my post` → `blog/my%20post`: no leading slash, each segment percent-encoded. */
-export function routePath(route: string): string {
-  return route
-    .split('/')
-    .filter((s) => s !== '')
-    .map(encodeURIComponent)
-    .join('/');
-}
+export { routePath };
 
 const bool = (d: boolean) => v.optional(v.nullable(v.boolean()), d);
 const str = v.optional(v.nullable(v.string()), null);
