@@ -6,7 +6,7 @@
  */
 import { createPeer, type Peer } from '../../electron/contract/peer';
 import type { ErrorInfo, Result } from '../../electron/contract/errors';
-import type { RequestMessage } from '../../electron/contract/protocol';
+import { frameTooLarge, type RequestMessage } from '../../electron/contract/protocol';
 
 /** What the preload puts on `window` (contextBridge). */
 export interface SitedeskBridge {
@@ -31,6 +31,11 @@ export type TransportSetup = { ok: true; transport: Transport } | { ok: false; r
 const HOST_GONE: ErrorInfo = {
   code: 'host_unavailable',
   message: 'Sitedesk lost its connection to the background service. It is reconnecting; try again in a moment.',
+};
+
+const TOO_BIG: ErrorInfo = {
+  code: 'invalid_input',
+  message: 'A message was too large for the connection to the background service (over 64 MB), so it was closed; it reconnects by itself. Send less at once.',
 };
 
 /** Picks the transport for this window. Never throws. */
@@ -89,6 +94,8 @@ export function webSocketTransport(token: string, options: WebSocketTransportOpt
 
   const peer: Peer = createPeer((message: RequestMessage) => {
     const frame = JSON.stringify(message);
+    // the server closes the socket on a frame over the limit (1009): refuse it here instead
+    if (frameTooLarge(frame)) return 'too_large';
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(frame);
     else queue.push(frame);
   });
@@ -118,13 +125,14 @@ export function webSocketTransport(token: string, options: WebSocketTransportOpt
       }
       peer.receive(message);
     });
-    ws.addEventListener('close', () => {
+    ws.addEventListener('close', (event: CloseEvent) => {
       if (socket !== ws) return;
       socket = null;
       // Every call already handed to the socket (or queued for it) is answered now: the Host will
-      // never answer it. Calls made from here on wait in the queue for the next socket.
+      // never answer it. Calls made from here on wait in the queue for the next socket. A close for
+      // a message too big (1009) says so, though this side checks the size before sending.
       queue = [];
-      peer.failPending(HOST_GONE);
+      peer.failPending(event.code === 1009 ? TOO_BIG : HOST_GONE);
       if (connected || !reported) {
         connected = false;
         reported = true;
