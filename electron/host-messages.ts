@@ -5,6 +5,7 @@
  * contract's types, so the Host and the sandboxed preload take it without Electron or main-process code.
  */
 import type { EventName, UpdaterStatus } from './contract';
+import { originOf } from './common/csp';
 
 /** Main → preload: a port to the Host (in `ports[0]`), or `{state:'restarting'}` with none. */
 export const HOST_PORT_CHANNEL = 'host-port';
@@ -35,4 +36,24 @@ export function readToHost(data: unknown): { type: 'connect' } | { type: 'emit';
   if (m.type === 'connect' || m.type === 'shutdown') return { type: m.type };
   if (m.type === 'emit' && typeof m.event === 'string') return { type: 'emit', event: m.event, payload: m.payload };
   return null;
+}
+
+/**
+ * Host → main: the configured sites' origins, at start and whenever the site list changes. Main
+ * lets the window load images only from these (electron/common/csp.ts); a policy fixed at page
+ * load could not follow a site added later.
+ */
+export type ToMain = { type: 'image-origins'; origins: string[] };
+
+/** A message the Host sent, as main reads it: only a list of bare origins (`https://host:port`). */
+export function readToMain(data: unknown): ToMain | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const m = data as { type?: unknown; origins?: unknown };
+  if (m.type !== 'image-origins' || !Array.isArray(m.origins)) return null;
+  const origins: string[] = [];
+  for (const o of m.origins) {
+    if (typeof o !== 'string' || originOf(o) !== o) return null;
+    origins.push(o);
+  }
+  return { type: 'image-origins', origins };
 }

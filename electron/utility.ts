@@ -11,7 +11,7 @@
 import { app, dialog, MessageChannelMain, net, utilityProcess, type UtilityProcess, type WebContents } from 'electron';
 import { join } from 'node:path';
 import type { UpdaterStatus } from './contract/app';
-import { HOST_PORT_CHANNEL, type HostRestarting, type ToHost } from './host-messages';
+import { HOST_PORT_CHANNEL, readToMain, type HostRestarting, type ToHost } from './host-messages';
 
 const MAX_RESTARTS_PER_MINUTE = 5;
 const SHUTDOWN_GRACE_MS = 3000;
@@ -25,7 +25,12 @@ export interface HostSupervisor {
   stop(): Promise<void>;
 }
 
-export function startHost(): HostSupervisor {
+export interface HostEvents {
+  /** The configured sites' origins, at the Host's start and whenever the site list changes. */
+  onImageOrigins?: (origins: string[]) => void;
+}
+
+export function startHost(events: HostEvents = {}): HostSupervisor {
   const modulePath = join(__dirname, '..', 'host', 'host.cjs');
   const clients = new Set<WebContents>();
   const recentExits: number[] = [];
@@ -58,6 +63,10 @@ export function startHost(): HostSupervisor {
     });
     child = proc;
     proc.once('exit', (code) => onExit(proc, code));
+    proc.on('message', (data: unknown) => {
+      const m = readToMain(data);
+      if (m?.type === 'image-origins') events.onImageOrigins?.(m.origins);
+    });
     for (const contents of clients) sendPort(contents);
   }
 
