@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { serveConnection } from '../core/connection';
 import type { HostEndpoint } from '../core/host-types';
+import { contentSecurityPolicy, siteOrigins } from '../common/csp';
 
 /**
  * Browser mode: the built renderer over HTTP and the Host over a WebSocket, on loopback only.
@@ -39,19 +40,6 @@ const MIME: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-// Same policy as the app:// protocol in Electron, plus the bridge's own ws: origin.
-const csp = (port: number) =>
-  [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https: http:",
-    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-
 function sameToken(given: string | null, token: string): boolean {
   if (!given) return false;
   const a = Buffer.from(given);
@@ -63,6 +51,15 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   const token = opts.token ?? randomBytes(24).toString('base64url');
   let port = 0;
   const ownHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+
+  // The app:// policy plus the bridge's own ws: origin and blob: previews, with images only from
+  // the configured sites' origins as they are at this response (a page keeps the policy it loaded
+  // with: a site added later shows its images after a reload). No site list, no remote images.
+  const csp = async () => {
+    const sites = await opts.host.invoke('sites.list', undefined).catch(() => null);
+    const origins = sites?.ok ? siteOrigins(sites.value as { baseUrl: string }[]) : [];
+    return contentSecurityPolicy({ images: origins, blobImages: true, connect: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`] });
+  };
 
   const server: Server = createServer(async (req, res) => {
     if (!ownHosts().has(req.headers.host ?? '')) {
@@ -84,7 +81,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       const body = await readFile(target);
       res.writeHead(200, {
         'Content-Type': MIME[extname(target)] ?? 'application/octet-stream',
-        'Content-Security-Policy': csp(port),
+        'Content-Security-Policy': await csp(),
         'X-Content-Type-Options': 'nosniff',
         'Referrer-Policy': 'no-referrer',
         'Cache-Control': 'no-store',

@@ -16,6 +16,7 @@ import { getAt, sameValue, setAt } from '../../renderer/views/editor/header-form
 import { Transport } from '../../electron/api/transport';
 import { cmsPages } from '../../electron/api/cms/pages';
 import { fakeFetch } from './support/recorded-replies';
+import { languageCounts } from '../../renderer/views/translations/matrix';
 
 /** As the site sends it: JSON.parse keeps `__proto__` as an own key. */
 const json = (text: string) => JSON.parse(text) as Record<string, unknown>;
@@ -140,5 +141,11 @@ describe('read from a site', () => {
     if (page === 'not_modified') throw new Error('unexpected');
     expect(Object.getPrototypeOf(page.header)).toBe(Object.prototype);
     expect(JSON.stringify(page.header)).toBe('{"__proto__":{"isAdmin":true},"constructor":"c","og.title":"t"}');
+  });
+
+  test('language codes from a site are counted as fields, whatever they read', () => {
+    const counts = languageCounts([], ['__proto__', 'constructor', 'en']);
+    expect(Object.keys(counts)).toEqual(['__proto__', 'constructor', 'en']);
+    expect(Object.getPrototypeOf(counts)).toBe(Object.prototype);
   });
 });
