@@ -86,6 +86,12 @@ describe('list counts', () => {
     expect(refusal(MediaList, { siteId, route: '/a', filter: [chars(501)] })).toEqual(['filter.0']);
     expect(refusal(PageMove, { siteId, route: '/a', parent: '/', slug: '..' })).toEqual(['slug']);
   });
+
+  test('an email is at most 254 characters before its shape is checked', () => {
+    const long = `${chars(250)}@example.com`;
+    expect(refusal(channels['auth.forgotPassword'].input, { siteId, email: long })).toEqual(['email']);
+    expect(refusal(channels['auth.forgotPassword'].input, { siteId, email: 'a@example.com' })).toBe('');
+  });
 });
 
 describe('uploads', () => {
