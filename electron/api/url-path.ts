@@ -12,7 +12,7 @@ import { AppError } from '../base/app-error';
 /** One path segment from a name: refused when it could climb, else percent-encoded. */
 export function segment(name: string, what = 'name'): string {
   const problem = segmentProblem(name);
-  if (problem) throw new AppError({ code: 'invalid_input', message: `${problem.replace('A name', `A ${what}`)} (${JSON.stringify(name.slice(0, 80))})` });
+  if (problem) throw new AppError({ code: 'invalid_input', message: problem.replace('A name', `A ${what}`) });
   return encodeURIComponent(name);
 }
 

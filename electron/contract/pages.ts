@@ -477,7 +477,8 @@ export const DraftSave = v.strictObject({
   title: Title,
   content: Content,
   header: HeaderInput,
-  template: v.optional(Template),
+  /** '' when the site's page names none (its reader keeps what the site sent) */
+  template: v.optional(v.union([v.literal(''), Template], 'A template name cannot have empty, . or .. parts, backslashes or control characters.')),
   published: Bool,
   visible: Bool,
 });

@@ -59,6 +59,7 @@ describe('page text', () => {
   test('a template is a name per part: modular/text passes, .. does not', () => {
     expect(refusal(DraftSave, { ...draft, template: 'modular/text' })).toBe('');
     expect(refusal(DraftSave, { ...draft, template: '../x' })).toEqual(['template']);
+    expect(refusal(DraftSave, { ...draft, template: '' })).toBe('');
     expect(refusal(channels['blueprints.page'].input, { siteId, template: 'a/../b' })).toEqual(['template']);
   });
 

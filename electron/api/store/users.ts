@@ -82,7 +82,7 @@ const labelOf = (row: Record<string, unknown>) => (typeof row.username === 'stri
 /** `/user/{username}`: the name one path segment, never one of the store's own routes under /user. */
 function userPath(username: string): string {
   if (STORE_ROUTE_NAMES.includes(username))
-    throw new AppError({ code: 'invalid_input', message: `“${username}” is one of the store’s own addresses, not a user.`, fields: { username: 'That name is one of the store’s own addresses; choose another username.' } });
+    throw new AppError({ code: 'invalid_input', message: 'That name is one of the store’s own addresses, not a user.', fields: { username: 'That name is one of the store’s own addresses; choose another username.' } });
   return `/user/${segment(username, 'username')}`;
 }
 
