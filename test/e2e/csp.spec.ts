@@ -6,7 +6,7 @@
  * instead of 127.0.0.1) stands in for a stranger.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { useDemoSite } from './support/app';
+import { addCmsSite, rail, useDemoSite } from './support/app';
 
 const demo = useDemoSite('sitedesk-csp-e2e-');
 
@@ -37,4 +37,14 @@ test('images come from the sites only; the policy follows the sites at each page
   const stranger = own.replace('127.0.0.1', 'localhost');
   expect(await loadImage(page, own)).toBe(64);
   expect(await loadImage(page, stranger)).toBe('blocked:img-src');
+});
+
+test('a site added while the page is open: its images wait for a reload, and the page says so', async ({ page }) => {
+  await demo.session.open(page);
+  await expect(rail(page)).toBeVisible();
+  await addCmsSite(page, { name: 'Demo', baseUrl: demo.cms.url, apiKey: demo.cms.seeded!.adminApiKey! });
+  expect(await loadImage(page, `${demo.cms.origin}/user/pages/01.home/hero.png`)).toBe('blocked:img-src');
+  await expect(page.getByRole('region', { name: 'Notifications' })).toContainText('Images of Demo show after a reload');
+  await page.reload();
+  expect(await loadImage(page, `${demo.cms.origin}/user/pages/01.home/hero.png`)).toBe(64);
 });

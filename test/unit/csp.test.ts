@@ -6,6 +6,8 @@
 import { describe, expect, test } from 'vitest';
 import { contentSecurityPolicy, imageAllowed, originOf, siteOrigins } from '../../electron/common/csp';
 import { readToMain } from '../../electron/host-messages';
+import { siteOfRefusedImage } from '../../renderer/state/sites.svelte';
+import type { Site } from '../../electron/contract';
 
 const directive = (csp: string, name: string) => csp.split('; ').find((d) => d.startsWith(`${name} `));
 
@@ -53,5 +55,12 @@ describe('images from the sites only', () => {
     expect(readToMain({ type: 'image-origins', origins: ['https://a.example', 3] })).toBeNull();
     expect(readToMain({ type: 'image-origins', origins: ['https://a.example/path'] })).toBeNull();
     expect(readToMain({ type: 'other' })).toBeNull();
+  });
+
+  test('an image the page’s policy refused is one of a site added after the page loaded, or a stranger’s', () => {
+    const site = { id: 's1', name: 'Demo', baseUrl: 'http://127.0.0.1:8080/api/v1' } as Site;
+    expect(siteOfRefusedImage({ effectiveDirective: 'img-src', blockedURI: 'http://127.0.0.1:8080/user/a.png' }, [site])).toBe(site);
+    expect(siteOfRefusedImage({ effectiveDirective: 'img-src', blockedURI: 'https://tracker.example/p.gif' }, [site])).toBeNull();
+    expect(siteOfRefusedImage({ effectiveDirective: 'script-src', blockedURI: 'http://127.0.0.1:8080/x.js' }, [site])).toBeNull();
   });
 });
