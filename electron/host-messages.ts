@@ -5,6 +5,7 @@
  * contract's types, so the Host and the sandboxed preload take it without Electron or main-process code.
  */
 import type { EventName, UpdaterStatus } from './contract';
+import { originOf } from './common/csp';
 
 /** Main → preload: a port to the Host (in `ports[0]`), or `{state:'restarting'}` with none. */
 export const HOST_PORT_CHANNEL = 'host-port';
@@ -30,13 +31,27 @@ export type ToHost =
   /** The answer to a FromHost `chooseFolder`: the folder picked in the system dialog, or null. */
   | { type: 'folderChosen'; id: number; folder: string | null };
 
-/** Host → main: the system's folder dialog (saving a damaged database's unsynced work); answered by `folderChosen`. */
-export type FromHost = { type: 'chooseFolder'; id: number; title: string };
+/**
+ * Host → main. `chooseFolder`: the system's folder dialog (saving a damaged database's unsynced
+ * work), answered by `folderChosen`. `image-origins`: the configured sites' origins, at start and
+ * whenever the site list changes; main lets the window load images only from these
+ * (electron/common/csp.ts), since a policy fixed at page load could not follow a site added later.
+ */
+export type FromHost = { type: 'chooseFolder'; id: number; title: string } | { type: 'image-origins'; origins: string[] };
 
+/** A message the Host sent, as main reads it: its type and fields checked; origins only bare (`https://host:port`). */
 export function readFromHost(data: unknown): FromHost | null {
   if (typeof data !== 'object' || data === null) return null;
-  const m = data as { type?: unknown; id?: unknown; title?: unknown };
+  const m = data as { type?: unknown; id?: unknown; title?: unknown; origins?: unknown };
   if (m.type === 'chooseFolder' && Number.isSafeInteger(m.id) && typeof m.title === 'string') return { type: 'chooseFolder', id: m.id as number, title: m.title };
+  if (m.type === 'image-origins' && Array.isArray(m.origins)) {
+    const origins: string[] = [];
+    for (const o of m.origins) {
+      if (typeof o !== 'string' || originOf(o) !== o) return null;
+      origins.push(o);
+    }
+    return { type: 'image-origins', origins };
+  }
   return null;
 }
 

@@ -10,22 +10,29 @@ import { EXIT_FOLDER_IN_USE, folderInUseMessage, lockDataFolder, type LockResult
 import { installMenu } from './menu';
 import { createUpdater } from './updater';
 import { startHost, type HostSupervisor } from './utility';
+import { contentSecurityPolicy, imageAllowed } from './common/csp';
 import { HOST_PORT_REQUEST } from './host-messages';
 import { APP_HOST, APP_SCHEME, createMainWindow, hardenSession, hardenWebContents, isTrustedSender } from './window';
 
 const RENDERER_ROOT = join(__dirname, '..', 'renderer');
 
-/** No remote script, no plugins, no framing; images may come from the sites the user manages. */
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: https: http:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * No remote script, no plugins, no framing. Images and media may come from http(s) in the policy,
+ * and each such request is then checked against the sites' origins as they are now (`imageOrigins`,
+ * kept current by the Host): a policy fixed when the page loaded could not follow a site added later.
+ */
+const CSP = contentSecurityPolicy({ images: 'any-http' });
+
+/** The configured sites' origins: the only places the window may load images and media from. */
+let imageOrigins = new Set<string>();
+
+/** Cancels image and media requests to anywhere but the sites (read receipts, the reader's address). */
+function filterImages(ses: Electron.Session): void {
+  ses.webRequest.onBeforeRequest({ urls: ['http://*/*', 'https://*/*'] }, (details, callback) => {
+    const loads = details.resourceType === 'image' || details.resourceType === 'media';
+    callback({ cancel: loads && !imageAllowed(details.url, imageOrigins) });
+  });
+}
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -153,8 +160,9 @@ function boot(): void {
       if (process.platform === 'win32') app.setAppUserModelId('app.sitedesk.desktop');
       protocol.handle(APP_SCHEME, serveRenderer);
       hardenSession(session.defaultSession);
+      filterImages(session.defaultSession);
 
-      host = startHost();
+      host = startHost({ onImageOrigins: (origins) => (imageOrigins = new Set(origins)) });
       const supervisor = host;
       const updater = createUpdater({
         onStatus: (status) => supervisor.emitUpdaterStatus(status),

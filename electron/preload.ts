@@ -8,7 +8,7 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { ErrorInfo, Result } from './contract/errors';
 import { createPeer } from './contract/peer';
-import type { RequestMessage } from './contract/protocol';
+import { frameTooLarge, type RequestMessage } from './contract/protocol';
 import { HOST_PORT_CHANNEL, HOST_PORT_REQUEST, isHostRestarting } from './host-messages';
 
 
@@ -19,6 +19,8 @@ let port: MessagePort | null = null;
 const queue: RequestMessage[] = [];
 
 const peer = createPeer((message) => {
+  // the port takes any size: a message over the limit browser mode's socket has is refused here too
+  if (frameTooLarge(JSON.stringify(message))) return 'too_large';
   if (port) port.postMessage(message);
   else queue.push(message);
 });

@@ -12,7 +12,7 @@
 import { app, BrowserWindow, dialog, MessageChannelMain, net, utilityProcess, type UtilityProcess, type WebContents } from 'electron';
 import { join } from 'node:path';
 import type { UpdaterStatus } from './contract/app';
-import { HOST_PORT_CHANNEL, readFromHost, type HostRestarting, type ToHost } from './host-messages';
+import { HOST_PORT_CHANNEL, readFromHost, type FromHost, type HostRestarting, type ToHost } from './host-messages';
 import { RestartLog } from './host-restarts';
 
 const SHUTDOWN_GRACE_MS = 3000;
@@ -26,7 +26,12 @@ export interface HostSupervisor {
   stop(): Promise<void>;
 }
 
-export function startHost(): HostSupervisor {
+export interface HostEvents {
+  /** The configured sites' origins, at the Host's start and whenever the site list changes. */
+  onImageOrigins?: (origins: string[]) => void;
+}
+
+export function startHost(events: HostEvents = {}): HostSupervisor {
   const modulePath = join(__dirname, '..', 'host', 'host.cjs');
   const clients = new Set<WebContents>();
   const restarts = new RestartLog();
@@ -59,7 +64,11 @@ export function startHost(): HostSupervisor {
     });
     child = proc;
     proc.once('exit', (code) => onExit(proc, code));
-    proc.on('message', (data: unknown) => void answerHost(proc, data));
+    proc.on('message', (data: unknown) => {
+      const m = readFromHost(data);
+      if (m?.type === 'image-origins') events.onImageOrigins?.(m.origins);
+      else if (m?.type === 'chooseFolder') void answerHost(proc, m);
+    });
     for (const contents of clients) sendPort(contents);
   }
 
@@ -81,9 +90,7 @@ export function startHost(): HostSupervisor {
   }
 
   /** The Host asks for what only main has: the system's folder dialog, over the focused window. */
-  async function answerHost(proc: UtilityProcess, data: unknown): Promise<void> {
-    const ask = readFromHost(data);
-    if (!ask) return;
+  async function answerHost(proc: UtilityProcess, ask: Extract<FromHost, { type: 'chooseFolder' }>): Promise<void> {
     const options = { title: ask.title, properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[] };
     const parent = BrowserWindow.getFocusedWindow();
     let folder: string | null = null;

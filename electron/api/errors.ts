@@ -3,7 +3,7 @@
  * other services send {error}, {message} or an HTML page. Whatever came, the person gets one clear
  * sentence, the status, and field messages to show next to the fields.
  */
-import type { ErrorCode } from '../contract';
+import { setField, type ErrorCode } from '../contract';
 import { AppError } from '../base/app-error';
 import { parseJson, type HttpResponse } from './http';
 import { scrubSecrets, serverText } from './scrub';
@@ -35,12 +35,12 @@ function fieldsOf(body: Record<string, unknown>): Record<string, string> | undef
   const list = body.errors;
   const fields: Record<string, string> = {};
   if (Array.isArray(list)) {
-    for (const e of list) if (isObject(e) && typeof e.field === 'string' && typeof e.message === 'string') fields[e.field] ??= e.message;
+    for (const e of list) if (isObject(e) && typeof e.field === 'string' && typeof e.message === 'string' && !Object.hasOwn(fields, e.field)) setField(fields, e.field, e.message);
   } else if (isObject(list)) {
     // {errors: {field: "message" | ["message"]}}
     for (const [k, m] of Object.entries(list)) {
       const text = Array.isArray(m) ? m[0] : m;
-      if (typeof text === 'string') fields[k] = text;
+      if (typeof text === 'string') setField(fields, k, text); // a field's name is the site's text: set as data
     }
   }
   return Object.keys(fields).length ? fields : undefined;

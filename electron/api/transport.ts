@@ -6,6 +6,7 @@
  * person's (interactive) or as background work.
  */
 import { AppError } from '../base/app-error';
+import { assertNoClimb } from './url-path';
 import { badResponse, errorFromResponse, retryAfterSeconds, type ServerTextRules } from './errors';
 import { scrubSecrets } from './scrub';
 import { parseJson, send, type FetchLike, type HttpResponse } from './http';
@@ -147,6 +148,7 @@ export class Transport {
   }
 
   url(path: string, query?: CallOptions['query']): string {
+    assertNoClimb(path);
     const u = new URL(this.opts.baseUrl + path);
     for (const [k, v] of Object.entries(query ?? {})) {
       if (v === undefined) continue;

@@ -7,7 +7,7 @@
  * the renderer's merge view resolves with the same functions.
  */
 import { diffIndices } from 'node-diff3';
-import type { Header, MergeFieldChange, MergeFieldConflict, MergeHeader, MergeHunk, MergeText } from '../contract';
+import { isPlainObject, ownField, setField, type Header, type MergeFieldChange, type MergeFieldConflict, type MergeHeader, type MergeHunk, type MergeText } from '../contract';
 
 export type { Header };
 
@@ -150,31 +150,41 @@ export function resolveText(merge: Pick<TextMerge, 'hunks' | 'eol'>, choices: re
 }
 
 // ── header ──────────────────────────────────────────────────────────────────────────────────
+// A field is a path of keys, never a dotted string: a key may hold a dot (`og.title`). Keys are the
+// site's data and are read and set as own fields only (contract/header.ts), so `__proto__`,
+// `constructor` and `prototype` are fields like any other.
 
 export type FieldConflict = MergeFieldConflict;
 /** A field changed on one side only (or alike on both), merged cleanly: shown, and undone on request. */
 export type FieldChange = MergeFieldChange;
 export type HeaderMerge = MergeHeader;
 
-const isPlain = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+/** One text per field path, for keying choices (unambiguous: `['og.title']` and `['og', 'title']` differ). */
+export const fieldKey = (path: readonly string[]): string => JSON.stringify(path);
+
+/** A field path as a person reads it: its keys joined with › (`taxonomy › tag`; `og.title` stays one key). */
+export const fieldLabel = (path: readonly string[]): string => path.join(' › ');
+
+/** The path is the page's title (merged as a header field). */
+export const isTitlePath = (path: readonly string[]): boolean => path.length === 1 && path[0] === 'title';
 
 /** Structural equality for JSON-like values (key order does not matter). */
 export function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => same(x, b[i]));
-  if (isPlain(a) && isPlain(b)) {
+  if (isPlainObject(a) && isPlainObject(b)) {
     const ka = Object.keys(a);
     return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]));
   }
   return false;
 }
 
-function mergeObject(base: Header | undefined, mine: Header, theirs: Header, prefix: string, conflicts: FieldConflict[], changes: FieldChange[]): Header {
+function mergeObject(base: Header | undefined, mine: Header, theirs: Header, prefix: readonly string[], conflicts: FieldConflict[], changes: FieldChange[]): Header {
   const out: Header = {};
   const keys = [...new Set([...Object.keys(mine), ...Object.keys(theirs), ...Object.keys(base ?? {})])];
   for (const k of keys) {
-    const [o, a, b] = [base?.[k], mine[k], theirs[k]];
-    const path = prefix ? `${prefix}.${k}` : k;
+    const [o, a, b] = [ownField(base, k), ownField(mine, k), ownField(theirs, k)];
+    const path = [...prefix, k];
     let v: unknown;
     if (same(a, b)) {
       v = a;
@@ -185,12 +195,12 @@ function mergeObject(base: Header | undefined, mine: Header, theirs: Header, pre
     } else if (same(b, o)) {
       v = a; // only mine did
       changes.push({ path, side: 'mine', base: o, value: a });
-    } else if (isPlain(a) && isPlain(b) && (o === undefined || isPlain(o))) v = mergeObject(o as Header | undefined, a, b, path, conflicts, changes);
+    } else if (isPlainObject(a) && isPlainObject(b) && (o === undefined || isPlainObject(o))) v = mergeObject(o as Header | undefined, a, b, path, conflicts, changes);
     else {
       conflicts.push({ path, base: o, mine: a, theirs: b });
       v = a;
     }
-    if (v !== undefined) out[k] = v;
+    if (v !== undefined) setField(out, k, v);
   }
   return out;
 }
@@ -198,36 +208,38 @@ function mergeObject(base: Header | undefined, mine: Header, theirs: Header, pre
 export function mergeHeader(base: Header, mine: Header, theirs: Header): HeaderMerge {
   const conflicts: FieldConflict[] = [];
   const changes: FieldChange[] = [];
-  const merged = mergeObject(base, mine, theirs, '', conflicts, changes);
+  const merged = mergeObject(base, mine, theirs, [], conflicts, changes);
   return { merged, conflicts, changes };
 }
 
-/** Sets (or, for undefined, removes) a field by its dotted path. */
-function setPath(out: Header, path: string, value: unknown): void {
-  const parts = path.split('.');
+/** Sets (or, for undefined, removes) a field by its path of keys. */
+function setPath(out: Header, path: readonly string[], value: unknown): void {
   let node: Record<string, unknown> = out;
-  for (const p of parts.slice(0, -1)) {
-    if (!isPlain(node[p])) node[p] = {};
+  for (const p of path.slice(0, -1)) {
+    if (!isPlainObject(ownField(node, p))) setField(node, p, {});
     node = node[p] as Record<string, unknown>;
   }
-  const last = parts.at(-1)!;
+  const last = path.at(-1);
+  if (last === undefined) return;
   if (value === undefined) delete node[last];
-  else node[last] = structuredClone(value);
+  else setField(node, last, structuredClone(value));
 }
 
 /** A choice per conflicting header field: one side, the base, or a value given in the merge view. */
 export type FieldChoice = 'mine' | 'theirs' | 'base' | { value: unknown };
 
 /**
- * Applies the merge view's choices to the conflicting fields (by dotted path; a side without the
- * field removes it), and puts back the base of the clean changes undone.
+ * Applies the merge view's choices to the conflicting fields (keyed by `fieldKey` of their path; a
+ * side without the field removes it), and puts back the base of the clean changes undone (their
+ * `fieldKey`s).
  */
 export function resolveHeader(m: HeaderMerge, choices: Readonly<Record<string, FieldChoice>>, undone: ReadonlySet<string> = new Set()): Header {
   const out = structuredClone(m.merged);
-  for (const c of m.changes) if (undone.has(c.path)) setPath(out, c.path, c.base);
+  for (const c of m.changes) if (undone.has(fieldKey(c.path))) setPath(out, c.path, c.base);
   for (const c of m.conflicts) {
-    const pick = choices[c.path];
-    if (pick === undefined) throw new Error(`No choice for header field ${c.path}.`);
+    const key = fieldKey(c.path);
+    const pick = Object.hasOwn(choices, key) ? choices[key] : undefined;
+    if (pick === undefined) throw new Error(`No choice for header field ${fieldLabel(c.path)}.`);
     setPath(out, c.path, pick === 'mine' ? c.mine : pick === 'theirs' ? c.theirs : pick === 'base' ? c.base : pick.value);
   }
   return out;

@@ -106,14 +106,14 @@ export const Setup = v.strictObject({
     v.regex(/^(?!\.)(?!.*\.\.)[A-Za-z0-9._-]{3,64}$/, '3 to 64 characters: letters, digits, hyphen, underscore and dot.'),
   ),
   password: v.pipe(v.string(), v.minLength(8, 'At least 8 characters.'), v.maxLength(4096)),
-  email: v.pipe(v.string(), v.trim(), v.email('Enter a valid email address.')),
+  email: v.pipe(v.string(), v.trim(), v.maxLength(254, 'At most 254 characters.'), v.email('Enter a valid email address.')),
   fullname: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
   title: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
 });
 
 export const Forgot = v.strictObject({
   siteId: SiteId,
-  email: v.pipe(v.string(), v.trim(), v.email('Enter a valid email address.')),
+  email: v.pipe(v.string(), v.trim(), v.maxLength(254, 'At most 254 characters.'), v.email('Enter a valid email address.')),
 });
 
 export const Reset = v.strictObject({

@@ -3,11 +3,11 @@ import * as v from 'valibot';
 import { channel } from './define';
 import { SiteId } from './sites';
 import { AuthSite } from './auth';
-import type { PageBlueprint } from './pages';
+import { Template, type PageBlueprint } from './pages';
 
 export const blueprintsChannels = {
   'blueprints.templates': channel<{ type: string; label: string }[]>()(AuthSite),
-  'blueprints.page': channel<PageBlueprint>()(v.strictObject({ siteId: SiteId, template: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) })),
+  'blueprints.page': channel<PageBlueprint>()(v.strictObject({ siteId: SiteId, template: Template })),
 };
 
 export const blueprintsEvents = {};

@@ -25,6 +25,8 @@ export * from './app';
 export * from './sites';
 export * from './auth';
 export * from './permissions';
+export * from './header';
+export * from './names';
 export * from './header-patch';
 export * from './pages';
 export * from './translations';

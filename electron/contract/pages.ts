@@ -11,8 +11,8 @@ import * as v from 'valibot';
 import { SiteId } from './sites';
 import { channel } from './define';
 import { AuthSite } from './auth';
-
-export type Header = Record<string, unknown>;
+import { HeaderInput, type Header } from './header';
+import { pathName, segmentProblem } from './names';
 
 /** A row of GET /pages. The real service also sends header, taxonomy, dates and has_children. */
 export interface PageSummary {
@@ -205,17 +205,40 @@ export interface TranslationMatrix {
 
 // ── inputs ──────────────────────────────────────────────────────────────────────────────────
 
-/** `/a/b-c` with segments of anything but `/`; no `..`, no empty segment. */
+/** `/a/b-c`: each segment a name that cannot climb (contract/names.ts); no empty segment. */
 export const Route = v.pipe(
   v.string(),
   v.trim(),
   v.regex(/^\/[^/]/, 'A route starts with / followed by a name, for example /blog/post.'),
-  v.check((r) => !r.split('/').slice(1).some((s) => s === '' || s === '.' || s === '..'), 'A route cannot have empty, . or .. parts.'),
+  v.check((r) => !r.split('/').slice(1).some((s) => segmentProblem(s) !== null), 'A route cannot have empty, . or .. parts, backslashes or control characters.'),
   v.maxLength(1024),
 );
 
 const Lang = v.pipe(v.string(), v.regex(/^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/, 'Not a language code.'));
 const Bool = v.optional(v.boolean());
+
+/**
+ * Bounds of the page inputs (review L5): far above any real page, low enough that no single
+ * call can make the Host hold or send an absurd amount. `list`: routes, slugs or operations in one
+ * call (the Host splits a batch to the site's own limit).
+ */
+export const PAGE_LIMITS = { content: 8_000_000, title: 500, template: 100, list: 10_000 } as const;
+
+const Content = v.pipe(v.string(), v.maxLength(PAGE_LIMITS.content, `A page's text is at most ${PAGE_LIMITS.content.toLocaleString('en')} characters.`));
+const Title = v.pipe(v.string(), v.maxLength(PAGE_LIMITS.title, `A title is at most ${PAGE_LIMITS.title} characters.`));
+const NewTitle = v.pipe(v.string(), v.trim(), v.minLength(1, 'Give the page a title.'), v.maxLength(PAGE_LIMITS.title, `A title is at most ${PAGE_LIMITS.title} characters.`));
+/** A template's name; Grav's modular ones have parts (`modular/text`), each a name that cannot climb. */
+export const Template = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1, 'Choose a template.'),
+  v.maxLength(PAGE_LIMITS.template, `A template name is at most ${PAGE_LIMITS.template} characters.`),
+  v.check((t) => t.split('/').every((part) => segmentProblem(part) === null), 'A template name cannot have empty, . or .. parts, backslashes or control characters.'),
+);
+/** A page's slug: one route segment. */
+const Slug = v.pipe(v.string(), v.trim(), pathName('slug'));
+const listOf = <T extends v.GenericSchema>(item: T, what: string) =>
+  v.pipe(v.array(item), v.maxLength(PAGE_LIMITS.list, `At most ${PAGE_LIMITS.list.toLocaleString('en')} ${what} at a time.`));
 
 export const PageListQuery = v.strictObject({
   siteId: SiteId,
@@ -227,7 +250,7 @@ export const PageListQuery = v.strictObject({
   published: Bool,
   visible: Bool,
   routable: Bool,
-  template: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),
+  template: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(PAGE_LIMITS.template))),
   parent: v.optional(Route),
   childrenOf: v.optional(v.union([Route, v.literal('/')])),
   root: Bool,
@@ -248,10 +271,10 @@ export const PageRead = v.strictObject({
 export const PageCreate = v.strictObject({
   siteId: SiteId,
   route: Route,
-  title: v.pipe(v.string(), v.trim(), v.minLength(1, 'Give the page a title.'), v.maxLength(500)),
-  template: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)), 'default'),
-  content: v.optional(v.string()),
-  header: v.optional(v.record(v.string(), v.unknown())),
+  title: NewTitle,
+  template: v.optional(Template, 'default'),
+  content: v.optional(Content),
+  header: v.optional(HeaderInput),
   order: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   lang: v.optional(Lang),
 });
@@ -262,26 +285,26 @@ export const PageMove = v.strictObject({
   siteId: SiteId,
   route: Route,
   parent: v.union([Route, v.literal('/')]),
-  slug: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^[^/]+$/, 'A slug has no slashes.'))),
+  slug: v.optional(Slug),
   order: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 
 /** Children of `route` in the order of their slugs. (Top-level pages are reordered with reorganize.) */
-export const PageReorder = v.strictObject({ siteId: SiteId, route: Route, order: v.pipe(v.array(v.string()), v.minLength(1)) });
+export const PageReorder = v.strictObject({ siteId: SiteId, route: Route, order: v.pipe(listOf(pathName('slug'), 'pages'), v.minLength(1)) });
 
 export const PageCopy = v.strictObject({ siteId: SiteId, route: Route, destination: Route });
 
 export const PageBatch = v.strictObject({
   siteId: SiteId,
   operation: v.picklist(['publish', 'unpublish', 'delete', 'copy']),
-  routes: v.pipe(v.array(Route), v.minLength(1, 'Choose at least one page.')),
-  options: v.optional(v.record(v.string(), v.unknown())),
+  routes: v.pipe(listOf(Route, 'pages'), v.minLength(1, 'Choose at least one page.')),
+  options: v.optional(HeaderInput),
 });
 
 export const PageReorganize = v.strictObject({
   siteId: SiteId,
   operations: v.pipe(
-    v.array(v.strictObject({ route: Route, parent: v.optional(v.union([Route, v.literal('/')])), position: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) })),
+    listOf(v.strictObject({ route: Route, parent: v.optional(v.union([Route, v.literal('/')])), position: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) }), 'moves'),
     v.minLength(1),
   ),
 });
@@ -290,9 +313,9 @@ export const PageTranslate = v.strictObject({
   siteId: SiteId,
   route: Route,
   lang: Lang,
-  title: v.optional(v.string()),
-  content: v.optional(v.string()),
-  header: v.optional(v.record(v.string(), v.unknown())),
+  title: v.optional(Title),
+  content: v.optional(Content),
+  header: v.optional(HeaderInput),
 });
 
 export const PageAdopt = v.strictObject({ siteId: SiteId, route: Route, lang: Lang });
@@ -303,30 +326,39 @@ export const MediaList = v.strictObject({
   siteId: SiteId,
   route: Route,
   /** `field:op:value` clauses, at most 10 (the site's limit). */
-  filter: v.optional(v.pipe(v.array(v.pipe(v.string(), v.trim(), v.minLength(1))), v.maxLength(10, 'At most 10 filter clauses.'))),
+  filter: v.optional(v.pipe(v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(500, 'A filter clause is at most 500 characters.'))), v.maxLength(10, 'At most 10 filter clauses.'))),
   sort: v.optional(v.pipe(v.string(), v.regex(/^[a-z_]+$/))),
   order: v.optional(v.picklist(['asc', 'desc'])),
-});
-
-export const MediaUpload = v.strictObject({
-  siteId: SiteId,
-  route: Route,
-  /** Renderer-side id, echoed in `media.progress` events. */
-  uploadId: v.pipe(v.string(), v.maxLength(64)),
-  filename: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(255), v.regex(/^[^/\\]+$/, 'A file name has no slashes.')),
-  type: v.pipe(v.string(), v.maxLength(255)),
-  /**
-   * The file's bytes, base64 (the bridge carries JSON). Without it, the bytes are the ones staged
-   * for `uploadId` with `media.uploadChunk` (files of any size the site takes).
-   */
-  data: v.optional(v.string()),
-  avoidOverwriting: v.optional(v.boolean()),
 });
 
 /** The site's limit per media file (spec, "Limits"). */
 export const MAX_MEDIA_BYTES = 64 * 1024 * 1024;
 /** Bytes per `media.uploadChunk`: small messages over the bridge, progress while they go. */
 export const MEDIA_CHUNK_BYTES = 4 * 1024 * 1024;
+
+/** A file's media type: it becomes a header line of the upload, so no line break or control character. */
+export const UploadType = v.pipe(
+  v.string(),
+  v.maxLength(255),
+  v.regex(/^[^\u0000-\u001f\u007f]*$/, 'A file type cannot hold line breaks or control characters.'),
+);
+
+export const MediaUpload = v.strictObject({
+  siteId: SiteId,
+  route: Route,
+  /** Renderer-side id, echoed in `media.progress` events. */
+  uploadId: v.pipe(v.string(), v.maxLength(64)),
+  filename: v.pipe(v.string(), v.trim(), pathName('file name')),
+  type: UploadType,
+  /**
+   * The file's bytes, base64 (the bridge carries JSON), for a file of at most one chunk. Without it,
+   * the bytes are the ones staged for `uploadId` with `media.uploadChunk` (files of any size the
+   * site takes, within the staging's bounds).
+   */
+  data: v.optional(v.pipe(v.string(), v.maxLength(Math.ceil(MEDIA_CHUNK_BYTES / 3) * 4, 'A file sent whole is at most 4 MB; larger files go in pieces.'))),
+  avoidOverwriting: v.optional(v.boolean()),
+});
+
 
 export const MediaChunk = v.strictObject({
   uploadId: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
@@ -335,7 +367,7 @@ export const MediaChunk = v.strictObject({
   data: v.pipe(v.string(), v.maxLength(Math.ceil(MEDIA_CHUNK_BYTES / 3) * 4, 'A chunk is at most 4 MB.')),
 });
 
-export const MediaDelete = v.strictObject({ siteId: SiteId, route: Route, filename: v.pipe(v.string(), v.minLength(1), v.maxLength(255)) });
+export const MediaDelete = v.strictObject({ siteId: SiteId, route: Route, filename: pathName('file name') });
 
 // ── drafts and sync ─────────────────────────────────────────────────────────────────────────
 
@@ -370,16 +402,17 @@ export type MergeHunk =
 
 /** A header field that merged cleanly but differs from the base (`value` undefined: removed; `base` undefined: added). */
 export interface MergeFieldChange {
-  path: string;
+  /** The field's keys from the top (`['taxonomy', 'tag']`; a key may hold a dot: `['og.title']`). */
+  path: string[];
   side: 'mine' | 'theirs';
   base: unknown;
   value: unknown;
   alsoTheirs?: true;
 }
 
-/** A header field both sides changed differently (dotted `path`; a value undefined: that side has no such field). */
+/** A header field both sides changed differently (`path`: its keys from the top; a value undefined: that side has no such field). */
 export interface MergeFieldConflict {
-  path: string;
+  path: string[];
   base: unknown;
   mine: unknown;
   theirs: unknown;
@@ -445,10 +478,11 @@ export const DraftSave = v.strictObject({
   siteId: SiteId,
   route: Route,
   lang: v.optional(Lang),
-  title: v.pipe(v.string(), v.maxLength(500)),
-  content: v.string(),
-  header: v.record(v.string(), v.unknown()),
-  template: v.optional(v.string()),
+  title: Title,
+  content: Content,
+  header: HeaderInput,
+  /** '' when the site's page names none (its reader keeps what the site sent) */
+  template: v.optional(v.union([v.literal(''), Template], 'A template name cannot have empty, . or .. parts, backslashes or control characters.')),
   published: Bool,
   visible: Bool,
 });
@@ -482,17 +516,17 @@ export const PageCopyAsNew = v.strictObject({
   siteId: SiteId,
   route: Route,
   lang: v.optional(Lang),
-  title: v.pipe(v.string(), v.trim(), v.minLength(1, 'Give the page a title.'), v.maxLength(500)),
-  content: v.string(),
-  header: v.record(v.string(), v.unknown()),
-  template: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)), 'default'),
+  title: NewTitle,
+  content: Content,
+  header: HeaderInput,
+  template: v.optional(Template, 'default'),
 });
 
 export const DraftResolve = v.strictObject({
   draftId: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  title: v.string(),
-  content: v.string(),
-  header: v.record(v.string(), v.unknown()),
+  title: Title,
+  content: Content,
+  header: HeaderInput,
 });
 
 // ── channels ─────────────────────────────────────────────────────────────────────────────────

@@ -3,7 +3,7 @@
  * answers, fans out events. Used by the preload (MessagePort) and by browser mode (WebSocket).
  */
 import type { ErrorInfo, Result } from './errors';
-import { isEventMessage, type HostMessage, type RequestMessage } from './protocol';
+import { isEventMessage, messageTooLarge, type HostMessage, type RequestMessage } from './protocol';
 
 declare function queueMicrotask(callback: () => void): void;
 
@@ -20,7 +20,12 @@ export interface Peer {
   dispatch(event: string, payload: unknown): void;
 }
 
-export function createPeer(send: (message: RequestMessage) => void): Peer {
+/**
+ * `send` hands a request to the transport; it answers `'too_large'` for a message over
+ * MAX_MESSAGE_BYTES (it measures it as it encodes it), and the call is answered with a clear error
+ * at once, nothing sent.
+ */
+export function createPeer(send: (message: RequestMessage) => void | 'too_large'): Peer {
   let nextId = 1;
   const pending = new Map<number, (result: Result<unknown>) => void>();
   const listeners = new Map<string, Set<EventCallback>>();
@@ -44,7 +49,10 @@ export function createPeer(send: (message: RequestMessage) => void): Peer {
       return new Promise((resolve) => {
         pending.set(id, resolve);
         try {
-          send({ id, channel, input });
+          if (send({ id, channel, input }) === 'too_large') {
+            pending.delete(id);
+            resolve({ ok: false, error: messageTooLarge(channel) });
+          }
         } catch {
           pending.delete(id);
           resolve({ ok: false, error: { code: 'host_unavailable', message: 'Sitedesk lost its connection to the background service.' } });

@@ -121,7 +121,7 @@ export const sitesChannels = {
   'sites.update': channel<Site>()(SiteUpdate),
   'sites.remove': channel<{ id: string }>()(v.strictObject({ id: SiteId })),
   /** The full list of site ids in their new order. */
-  'sites.reorder': channel<Site[]>()(v.strictObject({ ids: v.pipe(v.array(SiteId), v.minLength(1)) })),
+  'sites.reorder': channel<Site[]>()(v.strictObject({ ids: v.pipe(v.array(SiteId), v.minLength(1), v.maxLength(1000, 'At most 1000 sites.')) })),
   /** Probe a saved site (`id`) or the values in an unsaved form (`target`). */
   'sites.test': channel<ConnectionReport>()(
     v.union([v.strictObject({ id: SiteId }), v.strictObject({ target: ProbeTarget })], 'Give a site id or a target to test.'),

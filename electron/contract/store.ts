@@ -19,6 +19,8 @@
 import * as v from 'valibot';
 import { channel, event } from './define';
 import { SiteId } from './sites';
+import { pathName } from './names';
+import { UploadType } from './pages';
 
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
 export type PetStatus = (typeof PET_STATUSES)[number];
@@ -207,15 +209,18 @@ export const PetListQuery = v.strictObject({
   tags: v.optional(v.pipe(v.array(trimmed(1, 50, 'A tag cannot be empty.')), v.maxLength(20, 'At most 20 tags.'))),
 });
 
+/** The largest pet image sent (in one message: base64 of it stays under the bridge's 64 MiB). */
+export const PET_IMAGE_MAX_BYTES = 32 * 1024 * 1024;
+
 export const PetUpload = v.strictObject({
   siteId: SiteId,
   petId: PetId,
   /** Renderer-side id, echoed in `store.progress` events. */
   uploadId: v.pipe(v.string(), v.maxLength(64)),
-  filename: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(255), v.regex(/^[^/\\]+$/, 'A file name has no slashes.')),
-  type: v.pipe(v.string(), v.maxLength(255)),
-  /** The image's bytes, base64 (the bridge carries JSON). */
-  data: v.pipe(v.string(), v.minLength(1, 'The file is empty.')),
+  filename: v.pipe(v.string(), v.trim(), pathName('file name')),
+  type: UploadType,
+  /** The image's bytes, base64 (the bridge carries JSON), at most PET_IMAGE_MAX_BYTES. */
+  data: v.pipe(v.string(), v.minLength(1, 'The file is empty.'), v.maxLength(Math.ceil(PET_IMAGE_MAX_BYTES / 3) * 4, 'An image is at most 32 MB.')),
   /** sent as the reference's `additionalMetadata` */
   metadata: v.optional(v.pipe(v.string(), v.maxLength(500))),
 });
@@ -251,12 +256,27 @@ export const OrderLookup = v.strictObject({ siteId: SiteId, orderId: OrderId });
 
 export const OrderDelete = v.strictObject({ siteId: SiteId, orderId: OrderId });
 
-export const StoreUsername = v.pipe(
+/** Names under /user that are the store's own routes, not users (paths are case-sensitive there). */
+export const STORE_ROUTE_NAMES: readonly string[] = ['login', 'logout', 'createWithList'];
+
+/** A username as typed: the characters both stores' forms take. */
+const UsernameText = v.pipe(
   v.string(),
   v.trim(),
   v.minLength(1, 'Enter the username.'),
   v.maxLength(64, 'At most 64 characters.'),
   v.regex(/^[A-Za-z0-9._-]+$/, 'Letters, digits, dots, hyphens and underscores only.'),
+);
+
+/**
+ * A store username that addresses a user: it is a segment of the store's URL (`/user/{username}`),
+ * so it never climbs (`.`, `..`: contract/names.ts), and the store's own routes under /user
+ * (`login`, `logout`, `createWithList`) are refused: such a user could never be read, changed or deleted.
+ */
+export const StoreUsername = v.pipe(
+  UsernameText,
+  pathName('username', 64),
+  v.check((name) => !STORE_ROUTE_NAMES.includes(name), 'That name is one of the store’s own addresses (login, logout, createWithList); choose another username.'),
 );
 
 const optionalText = (max: number) => v.optional(v.pipe(v.string(), v.trim(), v.maxLength(max, `At most ${max} characters.`)));
@@ -305,7 +325,8 @@ export const UserUpdate = v.strictObject({ siteId: SiteId, username: StoreUserna
 
 export const StoreLogin = v.strictObject({
   siteId: SiteId,
-  username: StoreUsername,
+  /** sent in the query, never in the path: any name the store takes */
+  username: UsernameText,
   password: v.pipe(v.string(), v.minLength(1, 'Enter the password.'), v.maxLength(4096)),
 });
 

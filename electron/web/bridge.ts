@@ -6,6 +6,7 @@
  */
 import { BRIDGE_CLOSE } from '../contract/protocol';
 import { serveConnection } from '../core/connection';
+import { siteOrigins } from '../common/csp';
 import type { HostEndpoint } from '../core/host-types';
 
 /** The page's side of a line, as the Host side sees it. */
@@ -34,6 +35,8 @@ export interface HostBridge {
   open(page: PageEnd): BridgeLine | null;
   /** The person asked to start a Host that kept stopping again. */
   retry?(): void;
+  /** The configured sites' origins, for the page's image policy (electron/common/csp.ts); none while no Host answers. */
+  imageOrigins(): Promise<readonly string[]>;
 }
 
 /** Parses a frame from a page; anything that is not JSON is null (ignored, like any malformed frame). */
@@ -49,6 +52,10 @@ export function parseFrame(frame: string): unknown {
 export function inProcessBridge(host: HostEndpoint): HostBridge {
   return {
     available: () => Promise.resolve('ready'),
+    async imageOrigins() {
+      const list = await host.invoke('sites.list', {}).catch(() => null);
+      return list?.ok ? siteOrigins(list.value as readonly { baseUrl: string }[]) : [];
+    },
     open(page) {
       const conn = serveConnection(host, (msg) => page.send(JSON.stringify(msg)));
       return {

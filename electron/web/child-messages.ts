@@ -4,6 +4,8 @@
  * a numbered line; its frames cross as the text the page sent, parsed only by the Host.
  */
 
+import { originOf } from '../common/csp';
+
 /** What the Host asks of the session's secrets the server keeps when there is no keychain. */
 export type SecretOp = 'get' | 'set' | 'delete' | 'deleteByPrefix';
 
@@ -25,7 +27,9 @@ export type FromHostChild =
   | { type: 'failed'; message: string }
   | { type: 'frame'; line: number; frame: string }
   /** Session-only secrets live in the server, so they outlive a Host restart. `key`: an account or a prefix. */
-  | { type: 'secret'; id: number; op: SecretOp; key: string; value?: string };
+  | { type: 'secret'; id: number; op: SecretOp; key: string; value?: string }
+  /** The configured sites' origins (the page's image policy), at start and whenever the site list changes. */
+  | { type: 'image-origins'; origins: string[] };
 
 const isObject = (m: unknown): m is Record<string, unknown> => typeof m === 'object' && m !== null;
 const isLine = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n);
@@ -45,6 +49,9 @@ export function readFromHostChild(m: unknown): FromHostChild | null {
   if (!isObject(m)) return null;
   if (m.type === 'frame' && isLine(m.line) && typeof m.frame === 'string') return { type: 'frame', line: m.line, frame: m.frame };
   if (m.type === 'failed' && typeof m.message === 'string') return { type: 'failed', message: m.message };
+  if (m.type === 'image-origins' && Array.isArray(m.origins) && m.origins.every((o) => typeof o === 'string' && originOf(o) === o)) {
+    return { type: 'image-origins', origins: m.origins as string[] };
+  }
   if (m.type === 'secret' && isLine(m.id) && typeof m.op === 'string' && SECRET_OPS.includes(m.op) && typeof m.key === 'string') {
     if (m.op === 'set' && typeof m.value !== 'string') return null;
     return { type: 'secret', id: m.id, op: m.op as SecretOp, key: m.key, ...(typeof m.value === 'string' ? { value: m.value } : {}) };

@@ -11,6 +11,7 @@ import { openSecretStore } from '../secrets/keychain';
 import { secretsOptionsFromEnv } from '../secrets/options';
 import type { SecretStore } from '../secrets/secret-store';
 import { inProcessBridge, type BridgeLine, type HostBridge } from './bridge';
+import { siteOrigins } from '../common/csp';
 import { readToHostChild, type FromHostChild } from './child-messages';
 import { ServerKeptSecrets } from './session-secrets';
 
@@ -70,6 +71,11 @@ async function start(): Promise<void> {
   if (secrets.status.mode === 'memory') secrets = serverSecrets = new ServerKeptSecrets(secrets.status, (m) => void tell(m));
   host = await createHost({ dataDir: dataDir!, shell: 'browser', version: __APP_VERSION__, secrets });
   bridge = inProcessBridge(host);
+  // the server builds each page's image policy from the sites' origins: tell it now and on every change
+  host.onEvent((event, payload) => {
+    if (event === 'sites.changed') void tell({ type: 'image-origins', origins: siteOrigins(payload as readonly { baseUrl: string }[]) });
+  });
+  await tell({ type: 'image-origins', origins: [...(await bridge.imageOrigins())] });
   await tell({ type: 'ready', secrets: { mode: secrets.status.mode, reason: secrets.status.reason } });
 }
 

@@ -15,7 +15,9 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { HostEndpoint } from '../core/host-types';
 import { CLOSE_HOST_RESTARTING, CLOSE_HOST_STOPPED, inProcessBridge, type BridgeLine, type HostBridge } from './bridge';
-import { answerStatic, csp } from './static-files';
+import { answerStatic } from './static-files';
+import { contentSecurityPolicy } from '../common/csp';
+import { MAX_MESSAGE_BYTES } from '../contract/protocol';
 
 export interface WebServerOptions {
   /** The Host in this process; or give `bridge`. */
@@ -37,8 +39,6 @@ export interface WebServer {
 /** A request has this long to send its headers, and a whole request this long: half-open sockets go. */
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
-/** The largest frame a page may send; bigger ones close that socket (1009), not the server. */
-const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
 function sameToken(given: string | null, token: string): boolean {
   if (!given) return false;
@@ -92,6 +92,12 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   let port = 0;
   const ownHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 
+  // The app:// policy plus the bridge's own ws: origin and blob: previews, with images only from
+  // the configured sites' origins as they are at this response (a page keeps the policy it loaded
+  // with: a site added later shows its images after a reload). No Host, no remote images.
+  const csp = async () =>
+    contentSecurityPolicy({ images: [...(await bridge.imageOrigins())], blobImages: true, connect: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`] });
+
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!ownHosts().has(req.headers.host ?? '')) {
       res.writeHead(421).end('Misdirected request');
@@ -109,7 +115,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     }
     res.writeHead(200, {
       'Content-Type': answer.type,
-      'Content-Security-Policy': csp(port),
+      'Content-Security-Policy': await csp(),
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
       'Cache-Control': 'no-store',
@@ -117,7 +123,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     res.end(req.method === 'HEAD' ? undefined : answer.body);
   }
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
   async function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     // Node hands the socket over without an error listener: a client that resets it would otherwise be an uncaught error.

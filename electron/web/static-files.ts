@@ -19,19 +19,6 @@ const MIME: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-// Same policy as the app:// protocol in Electron, plus the bridge's own ws: origin.
-export const csp = (port: number) =>
-  [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https: http:",
-    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-
 export type StaticAnswer =
   | { status: 200; body: Buffer; type: string }
   | { status: 400 | 403 | 404; text: string };

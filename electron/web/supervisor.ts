@@ -59,6 +59,9 @@ export function superviseHost(opts: SupervisorOptions): SupervisedHost {
   let firstReject!: (err: Error) => void;
   const firstStart = new Promise<ReadyInfo>((resolve, reject) => ((firstResolve = resolve), (firstReject = reject)));
 
+  /** The sites' origins as the Host last told them (they outlive a restart: the sites do). */
+  let origins: readonly string[] = [];
+
   const setState = (next: SupervisedState) => {
     state = next;
     if (next === 'ready' || next === 'stopped') for (const wake of [...waiting]) wake();
@@ -82,6 +85,7 @@ export function superviseHost(opts: SupervisorOptions): SupervisedHost {
       const m = readFromHostChild(raw);
       if (m?.type === 'frame') lines.get(m.line)?.send(m.frame);
       else if (m?.type === 'failed') lastFailure = m.message;
+      else if (m?.type === 'image-origins') origins = m.origins;
       else if (m?.type === 'secret') {
         void runSecretRequest(sessionSecrets, m).then((value) => {
           if (proc === child) post({ type: 'secret-answer', id: m.id, value });
@@ -147,6 +151,8 @@ export function superviseHost(opts: SupervisorOptions): SupervisedHost {
       setState('restarting');
       spawnHost();
     },
+
+    imageOrigins: () => Promise.resolve(origins),
 
     open(page): BridgeLine | null {
       if (state !== 'ready' || !child) return null;

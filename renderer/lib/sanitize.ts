@@ -4,8 +4,13 @@
  *
  * - no scripts, no event handlers, no frames, objects, forms or styles, no `javascript:` URLs;
  * - relative `src`/`href` are made absolute against the site (the app's own origin is not the site's);
- * - links open outside the app (`target="_blank"`, `rel="noopener noreferrer"`; Electron's window-open
- *   handler sends http(s) to the system browser and refuses the rest).
+ * - images, video and audio load only from the site's own origin, without a referrer: a page's HTML
+ *   cannot make the app fetch from elsewhere (read receipts, the reader's address); links may point anywhere;
+ * - links, `<area>` ones too, open outside the app (`target="_blank"`, `rel="noopener noreferrer"`;
+ *   Electron's window-open handler sends http(s) to the system browser and refuses the rest);
+ * - no `download` (a save dialog from site HTML) and no `background`; `id` and `name` are prefixed
+ *   (`user-content-`, SANITIZE_NAMED_PROPS) so they cannot clobber the page's globals, and in-page
+ *   links (`#part`) follow their renamed targets.
  *
  *   sanitizeSiteHtml(page.contentHtml, site.baseUrl)   → a string safe for {@html}
  */
@@ -13,8 +18,13 @@ import DOMPurify from 'dompurify';
 
 const purify = DOMPurify(window);
 
-/** What the hooks resolve relative URLs against during one `sanitizeSiteHtml` call. */
+/** What the hooks resolve relative URLs against during one `sanitizeSiteHtml` call (the site's origin + '/'). */
 let currentBase: string | null = null;
+
+/** Attributes that load something into the page (as opposed to `href`, which a person follows). */
+const LOADS = new Set(['src', 'poster']);
+/** The prefix SANITIZE_NAMED_PROPS gives ids and names. */
+const NAMED_PREFIX = 'user-content-';
 
 const SAFE_SCHEME = /^(https?:|mailto:|tel:|#)/i;
 
@@ -35,14 +45,20 @@ purify.addHook('afterSanitizeAttributes', (node) => {
     const raw = node.getAttribute(attr);
     if (raw === null) continue;
     const abs = absolute(raw);
-    if (abs === null) node.removeAttribute(attr);
+    if (abs === null || (LOADS.has(attr) && !sameSite(abs))) node.removeAttribute(attr);
     else node.setAttribute(attr, abs);
   }
   // srcset would need per-candidate rewriting; the plain src is enough for a preview
   node.removeAttribute('srcset');
-  if (node.tagName === 'A' && node.hasAttribute('href') && !node.getAttribute('href')!.startsWith('#')) {
-    node.setAttribute('target', '_blank');
-    node.setAttribute('rel', 'noopener noreferrer');
+  const href = node.getAttribute('href');
+  if ((node.tagName === 'A' || node.tagName === 'AREA') && href !== null) {
+    if (href.startsWith('#')) {
+      // the target's id was prefixed (SANITIZE_NAMED_PROPS): the link follows it
+      if (href.length > 1 && !href.startsWith(`#${NAMED_PREFIX}`)) node.setAttribute('href', `#${NAMED_PREFIX}${href.slice(1)}`);
+    } else {
+      node.setAttribute('target', '_blank');
+      node.setAttribute('rel', 'noopener noreferrer');
+    }
   }
   if (node.tagName === 'IMG') {
     node.setAttribute('loading', 'lazy');
@@ -53,10 +69,22 @@ purify.addHook('afterSanitizeAttributes', (node) => {
 const CONFIG = {
   USE_PROFILES: { html: true },
   FORBID_TAGS: ['script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'form', 'input', 'button', 'textarea', 'select', 'option', 'link', 'meta', 'base', 'template', 'noscript'],
-  FORBID_ATTR: ['style', 'srcdoc', 'formaction', 'action', 'ping'],
+  FORBID_ATTR: ['style', 'srcdoc', 'formaction', 'action', 'ping', 'download', 'background'],
   ADD_ATTR: ['target'],
   ALLOW_DATA_ATTR: false,
+  SANITIZE_DOM: true,
+  SANITIZE_NAMED_PROPS: true,
 };
+
+/** The URL is on the site being shown (its origin), or there is no site to compare with. */
+function sameSite(url: string): boolean {
+  if (!currentBase) return false;
+  try {
+    return new URL(url).origin === new URL(currentBase).origin;
+  } catch {
+    return false;
+  }
+}
 
 /** The site's origin plus the path of its base URL, used to resolve relative links in its HTML. */
 export function siteOrigin(baseUrl: string): string | null {
@@ -88,4 +116,15 @@ export function siteUrl(url: string | null | undefined, baseUrl: string): string
   } catch {
     return null;
   }
+}
+
+/**
+ * The address of an image to show for a site (a media thumbnail, a pet's photo): made absolute
+ * against the site, and only when it is on the site's own origin (null otherwise: the app shows
+ * its icon instead and never fetches from elsewhere). Shown with `referrerpolicy="no-referrer"`.
+ */
+export function siteImageUrl(url: string | null | undefined, baseUrl: string): string | null {
+  const abs = siteUrl(url, baseUrl);
+  const origin = siteOrigin(baseUrl);
+  return abs && origin && new URL(abs).origin === origin ? abs : null;
 }

@@ -6,7 +6,7 @@
  */
 import { createPeer, type Peer } from '../../electron/contract/peer';
 import type { ErrorInfo, Result } from '../../electron/contract/errors';
-import { BRIDGE_CLOSE, type RequestMessage } from '../../electron/contract/protocol';
+import { BRIDGE_CLOSE, frameTooLarge, type RequestMessage } from '../../electron/contract/protocol';
 
 /** What the preload puts on `window` (contextBridge). */
 export interface SitedeskBridge {
@@ -38,6 +38,11 @@ const HOST_GONE: ErrorInfo = {
 const HOST_STOPPED: ErrorInfo = {
   code: 'host_unavailable',
   message: 'Sitedesk’s background service keeps stopping. Your saved work is safe; start it again from the notice at the top of the window.',
+};
+
+const TOO_BIG: ErrorInfo = {
+  code: 'invalid_input',
+  message: 'A message was too large for the connection to the background service (over 64 MB), so it was closed; it reconnects by itself. Send less at once.',
 };
 
 /** Picks the transport for this window. Never throws. */
@@ -103,6 +108,8 @@ export function webSocketTransport(token: string, options: WebSocketTransportOpt
 
   const peer: Peer = createPeer((message: RequestMessage) => {
     const frame = JSON.stringify(message);
+    // the server closes the socket on a frame over the limit (1009): refuse it here instead
+    if (frameTooLarge(frame)) return 'too_large';
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(frame);
     else queue.push(frame);
   });
@@ -136,9 +143,10 @@ export function webSocketTransport(token: string, options: WebSocketTransportOpt
       if (socket !== ws) return;
       socket = null;
       // Every call already handed to the socket (or queued for it) is answered now: the Host will
-      // never answer it. Calls made from here on wait in the queue for the next socket.
+      // never answer it. Calls made from here on wait in the queue for the next socket. A close for
+      // a message too big (1009) says so, though this side checks the size before sending.
       queue = [];
-      peer.failPending(HOST_GONE);
+      peer.failPending(event.code === 1009 ? TOO_BIG : HOST_GONE);
       if (event.code === BRIDGE_CLOSE.stopped) {
         connected = false;
         reported = true;

@@ -6,6 +6,19 @@
 import type { ChannelInput, ConnectionReport, Site, SiteDraft, SiteUpdate } from '../../electron/contract/index';
 import { invoke, on } from '../lib/client';
 import { AppError } from '../lib/errors';
+import { toasts } from '../lib/app.svelte';
+import { originOf } from '../../electron/common/csp';
+
+/**
+ * The site whose image the page's policy refused, if it is one of ours: browser mode's policy is
+ * fixed when the page loads, so a site added later has its images refused until a reload.
+ * (Electron's filter follows the sites as they change; it reports no violation.)
+ */
+export function siteOfRefusedImage(event: { effectiveDirective: string; blockedURI: string }, list: readonly Site[]): Site | null {
+  if (event.effectiveDirective !== 'img-src' && event.effectiveDirective !== 'media-src') return null;
+  const origin = originOf(event.blockedURI);
+  return (origin && list.find((s) => originOf(s.baseUrl) === origin)) || null;
+}
 
 /** The values of a site form a connection test can probe before they are saved. */
 export type ProbeTarget = Extract<ChannelInput<'sites.test'>, { target: unknown }>['target'];
@@ -62,10 +75,23 @@ class SitesState {
 
   /** Follow `sites.changed`. Returns the unsubscribe function. */
   start(): () => void {
-    return on('sites.changed', (list) => {
+    const off = on('sites.changed', (list) => {
       this.#epoch++;
       this.#apply(list);
     });
+    if (typeof document === 'undefined') return off;
+    const told = new Set<string>();
+    const refused = (e: SecurityPolicyViolationEvent) => {
+      const site = siteOfRefusedImage(e, this.list);
+      if (!site || told.has(site.id)) return;
+      told.add(site.id);
+      toasts.info(`Images of ${site.name} show after a reload`, 'This page was opened before the site was added, and it may load images only from the sites it knew then. Reload the page to see them.');
+    };
+    document.addEventListener('securitypolicyviolation', refused);
+    return () => {
+      off();
+      document.removeEventListener('securitypolicyviolation', refused);
+    };
   }
 
   async add(draft: SiteDraft): Promise<Site> {

@@ -142,6 +142,32 @@ test('a conflict: pushed, shown in Changes, resolved per hunk and by hand, then 
   expect(onServer.header.menu).toBe('Story');
 });
 
+test('a header key holding a dot and a nested key of the same text are two fields, each resolved as chosen', async ({ page }) => {
+  await demo.connect(page);
+  await onSite('PATCH', '/about/history', { header: { 'og.title': 'Base', og: { title: 'Base nested' } } });
+  await draft(page, '/about/history', (p) => ({ header: { ...p.header, 'og.title': 'Mine', og: { title: 'Mine nested' } } }));
+  await onSite('PATCH', '/about/history', { header: { 'og.title': 'Theirs', og: { title: 'Theirs nested' } } });
+
+  const pane = await openChanges(page);
+  const item = pane.getByRole('listitem', { name: 'History' });
+  await pane.getByRole('button', { name: 'Push now' }).click();
+  await expect(item).toContainText('Conflict: changed on the site too');
+  await item.getByRole('button', { name: 'Resolve… History' }).click();
+  const merge = pane.getByRole('region', { name: 'Resolve conflict: History' });
+  const dotted = merge.getByRole('radiogroup', { name: 'Header field og.title', exact: true });
+  const nested = merge.getByRole('radiogroup', { name: 'Header field og › title', exact: true });
+  await expect(dotted.getByRole('radio', { name: /^Theirs/ })).toHaveAccessibleName('Theirs Theirs');
+  await expect(nested.getByRole('radio', { name: /^Theirs/ })).toHaveAccessibleName('Theirs Theirs nested');
+  await dotted.getByRole('radio', { name: /^Theirs/ }).check();
+  await expect(nested.getByRole('radio', { name: /^Mine/ })).toBeChecked();
+
+  await merge.getByRole('button', { name: 'Resolve and push' }).click();
+  await expect(page.getByRole('region', { name: 'Notifications' })).toContainText('Resolved and pushed /about/history');
+  const header = (await onSite('GET', '/about/history')).header as Record<string, unknown>;
+  expect(header['og.title']).toBe('Theirs');
+  expect(header.og).toEqual({ title: 'Mine nested' });
+});
+
 test('offline: the push says so, the rail and status bar show it, a change is discarded, back online it syncs', async ({ page }) => {
   await demo.connect(page);
   await draft(page, '/about/history', () => ({ content: 'Written on a train.\n' }));

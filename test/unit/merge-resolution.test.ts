@@ -4,7 +4,7 @@
  * sends, and that its answers are the shared merge's for every choice.
  */
 import { describe, expect, test } from 'vitest';
-import { mergeHeader, mergeText, resolveHeader, resolveText } from '../../electron/common/merge';
+import { fieldKey, mergeHeader, mergeText, resolveHeader, resolveText } from '../../electron/common/merge';
 import { headerToSend, resolvedHeader, resolvedText, resolvedTitle, showValue, type HunkChoice } from '../../renderer/views/sync/resolution';
 
 const L = (...xs: string[]) => xs.join('\n');
@@ -61,9 +61,9 @@ describe('header', () => {
   const theirs = { title: 'T theirs', menu: 'Theirs', taxonomy: { tag: ['a', 't'] }, gone: 2 };
   const h = mergeHeader(base, mine, theirs);
 
-  test('each field choice gives what the shared merge gives, dotted paths and removals included', () => {
-    expect(h.conflicts.map((c) => c.path).sort()).toEqual(['gone', 'menu', 'taxonomy.tag', 'title']);
-    const choices = { title: 'theirs', menu: 'mine', 'taxonomy.tag': 'theirs', gone: 'mine' } as const;
+  test('each field choice gives what the shared merge gives, nested paths and removals included', () => {
+    expect(h.conflicts.map((c) => c.path.join('/')).sort()).toEqual(['gone', 'menu', 'taxonomy/tag', 'title']);
+    const choices = { [fieldKey(['title'])]: 'theirs', [fieldKey(['menu'])]: 'mine', [fieldKey(['taxonomy', 'tag'])]: 'theirs', [fieldKey(['gone'])]: 'mine' } as const;
     const ours = resolvedHeader(h.merged, h.conflicts, choices);
     expect(ours).toEqual(resolveHeader(h, choices));
     expect(ours).not.toHaveProperty('gone'); // mine removed it
@@ -72,16 +72,16 @@ describe('header', () => {
 
   test('the title comes from its choice and travels in the header only where mine had one', () => {
     const merge = { text: mergeText('', '', ''), header: h };
-    expect(resolvedTitle(merge, { title: 'theirs' }, 'fallback')).toBe('T theirs');
+    expect(resolvedTitle(merge, { [fieldKey(['title'])]: 'theirs' }, 'fallback')).toBe('T theirs');
     expect(resolvedTitle(merge, {}, 'fallback')).toBe('T mine');
-    const resolved = resolvedHeader(h.merged, h.conflicts, { title: 'theirs' });
+    const resolved = resolvedHeader(h.merged, h.conflicts, { [fieldKey(['title'])]: 'theirs' });
     expect(headerToSend(resolved, { menu: 'x' }, 'Typed')).not.toHaveProperty('title');
     expect(headerToSend(resolved, { title: 'x' }, 'Typed').title).toBe('Typed');
   });
 
   test('a clean change undone gives what the shared merge gives, the title included', () => {
     const c = mergeHeader({ title: 'T', menu: 'Old', extra: 1 }, { title: 'T', menu: 'Old', extra: 1, mine: true }, { title: 'T site', extra: 1 });
-    const undone = new Set(['title', 'menu']);
+    const undone = new Set([fieldKey(['title']), fieldKey(['menu'])]);
     expect(resolvedHeader(c.merged, c.conflicts, {}, c.changes, undone)).toEqual(resolveHeader(c, {}, undone));
     const merge = { text: mergeText('', '', ''), header: c };
     expect(resolvedTitle(merge, {}, 'fallback')).toBe('T site');

@@ -35,8 +35,8 @@ function conflicted(): DraftDetail {
       },
       header: {
         merged: { title: 'Mine', tag: 'b', color: 'red' },
-        conflicts: [{ path: 'title', base: 'Base', mine: 'Mine', theirs: 'Theirs' }],
-        changes: [{ path: 'tag', side: 'theirs', base: 'a', value: 'b' }],
+        conflicts: [{ path: ['title'], base: 'Base', mine: 'Mine', theirs: 'Theirs' }],
+        changes: [{ path: ['tag'], side: 'theirs', base: 'a', value: 'b' }],
       },
     },
   };
@@ -86,16 +86,16 @@ describe('MergeSession', () => {
     const m = session();
     m.keepHunk(2, false);
     expect(m.result).toBe(text('M', 'old'));
-    m.keepField('tag', false);
+    m.keepField(['tag'], false);
     expect(m.resolution()?.header.tag).toBe('a');
   });
 
   it('the title follows its field choice until it is typed in', () => {
     const m = session();
-    m.chooseField('title', 'theirs');
+    m.chooseField(['title'], 'theirs');
     expect(m.title).toBe('Theirs');
     m.title = 'My own';
-    m.chooseField('title', 'mine');
+    m.chooseField(['title'], 'mine');
     expect(m.title).toBe('My own');
     expect(m.resolution()).toEqual({ title: 'My own', content: text('M'), header: { title: 'My own', tag: 'b', color: 'red' } });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { diff3Merge } from 'node-diff3';
-import { bothBlocks, eolOf, mergeHeader, mergeText, resolveHeader, resolveText, same } from '../../electron/common/merge';
+import { bothBlocks, eolOf, fieldKey, mergeHeader, mergeText, resolveHeader, resolveText, same } from '../../electron/common/merge';
 
 const L = (...xs: string[]) => xs.join('\n');
 
@@ -151,12 +151,12 @@ describe('clean changes are kept apart, for what they are', () => {
   test('header fields changed on one side are listed, and an undone one gets its base back', () => {
     const h = mergeHeader({ title: 'T', menu: 'Old', tags: ['a'] }, { title: 'T', menu: 'Old', tags: ['a', 'b'] }, { title: 'T2', tags: ['a'] });
     expect(h.changes).toEqual([
-      { path: 'title', side: 'theirs', base: 'T', value: 'T2' },
-      { path: 'menu', side: 'theirs', base: 'Old', value: undefined },
-      { path: 'tags', side: 'mine', base: ['a'], value: ['a', 'b'] },
+      { path: ['title'], side: 'theirs', base: 'T', value: 'T2' },
+      { path: ['menu'], side: 'theirs', base: 'Old', value: undefined },
+      { path: ['tags'], side: 'mine', base: ['a'], value: ['a', 'b'] },
     ]);
     expect(h.merged).toEqual({ title: 'T2', tags: ['a', 'b'] });
-    expect(resolveHeader(h, {}, new Set(['menu', 'title']))).toEqual({ title: 'T', menu: 'Old', tags: ['a', 'b'] });
+    expect(resolveHeader(h, {}, new Set([fieldKey(['menu']), fieldKey(['title'])]))).toEqual({ title: 'T', menu: 'Old', tags: ['a', 'b'] });
   });
 });
 
@@ -167,17 +167,17 @@ describe('header merge field by field', () => {
       merged: { title: 'T', menu: 'Home', a: 1, b: 2 },
       conflicts: [],
       changes: [
-        { path: 'menu', side: 'mine', base: undefined, value: 'Home', alsoTheirs: true },
-        { path: 'a', side: 'mine', base: undefined, value: 1 },
-        { path: 'b', side: 'theirs', base: undefined, value: 2 },
+        { path: ['menu'], side: 'mine', base: undefined, value: 'Home', alsoTheirs: true },
+        { path: ['a'], side: 'mine', base: undefined, value: 1 },
+        { path: ['b'], side: 'theirs', base: undefined, value: 2 },
       ],
     });
   });
 
   test('a key added on both sides with different values is a conflict', () => {
     const m = mergeHeader({}, { menu: 'Mine' }, { menu: 'Theirs' });
-    expect(m.conflicts).toEqual([{ path: 'menu', base: undefined, mine: 'Mine', theirs: 'Theirs' }]);
-    expect(resolveHeader(m, { menu: 'theirs' })).toEqual({ menu: 'Theirs' });
+    expect(m.conflicts).toEqual([{ path: ['menu'], base: undefined, mine: 'Mine', theirs: 'Theirs' }]);
+    expect(resolveHeader(m, { [fieldKey(['menu'])]: 'theirs' })).toEqual({ menu: 'Theirs' });
   });
 
   test('deleted on one side, unchanged on the other: deleted', () => {
@@ -187,24 +187,24 @@ describe('header merge field by field', () => {
 
   test('deleted on one side, changed on the other: a conflict that can go either way', () => {
     const m = mergeHeader({ a: 1 }, {}, { a: 2 });
-    expect(m.conflicts).toEqual([{ path: 'a', base: 1, mine: undefined, theirs: 2 }]);
-    expect(resolveHeader(m, { a: 'mine' })).toEqual({});
-    expect(resolveHeader(m, { a: 'theirs' })).toEqual({ a: 2 });
+    expect(m.conflicts).toEqual([{ path: ['a'], base: 1, mine: undefined, theirs: 2 }]);
+    expect(resolveHeader(m, { [fieldKey(['a'])]: 'mine' })).toEqual({});
+    expect(resolveHeader(m, { [fieldKey(['a'])]: 'theirs' })).toEqual({ a: 2 });
   });
 
-  test('nested objects merge key by key with dotted paths', () => {
+  test('nested objects merge key by key, their fields paths of keys', () => {
     const base = { taxonomy: { category: ['blog'], tag: ['a'] } };
     const mine = { taxonomy: { category: ['news'], tag: ['a'] } };
     const theirs = { taxonomy: { category: ['blog'], tag: ['a', 'b'] } };
     expect(mergeHeader(base, mine, theirs).merged).toEqual({ taxonomy: { category: ['news'], tag: ['a', 'b'] } });
     const clash = mergeHeader(base, { taxonomy: { category: ['x'], tag: ['a'] } }, { taxonomy: { category: ['y'], tag: ['a'] } });
-    expect(clash.conflicts.map((c) => c.path)).toEqual(['taxonomy.category']);
-    expect(resolveHeader(clash, { 'taxonomy.category': { value: ['x', 'y'] } })).toEqual({ taxonomy: { category: ['x', 'y'], tag: ['a'] } });
+    expect(clash.conflicts.map((c) => c.path)).toEqual([['taxonomy', 'category']]);
+    expect(resolveHeader(clash, { [fieldKey(['taxonomy', 'category'])]: { value: ['x', 'y'] } })).toEqual({ taxonomy: { category: ['x', 'y'], tag: ['a'] } });
   });
 
   test('lists are values: reordered lists on both sides conflict rather than silently mixing', () => {
     const m = mergeHeader({ tags: ['a', 'b'] }, { tags: ['b', 'a'] }, { tags: ['a', 'b', 'c'] });
-    expect(m.conflicts.map((c) => c.path)).toEqual(['tags']);
+    expect(m.conflicts.map((c) => c.path)).toEqual([['tags']]);
   });
 
   test('key order does not make a change', () => {

@@ -134,11 +134,11 @@ describe('PageMediaState', () => {
     await media.load();
     expect(host.listed().at(-1)).toEqual({ siteId: 's1', route: '/blog', sort: 'size', order: 'asc' });
     expect(media.items.map((m) => m.filename)).toEqual(['b.png', 'a.png']);
-    media.failedThumbs = { 'a.png': true };
+    media.failedThumbs.add('a.png');
     route = '/about';
     const reading = media.open();
     expect(media.loading).toBe(true);
-    expect(media.failedThumbs).toEqual({});
+    expect(media.failedThumbs.size).toBe(0);
     await reading;
     expect(media.items.map((m) => m.filename)).toEqual(['team.jpg']);
   });
@@ -208,8 +208,11 @@ describe('PageMediaState', () => {
     media.preview(media.items[1]!);
     expect(media.previewOpen).toBe(true);
     expect(media.previewFailed).toBe(false);
-    media.failedThumbs = { 'b.png': true };
+    media.failedThumbs.add('b.png');
     expect(media.previewFailed).toBe(true);
+    // a file named like an Object member is not taken for a failed one
+    media.preview({ ...media.items[1]!, filename: 'constructor' });
+    expect(media.previewFailed).toBe(false);
   });
 
   it('an upload’s answer is the new list; with a sort on, the list is read again', async () => {

@@ -21,6 +21,7 @@ const codes: Record<ErrorCode, boolean> = {
   keychain: false,
   unknown_channel: false,
   host_unavailable: false,
+  disk_full: false,
   internal: false,
 };
 

@@ -11,7 +11,7 @@ import type { CallOptions, Transport } from '../transport';
 import { parseAnswer } from '../parse';
 import { callName, request } from './envelope';
 import { Label, Options } from './fields';
-import { routePath } from './pages';
+import { routePath } from '../url-path';
 
 /** Fields as a list, or as a map keyed by name (the name then comes from the key). */
 const listOf = (fields: BlueprintField[] | Record<string, BlueprintField>): BlueprintField[] =>

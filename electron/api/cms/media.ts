@@ -8,7 +8,7 @@ import type { CallOptions, Transport } from '../transport';
 import { parseAnswer } from '../parse';
 import { multipartFile } from '../multipart';
 import { callName, request } from './envelope';
-import { routePath } from './pages';
+import { routePath, segment } from '../url-path';
 
 const Item = v.object({
   filename: v.string(),
@@ -56,6 +56,6 @@ export const cmsMedia = {
   },
 
   async remove(t: Transport, route: string, filename: string): Promise<void> {
-    await t.call({ method: 'DELETE', path: `/pages/${routePath(route)}/media/${encodeURIComponent(filename)}` });
+    await t.call({ method: 'DELETE', path: `/pages/${routePath(route)}/media/${segment(filename, 'file name')}` });
   },
 };

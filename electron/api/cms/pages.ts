@@ -25,25 +25,21 @@ import type {
   TranslationSide,
   UnreadablePage,
 } from '../../contract';
+import { HeaderValue, setField } from '../../contract';
 import { AppError, isAppError } from '../../base/app-error';
 import type { CallOptions, Transport } from '../transport';
 import { parseAnswer, parseRows, type RowProblem } from '../parse';
 import { callName, listCall, nextPage, request } from './envelope';
 import { joinRoute, parentOf, slugOf, withSlash } from '../../common/route';
+import { routePath } from '../url-path';
 import { LangKeys, LangValues, Order, Text } from './fields';
 
-/** `/blog/my post` → `blog/my%20post`: no leading slash, each segment percent-encoded. */
-export function routePath(route: string): string {
-  return route
-    .split('/')
-    .filter((s) => s !== '')
-    .map(encodeURIComponent)
-    .join('/');
-}
+export { routePath };
 
 const bool = (d: boolean) => v.optional(v.nullable(v.boolean()), d);
 const str = v.optional(v.nullable(v.string()), null);
-const HeaderSchema = v.record(v.string(), v.unknown());
+// every key the site sent is kept (valibot's record drops `__proto__`, `constructor`, `prototype`)
+const HeaderSchema = HeaderValue;
 
 const SummarySchema = v.object({
   route: v.string(),
@@ -400,8 +396,8 @@ export const cmsPages = {
     );
     const translated: Record<string, string> = {};
     const map = d.translated ?? {};
-    if (Array.isArray(map)) for (const code of map) translated[code] = route;
-    else for (const [code, at] of Object.entries(map)) if (code !== '') translated[code] = at ?? route;
+    if (Array.isArray(map)) for (const code of map) setField(translated, code, route);
+    else for (const [code, at] of Object.entries(map)) if (code !== '') setField(translated, code, at ?? route);
     return { route, defaultLanguage: d.default_language ?? null, translated, untranslated: d.untranslated ?? [] };
   },
 

@@ -8,9 +8,10 @@
  * send it back unchanged; it is never kept, shown or logged.
  */
 import * as v from 'valibot';
-import type { NewStoreUser, StoreUser, UnreadableEntry, UserChanges } from '../../contract/store';
+import { STORE_ROUTE_NAMES, type NewStoreUser, type StoreUser, type UnreadableEntry, type UserChanges } from '../../contract/store';
 import { AppError } from '../../base/app-error';
 import type { Transport } from '../transport';
+import { segment } from '../url-path';
 import { parseExpiresAfter } from './expiry';
 import { ask, readOne, readRows, Text, WholeNumber } from './read';
 
@@ -78,6 +79,13 @@ export function tokenFromLoginBody(text: string): string | null {
 
 const labelOf = (row: Record<string, unknown>) => (typeof row.username === 'string' && row.username ? row.username : null);
 
+/** `/user/{username}`: the name one path segment, never one of the store's own routes under /user. */
+function userPath(username: string): string {
+  if (STORE_ROUTE_NAMES.includes(username))
+    throw new AppError({ code: 'invalid_input', message: 'That name is one of the store’s own addresses, not a user.', fields: { username: 'That name is one of the store’s own addresses; choose another username.' } });
+  return `/user/${segment(username, 'username')}`;
+}
+
 export const storeUsers = {
   async create(t: Transport, user: NewStoreUser): Promise<StoreUser> {
     const r = await ask(t, { method: 'POST', path: '/user', body: user, envelope: 'raw' });
@@ -94,19 +102,19 @@ export const storeUsers = {
   },
 
   async get(t: Transport, username: string): Promise<StoreUser> {
-    const r = await ask(t, { path: `/user/${encodeURIComponent(username)}`, envelope: 'raw' });
+    const r = await ask(t, { path: userPath(username), envelope: 'raw' });
     return toUser(readOne(UserSchema, r.data, t, 'a user', r.route));
   },
 
   /** The account as the store keeps it, every field, for an update to start from. */
   async getStored(t: Transport, username: string): Promise<StoredUser> {
-    const r = await ask(t, { path: `/user/${encodeURIComponent(username)}`, envelope: 'raw' });
+    const r = await ask(t, { path: userPath(username), envelope: 'raw' });
     return readOne(StoredUserSchema, r.data, t, 'a user', r.route) as StoredUser;
   },
 
   /** PUT /user/{username} with the whole account. Null when the store answers without a user (the reference's PUT may). */
   async update(t: Transport, body: StoredUser): Promise<StoreUser | null> {
-    const r = await ask(t, { method: 'PUT', path: `/user/${encodeURIComponent(body.username)}`, body, envelope: 'raw' });
+    const r = await ask(t, { method: 'PUT', path: userPath(body.username), body, envelope: 'raw' });
     if (r.data === undefined) return null;
     const answer = v.safeParse(UserSchema, r.data);
     // an answer that is not the user (or not readable) is no reason to doubt the write: read it back
@@ -115,7 +123,7 @@ export const storeUsers = {
 
   /** DELETE /user/{username}; the answer's body (an ApiResponse, or nothing) does not matter. */
   async remove(t: Transport, username: string): Promise<void> {
-    await ask(t, { method: 'DELETE', path: `/user/${encodeURIComponent(username)}`, envelope: 'text' });
+    await ask(t, { method: 'DELETE', path: userPath(username), envelope: 'text' });
   },
 
   async login(t: Transport, username: string, password: string, now: number): Promise<LoginAnswer> {

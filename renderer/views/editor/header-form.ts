@@ -3,7 +3,7 @@
  * flattened into labelled groups of the fields the form shows, and values read and written at
  * their dotted names under `header.` (`header.content.order.by` → header.content.order.by).
  */
-import type { BlueprintField, Header } from '../../../electron/contract/index';
+import { isPlainObject, ownField, setField, type BlueprintField, type Header } from '../../../electron/contract/index';
 
 export interface FieldGroup {
   label: string;
@@ -68,12 +68,10 @@ export function fieldGroups(fields: BlueprintField[]): FieldGroup[] {
 /** `header.content.order.by` → ['content', 'order', 'by']. */
 export const headerPath = (name: string): string[] => name.replace(/^header\./, '').split('.');
 
+/** The value at `path` (own fields only: the keys are the site's, `constructor` is a field like any other). */
 export function getAt(header: Header, path: string[]): unknown {
   let node: unknown = header;
-  for (const key of path) {
-    if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
+  for (const key of path) node = ownField(node, key);
   return node;
 }
 
@@ -84,14 +82,13 @@ export function setAt(header: Header, path: string[], value: unknown): Header {
   const out: Header = { ...header };
   if (rest.length === 0) {
     if (value === undefined) delete out[key];
-    else out[key] = value;
+    else setField(out, key, value);
     return out;
   }
-  const child = out[key];
-  const base = typeof child === 'object' && child !== null && !Array.isArray(child) ? (child as Header) : {};
-  const next = setAt(base, rest, value);
+  const child = ownField(out, key);
+  const next = setAt(isPlainObject(child) ? child : {}, rest, value);
   if (Object.keys(next).length === 0) delete out[key];
-  else out[key] = next;
+  else setField(out, key, next);
   return out;
 }
 

@@ -61,7 +61,9 @@ export interface EditorSessionOptions {
 
 const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
 const langInput = (l: string | undefined) => (l ? { lang: l } : {});
-const clone = (h: Header): Header => structuredClone($state.snapshot(h) as Header);
+// a JSON copy, not $state.snapshot: the snapshot sets keys by assignment, and a site's `__proto__`
+// key would become the copy's prototype instead of a field (contract/header.ts)
+const clone = (h: Header): Header => JSON.parse(JSON.stringify(h)) as Header;
 
 export class EditorSession {
   readonly siteId: string;
@@ -345,7 +347,7 @@ export class EditorSession {
       baseEtag: this.saved.etag,
       title: this.title,
       content: this.content,
-      header: $state.snapshot(this.header) as Header,
+      header: clone(this.header),
       template: this.template,
       at: Date.now(),
     });
@@ -370,7 +372,7 @@ export class EditorSession {
       ...langInput(this.current.lang),
       title: this.title,
       content: this.content,
-      header: $state.snapshot(this.header) as Header,
+      header: clone(this.header),
       ...(this.template !== base.template ? { template: this.template } : {}),
       ...(this.published !== base.published ? { published: this.published } : {}),
       ...(this.visible !== base.visible ? { visible: this.visible } : {}),
@@ -511,7 +513,7 @@ export class EditorSession {
   async #sendText(): Promise<boolean> {
     // the site's own rule, checked here: a draft may lack a title, a page on the site may not
     if (this.title.trim() === '') throw new AppError({ code: 'invalid_input', message: 'The page needs attention.', fields: { title: 'A page needs a title.' } });
-    const sent = { title: this.title, content: this.content, header: $state.snapshot(this.header) as Header, template: this.template };
+    const sent = { title: this.title, content: this.content, header: clone(this.header), template: this.template };
     this.#cancelPersist();
     await this.#inflight;
     const outcome = await invoke('drafts.submit', this.#draftInput());
@@ -607,7 +609,7 @@ export class EditorSession {
         ...langInput(this.current.lang),
         title: this.title.trim() || saved.title || this.current.route.split('/').at(-1)!,
         content: this.content,
-        header: $state.snapshot(this.header) as Header,
+        header: clone(this.header),
         template: this.template,
       });
       await this.#dropDraft();

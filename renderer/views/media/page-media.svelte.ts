@@ -11,6 +11,7 @@
  *   media.open();                 // reads the route's list (again on every route change)
  *   media.sort = 'size:desc'; await media.load();
  */
+import { SvelteSet } from 'svelte/reactivity';
 import type { PageMediaItem, Site } from '../../../electron/contract/index';
 import { invoke } from '../../lib/client';
 import { AppError } from '../../lib/errors';
@@ -50,7 +51,8 @@ export class PageMediaState {
   /** The site refused the filter: said under it, the list stays as it was. */
   filterError = $state<string | null>(null);
   /** Thumbnails that did not load (the preview shows the same placeholder). */
-  failedThumbs = $state<Record<string, boolean>>({});
+  /** File names whose thumbnail failed to load (a set: a file may be named `constructor`). */
+  readonly failedThumbs = new SvelteSet<string>();
   toDelete = $state<PageMediaItem | null>(null);
   deleteOpen = $state(false);
   previewItem = $state<PageMediaItem | null>(null);
@@ -79,7 +81,7 @@ export class PageMediaState {
   /** A route is shown (the first, or another): its list is read from the start. */
   open(): Promise<void> {
     this.loading = true;
-    this.failedThumbs = {};
+    this.failedThumbs.clear();
     return this.load();
   }
 
@@ -155,6 +157,6 @@ export class PageMediaState {
 
   /** The previewed file's thumbnail did not load either. */
   get previewFailed(): boolean {
-    return !!(this.previewItem && this.failedThumbs[this.previewItem.filename]);
+    return !!this.previewItem && this.failedThumbs.has(this.previewItem.filename);
   }
 }

@@ -16,7 +16,7 @@ import type { DraftDetail, MergeHunk, SaveOutcome } from '../../../electron/cont
 import { invoke } from '../../lib/client';
 import { AppError } from '../../lib/errors';
 import { toasts } from '../../lib/app.svelte';
-import { headerToSend, resolvedHeader, resolvedText, resolvedTitle, type FieldChoice, type HunkChoice, type Merge } from './resolution';
+import { chosen, fieldKey, headerToSend, isTitlePath, resolvedHeader, resolvedText, resolvedTitle, type FieldChoice, type HunkChoice, type Merge } from './resolution';
 
 /** Unchanged runs longer than this are folded to their first and last lines. */
 const FOLD = 8;
@@ -31,8 +31,9 @@ export class MergeSession {
   loading = $state(true);
   loadError = $state<AppError | null>(null);
   hunkChoices = $state<HunkChoice[]>([]);
+  /** Per conflicting header field, by `fieldKey(path)`. */
   fieldChoices = $state<Record<string, FieldChoice>>({});
-  /** Clean changes the person undid: text hunks by index, header fields by path (their base goes back). */
+  /** Clean changes the person undid: text hunks by index, header fields by `fieldKey(path)` (their base goes back). */
   readonly undoneHunks = new SvelteSet<number>();
   readonly undoneFields = new SvelteSet<string>();
   /** Unchanged runs opened in full. */
@@ -87,7 +88,7 @@ export class MergeSession {
     this.detail = d;
     const m = d.state === 'conflicted' ? d.merge : null;
     this.hunkChoices = (m?.text.hunks ?? []).filter((h) => h.kind === 'conflict').map(() => 'mine' as const);
-    this.fieldChoices = Object.fromEntries((m?.header.conflicts ?? []).map((c) => [c.path, 'mine' as const]));
+    this.fieldChoices = Object.fromEntries((m?.header.conflicts ?? []).map((c) => [fieldKey(c.path), 'mine' as const]));
     this.undoneHunks.clear();
     this.undoneFields.clear();
     this.expanded = {};
@@ -115,9 +116,19 @@ export class MergeSession {
     if (following) this.result = this.applied = this.generated;
   }
 
-  chooseField(path: string, choice: FieldChoice): void {
-    this.fieldChoices[path] = choice;
+  chooseField(path: readonly string[], choice: FieldChoice): void {
+    this.fieldChoices[fieldKey(path)] = choice;
     this.#followTitle(path);
+  }
+
+  /** The choice made for a conflicting field (mine until one is made). */
+  fieldChoice(path: readonly string[]): FieldChoice {
+    return chosen(this.fieldChoices, path);
+  }
+
+  /** Whether a clean change of a header field is kept (not undone). */
+  fieldKept(path: readonly string[]): boolean {
+    return !this.undoneFields.has(fieldKey(path));
   }
 
   /** Keeps or undoes a clean change of the text (like a choice: waits while the result is edited by hand). */
@@ -128,15 +139,15 @@ export class MergeSession {
     if (following) this.result = this.applied = this.generated;
   }
 
-  keepField(path: string, keep: boolean): void {
-    if (keep) this.undoneFields.delete(path);
-    else this.undoneFields.add(path);
+  keepField(path: readonly string[], keep: boolean): void {
+    if (keep) this.undoneFields.delete(fieldKey(path));
+    else this.undoneFields.add(fieldKey(path));
     this.#followTitle(path);
   }
 
   // the title field follows its choice until it is typed in
-  #followTitle(path: string): void {
-    if (path === 'title' && this.title === this.titleApplied) this.title = this.titleApplied = this.chosenTitle;
+  #followTitle(path: readonly string[]): void {
+    if (isTitlePath(path) && this.title === this.titleApplied) this.title = this.titleApplied = this.chosenTitle;
   }
 
   startAgain(): void {

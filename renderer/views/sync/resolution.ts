@@ -4,10 +4,10 @@
  * `drafts.resolve`, and values as readable text. The arithmetic itself is the shared merge
  * (electron/common/merge.ts), the same functions the Host merges with.
  */
-import type { DraftDetail, Header, MergeFieldChange, MergeHunk } from '../../../electron/contract/index';
-import { bothBlocks, linesFor, resolveHeader, resolveText } from '../../../electron/common/merge';
+import { ownField, type DraftDetail, type Header, type MergeFieldChange, type MergeHunk } from '../../../electron/contract/index';
+import { bothBlocks, fieldKey, fieldLabel, isTitlePath, linesFor, resolveHeader, resolveText } from '../../../electron/common/merge';
 
-export { bothBlocks, linesFor };
+export { bothBlocks, fieldKey, fieldLabel, isTitlePath, linesFor };
 
 export type HunkChoice = 'mine' | 'theirs' | 'both' | 'base';
 export type FieldChoice = 'mine' | 'theirs';
@@ -34,7 +34,8 @@ export function resolvedText(hunks: readonly MergeHunk[], choices: readonly Hunk
 
 /**
  * The merged header with each clean change in `undone` back at its base, and each conflicting
- * field (dotted path) set to the chosen side (not chosen yet: mine); a side without the field removes it.
+ * field set to the chosen side (not chosen yet: mine); a side without the field removes it. Choices
+ * and `undone` are keyed by `fieldKey(path)`.
  */
 export function resolvedHeader(
   merged: Header,
@@ -43,7 +44,7 @@ export function resolvedHeader(
   changes: readonly MergeFieldChange[] = [],
   undone: ReadonlySet<string> = new Set(),
 ): Header {
-  const all = Object.fromEntries(conflicts.map((c) => [c.path, choices[c.path] ?? 'mine']));
+  const all = Object.fromEntries(conflicts.map((c) => [fieldKey(c.path), chosen(choices, c.path)]));
   return resolveHeader({ merged, conflicts: [...conflicts], changes: [...changes] }, all, undone);
 }
 
@@ -59,11 +60,17 @@ export function headerToSend(resolved: Header, mine: Header, title: string): Hea
   return out;
 }
 
+/** The choice made for the field at `path` (not chosen yet: mine). */
+export const chosen = (choices: Readonly<Record<string, FieldChoice>>, path: readonly string[]): FieldChoice => {
+  const key = fieldKey(path);
+  return (Object.hasOwn(choices, key) ? choices[key] : undefined) ?? 'mine';
+};
+
 /** The title a set of field choices gives (the `title` conflict, else the merged title or its base when its change is undone, else mine). */
 export function resolvedTitle(merge: Merge, choices: Readonly<Record<string, FieldChoice>>, mineTitle: string, undone: ReadonlySet<string> = new Set()): string {
-  const c = merge.header.conflicts.find((x) => x.path === 'title');
-  const change = merge.header.changes.find((x) => x.path === 'title');
-  const value = c ? ((choices.title ?? 'mine') === 'mine' ? c.mine : c.theirs) : change && undone.has('title') ? change.base : merge.header.merged.title;
+  const c = merge.header.conflicts.find((x) => isTitlePath(x.path));
+  const change = merge.header.changes.find((x) => isTitlePath(x.path));
+  const value = c ? (chosen(choices, c.path) === 'mine' ? c.mine : c.theirs) : change && undone.has(fieldKey(change.path)) ? change.base : ownField(merge.header.merged, 'title');
   return typeof value === 'string' ? value : mineTitle;
 }
 

@@ -5,7 +5,7 @@
  *   base        no file of its own, but the untyped `{template}.md` stands in for it
  *   missing     nothing the site would show in that language
  */
-import type { TranslationRow } from '../../../electron/contract/index';
+import { setField, type TranslationRow } from '../../../electron/contract/index';
 
 export type CellState = 'translated' | 'base' | 'missing';
 
@@ -35,7 +35,8 @@ export function withLanguage(row: TranslationRow, lang: string, adopted = false)
 /** Per language: how many pages have their own file, the base file only, nothing. */
 export function languageCounts(rows: readonly TranslationRow[], languages: readonly string[]): Record<string, Record<CellState, number>> {
   const out: Record<string, Record<CellState, number>> = {};
-  for (const l of languages) out[l] = { translated: 0, base: 0, missing: 0 };
+  // a language code is the site's text: set as a field even when it reads `__proto__`
+  for (const l of languages) setField(out, l, { translated: 0, base: 0, missing: 0 });
   for (const row of rows) for (const l of languages) out[l]![cellState(row, l)]++;
   return out;
 }

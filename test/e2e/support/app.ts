@@ -233,6 +233,10 @@ export function useDemoSite(prefix: string, sandbox: DemoSandboxOptions | ((info
         baseUrl: demo.cms.url,
         apiKey: opts.apiKey ?? demo.cms.seeded!.adminApiKey!,
       });
+      // browser mode's policy lets images come from the sites it knew when the page loaded (the
+      // site was added through the bridge after that): load the page again, as a person would
+      await page.reload();
+      await expect(rail(page)).toBeVisible();
       return siteId;
     },
     async openPages(page, opts = {}) {
