@@ -187,20 +187,6 @@ export class SitePagesState {
     return rows;
   });
 
-  get selected(): ReadonlySet<string> {
-    return this.selection.items;
-  }
-  set selected(routes: ReadonlySet<string>) {
-    this.selection.items = routes;
-  }
-  /** Where a Shift range starts. */
-  get anchor(): string | null {
-    return this.selection.anchor;
-  }
-  get selectedList(): string[] {
-    return this.selection.list;
-  }
-
   // ------------------------------------------------------------------------------------------
   // the tree's levels
 
@@ -270,30 +256,6 @@ export class SitePagesState {
     }
   }
 
-  // ------------------------------------------------------------------------------------------
-  // selection
-
-  selectOnly(route: string): void {
-    this.selection.only(route);
-  }
-
-  toggleSelected(route: string): void {
-    this.selection.toggle(route);
-  }
-
-  /** Selects from the anchor to `route` in the order of `ordered` (the rows on screen). */
-  selectRange(route: string, ordered: readonly string[], add = false): void {
-    this.selection.range(route, ordered, add);
-  }
-
-  selectAll(routes: readonly string[]): void {
-    this.selection.set(routes);
-  }
-
-  clearSelection(): void {
-    this.selection.clear();
-  }
-
   openPage(route: string, lang?: string): void {
     this.open = lang ? { route, lang } : { route };
   }
@@ -304,7 +266,7 @@ export class SitePagesState {
    */
   async choose(route: string): Promise<boolean> {
     if (this.open && this.open.route !== route && !(await unsavedEdits.confirmLeave())) return false;
-    this.selectOnly(route);
+    this.selection.only(route);
     this.focus = route;
     if (this.open?.route !== route) this.openPage(route);
     return true;
@@ -402,7 +364,7 @@ export class SitePagesState {
       this.expanded.add(target);
       await Promise.all([this.refresh([...before, target, parentOf(target), ...before.map(parentOf)]), this.loadChildren(target, true)]);
       const stayed = list.filter((r) => !moving.includes(r));
-      this.selected = new Set([...moved, ...stayed]);
+      this.selection.set([...moved, ...stayed]);
       this.say(moved.length === 1 ? `Moved “${this.titleOf(moved[0]!)}” to ${this.titleOf(target)}.` : `Moved ${moved.length} pages to ${this.titleOf(target)}.`, 'success');
       return moved;
     });
@@ -436,7 +398,7 @@ export class SitePagesState {
       const order = [...rest.slice(0, at), ...placed, ...rest.slice(at)];
       if (order.join('\n') !== siblings.join('\n')) await this.#sendOrder(parent, order, placed);
       await this.refresh([parent, ...before, ...before.map(parentOf), parentOf(parent)]);
-      this.selected = new Set(placed);
+      this.selection.set(placed);
       this.say(placed.length === 1 ? `Moved “${this.titleOf(placed[0]!)}”.` : `Moved ${placed.length} pages.`, 'success');
     });
   }
@@ -511,7 +473,7 @@ export class SitePagesState {
     const parent = parentOf(route);
     if (parent !== ROOT) this.expanded.add(parent);
     await this.refresh([parent, parentOf(parent)]);
-    this.selectOnly(route);
+    this.selection.only(route);
     this.focus = route;
     this.openPage(route);
   }
@@ -520,7 +482,7 @@ export class SitePagesState {
     const parent = parentOf(destination);
     if (parent !== ROOT) this.expanded.add(parent);
     await this.refresh([parent, parentOf(parent)]);
-    this.selectOnly(destination);
+    this.selection.only(destination);
     this.focus = destination;
   }
 
@@ -530,7 +492,7 @@ export class SitePagesState {
     const parent = parentOf(next);
     if (parent !== ROOT) this.expanded.add(parent);
     await this.refresh([from, parentOf(from), parent, parentOf(parent)]);
-    this.selectOnly(next);
+    this.selection.only(next);
     this.focus = next;
   }
 
