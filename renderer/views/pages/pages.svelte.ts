@@ -9,7 +9,7 @@
  *   const state = pagesOf(useSite());
  *   state.rows                     the tree flattened to its visible rows (virtualised by PageTree)
  *   await state.moveInto(['/a'], '/b');
- *   const merged = await state.batch('publish', routes);   // split into the site's limit, merged
+ *   const run = await state.batch('publish', routes);      // the Host splits it to the site's limit
  *   state.listView.setFilter('published', 'yes');
  */
 import { SvelteSet } from 'svelte/reactivity';
@@ -26,15 +26,6 @@ import { PageListState } from './page-list.svelte';
 // route arithmetic is the shared layer's (one copy for both sides); re-exported for the page views
 import { inSubtree, joinRoute, parentOf, ROOT, slugOf, topmost } from '../../../electron/common/route';
 export { inSubtree, joinRoute, normaliseRoute, parentOf, ROOT, slugify, slugOf, topmost } from '../../../electron/common/route';
-
-/** The most routes one `pages.batch` or operations one `pages.reorganize` may carry (spec section 8). */
-export const BATCH_LIMIT = 50;
-
-export function chunk<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 export interface ChildLevel {
   status: 'loading' | 'ready' | 'error';
@@ -397,7 +388,8 @@ export class SitePagesState {
       if (at < 0) at = rest.length;
       const order = [...rest.slice(0, at), ...placed, ...rest.slice(at)];
       if (order.join('\n') !== siblings.join('\n')) await this.#sendOrder(parent, order, placed);
-      await this.refresh([parent, ...before, ...before.map(parentOf), parentOf(parent)]);
+      // the parent's level is fresh already (read above, or the reorder's answer)
+      await this.refresh([...before, ...before.map(parentOf), parentOf(parent)]);
       this.selection.set(placed);
       this.say(placed.length === 1 ? `Moved “${this.titleOf(placed[0]!)}”.` : `Moved ${placed.length} pages.`, 'success');
     });
@@ -414,7 +406,7 @@ export class SitePagesState {
     [order[i], order[j]] = [order[j]!, order[i]!];
     await this.#run(async () => {
       await this.#sendOrder(parent, order, [route]);
-      await this.refresh([parent]);
+      if (this.listView.list) await this.listView.load();
     });
     const now = (this.levels[parent]?.items ?? []).map((p) => p.route).indexOf(route);
     if (now === i) this.say(`The site keeps “${this.titleOf(route)}” in place: ${this.titleOf(parent)} sorts its pages itself.`);
@@ -422,7 +414,11 @@ export class SitePagesState {
     return true;
   }
 
-  /** Moves pages (none of them already under `target`) and answers their new routes, in order. */
+  /**
+   * Moves pages (none of them already under `target`) and answers their new routes, in order: the
+   * Host's answer names them (a page's folder takes its slug, which its header may set apart from
+   * the folder's name it had).
+   */
   async #relocate(routes: string[], target: string): Promise<string[]> {
     if (routes.length === 1) {
       const r = routes[0]!;
@@ -430,19 +426,22 @@ export class SitePagesState {
       this.remap(r, route);
       return [route];
     }
-    // several pages: one reorganize operation per page (in the site's limit per request)
-    for (const part of chunk(routes, BATCH_LIMIT)) {
-      await invoke('pages.reorganize', { siteId: this.siteId, operations: part.map((route) => ({ route, parent: target })) });
-    }
-    const moved = routes.map((r) => joinRoute(target, slugOf(r)));
+    // several pages: one reorganize operation each (the Host splits them to the site's limit)
+    const slugs = routes.map((r) => this.slugOfPage(r));
+    const rows = await invoke('pages.reorganize', { siteId: this.siteId, operations: routes.map((route) => ({ route, parent: target })) });
+    const moved = slugs.map((slug) => rows.find((x) => x.parent === target && x.slug === slug)?.route ?? joinRoute(target, slug));
     routes.forEach((r, i) => this.remap(r, moved[i]!));
     return moved;
   }
 
-  /** Sends a parent's full child order (`placed`: the pages the user moved). */
+  /**
+   * Sends a parent's full child order (`placed`: the pages the user moved); the parent's level is
+   * then as the site orders it (a reorder answers it, the top level is read again).
+   */
   async #sendOrder(parent: string, order: string[], placed: readonly string[] = []): Promise<void> {
     if (parent !== ROOT) {
-      await invoke('pages.reorder', { siteId: this.siteId, route: parent, order: order.map((r) => this.slugOfPage(r)) });
+      const level = await invoke('pages.reorder', { siteId: this.siteId, route: parent, order: order.map((r) => this.slugOfPage(r)) });
+      this.#setLevel(parent, { status: 'ready', items: level.items, unreadable: level.unreadable ?? [], error: null });
       return;
     }
     // The top level has no reorder route (it needs a parent page): positions through reorganize.
@@ -450,8 +449,8 @@ export class SitePagesState {
     // page (no number prefix) is hidden from menus on purpose, and numbering it would show it.
     const known = this.levels[ROOT]?.items ?? [];
     const ordered = order.filter((r) => placed.includes(r) || known.find((p) => p.route === r)?.order != null);
-    const ops = ordered.map((route, i) => ({ route, position: i + 1 }));
-    for (const part of chunk(ops, BATCH_LIMIT)) await invoke('pages.reorganize', { siteId: this.siteId, operations: part });
+    await invoke('pages.reorganize', { siteId: this.siteId, operations: ordered.map((route, i) => ({ route, position: i + 1 })) });
+    await this.loadChildren(ROOT, true);
   }
 
   async #run<T>(work: () => Promise<T>): Promise<T> {
