@@ -203,7 +203,7 @@ export function pagesService(deps: PagesDeps) {
         { op: 'create', route: q.route, payload: body },
         async () => {
           const created = await cmsPages.create(t(siteId), body);
-          return readPlain(siteId, created.route.startsWith('/') ? created.route : `/${created.route}`, q.lang);
+          return readPlain(siteId, created.route, q.lang);
         },
         () => {
           const now = new Date().toISOString();

@@ -26,6 +26,7 @@ import { FormAction } from '../../lib/form-action.svelte';
 import { sync } from '../../state/sync.svelte';
 import { headerPath, setAt } from './header-form';
 import { same } from '../../../electron/common/merge';
+import { parentOf, slugOf } from '../../../electron/common/route';
 import { unsavedEdits } from './unsaved.svelte';
 
 /** Text an editor went away from without saving, offered back by the next editor of that page. */
@@ -143,7 +144,7 @@ export class EditorSession {
   );
   readonly published: boolean = $derived(this.header.published !== undefined ? truthy(this.header.published) : (this.saved?.published ?? true));
   readonly visible: boolean = $derived(this.header.visible !== undefined ? truthy(this.header.visible) : (this.saved?.visible ?? true));
-  readonly savedSlug: string = $derived(this.saved ? this.saved.slug || this.current.route.split('/').at(-1)! : '');
+  readonly savedSlug: string = $derived(this.saved ? this.saved.slug || slugOf(this.current.route) : '');
   readonly savedOrder: string = $derived(this.saved?.order === null || this.saved?.order === undefined ? '' : String(this.saved.order));
   readonly contentDirty: boolean = $derived(
     this.saved !== null &&
@@ -253,7 +254,7 @@ export class EditorSession {
     this.content = page.content;
     this.header = clone(page.header);
     this.template = page.template;
-    this.slug = page.slug || page.route.split('/').at(-1)!;
+    this.slug = page.slug || slugOf(page.route);
     this.order = page.order === null ? '' : String(page.order);
     this.action.reset();
     this.headerRevision++;
@@ -554,7 +555,7 @@ export class EditorSession {
   async #move(): Promise<void> {
     // the parent as the site said it (its structural route), never cut from a public address
     const route = this.current.route;
-    const parent = this.saved?.parentRoute ?? (route.split('/').slice(0, -1).join('/') || '/');
+    const parent = this.saved?.parentRoute ?? parentOf(route);
     const newSlug = this.slug.trim();
     const newOrder = this.order.trim();
     if (newSlug === '' || newSlug.includes('/')) {
@@ -596,7 +597,7 @@ export class EditorSession {
         siteId: this.siteId,
         route: this.current.route,
         ...langInput(this.current.lang),
-        title: this.title.trim() || saved.title || this.current.route.split('/').at(-1)!,
+        title: this.title.trim() || saved.title || slugOf(this.current.route),
         content: this.content,
         header: $state.snapshot(this.header) as Header,
         template: this.template,

@@ -23,9 +23,7 @@ import { Selection } from '../../lib/selection.svelte';
 import { unsavedEdits } from '../editor/unsaved.svelte';
 import { PageListState } from './page-list.svelte';
 
-// route arithmetic is the shared layer's (one copy for both sides); re-exported for the page views
 import { inSubtree, joinRoute, parentOf, ROOT, slugOf, topmost } from '../../../electron/common/route';
-export { inSubtree, joinRoute, normaliseRoute, parentOf, ROOT, slugify, slugOf, topmost } from '../../../electron/common/route';
 
 export interface ChildLevel {
   status: 'loading' | 'ready' | 'error';
