@@ -93,6 +93,8 @@ export interface PageList {
   unreadable?: UnreadablePage[];
   /** Answered from the cache (the site did not answer): the time of the oldest copy listed. */
   cachedAt?: string;
+  /** The site refused the search while the same query without it worked: listed without it. */
+  searchUnavailable?: true;
 }
 
 /** One level of the tree: the children of a page in the site's own order (`pages.level`). */

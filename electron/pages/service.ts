@@ -64,6 +64,14 @@ async function inParts<I, R>(
   return { answers, requests, limit };
 }
 
+/**
+ * A refusal of a search that may mean "this site has no search backend" (the real service answers
+ * 500 without its index), not "the site is away" or "you may not".
+ */
+function searchMayBeUnsupported(err: unknown): boolean {
+  return isAppError(err) && !['network', 'timeout', 'tls', 'unauthorized', 'forbidden', 'rate_limited', 'host_unavailable'].includes(err.code);
+}
+
 export function pagesService(deps: PagesDeps) {
   const { cache } = deps;
   const { t, once, read, isAway, away, sendOrQueue } = siteCalls(deps);
@@ -125,8 +133,17 @@ export function pagesService(deps: PagesDeps) {
       let r: PageList;
       try {
         // with the site read before (a copy to give), one try is enough
-        const { next: _next, ...answer } = await cmsPages.list(cache.cachedChildren(siteId, '/').length ? once(siteId) : read(siteId), query);
-        r = answer;
+        const transport = cache.cachedChildren(siteId, '/').length ? once(siteId) : read(siteId);
+        try {
+          const { next: _next, ...answer } = await cmsPages.list(transport, query);
+          r = answer;
+        } catch (err) {
+          if (!query.search || !searchMayBeUnsupported(err)) throw err;
+          // the same query without the search: when that works, the site cannot search
+          const { search: _search, ...plain } = query;
+          const { next: _next, ...answer } = await cmsPages.list(transport, plain);
+          r = { ...answer, searchUnavailable: true };
+        }
       } catch (err) {
         const cached = unreachable(err) ? fromCopy() : null;
         if (cached) return cached;
