@@ -13,7 +13,7 @@
  * form's alert, the messages under the fields and a rate limit's countdown are that class's, as in
  * every other form; a conflict is taken over to open the conflict choice. The session stops it.
  *
- *   const ed = new EditorSession({ siteId, route, lang, canWrite: () => true });
+ *   const ed = new EditorSession({ siteId, route, lang, canWrite: () => pages.canWrite, lookups: pages });
  *   const stop = ed.start();     // loads the page, keeps drafts, follows pushes made elsewhere
  *   ed.content = '…'; await ed.save();
  */
@@ -46,12 +46,25 @@ const stashKey = (siteId: string, route: string, lang: string | null | undefined
 /** How long typing pauses before the text is kept on this computer. */
 export const PERSIST_DELAY_MS = 600;
 
+/**
+ * What the editor looks up on the site, the same for every page of it: the site's Pages state
+ * (which mounts the editor) keeps them, so every editor of the site shares one read.
+ */
+export interface SiteLookups {
+  /** The signed-in account may write pages. */
+  readonly canWrite: boolean;
+  loadTemplates(): Promise<{ type: string; label: string }[]>;
+  loadTaxonomy(): Promise<Record<string, string[]>>;
+}
+
 export interface EditorSessionOptions {
   siteId: string;
   route: string;
   lang?: string | undefined;
   /** The signed-in account may write pages (read when it matters: the session may change). */
   canWrite: () => boolean;
+  /** The site's lookups, read once per site and shared by its editors (the site's Pages state). */
+  lookups: SiteLookups;
   /** A refused save named fields: the view shows the one that comes first. */
   onAttention?: (field: string) => void;
   onSaved?: (page: Page) => void;
@@ -73,7 +86,7 @@ export class EditorSession {
   /** The last plain read (or save answer): the baseline, with the ETag If-Match needs. */
   saved = $state<Page | null>(null);
   languages = $state<PageLanguages | null>(null);
-  /** The site's lookups the header form needs, read once per editor (a page switch keeps them). */
+  /** The site's lookups the header form needs (the site's, shared by its editors; see `lookups`). */
   templates = $state<{ type: string; label: string }[]>([]);
   taxonomy = $state<Record<string, string[]>>({});
   blueprint = $state<PageBlueprint | null>(null);
@@ -207,12 +220,8 @@ export class EditorSession {
   /** Opens the page and keeps the draft in step; the returned function stops it (leaving nothing unsent behind). */
   start(): () => void {
     void this.load(this.current.route, this.current.lang);
-    void invoke('blueprints.templates', { siteId: this.siteId })
-      .then((list) => (this.templates = list))
-      .catch(() => {});
-    void invoke('pages.taxonomy', { siteId: this.siteId })
-      .then((t) => (this.taxonomy = t))
-      .catch(() => {});
+    void this.#opts.lookups.loadTemplates().then((list) => (this.templates = list));
+    void this.#opts.lookups.loadTaxonomy().then((t) => (this.taxonomy = t));
     const stopEffects = $effect.root(() => {
       // the blueprint follows the template select
       $effect(() => {

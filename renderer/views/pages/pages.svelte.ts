@@ -128,6 +128,7 @@ export class SitePagesState {
   // ---- lookups for the dialogs
   templates = $state.raw<Template[] | null>(null);
   templatesError = $state<string | null>(null);
+  taxonomy = $state.raw<Record<string, string[]> | null>(null);
   languages = $state.raw<SiteLanguages | null>(null);
 
   constructor(siteId: string) {
@@ -565,6 +566,17 @@ export class SitePagesState {
       return [];
     }
     return this.templates;
+  }
+
+  /** The site's taxonomy values (the editor's tag fields offer them); {} while the site does not answer. */
+  async loadTaxonomy(): Promise<Record<string, string[]>> {
+    if (this.taxonomy) return this.taxonomy;
+    try {
+      this.taxonomy = await invoke('pages.taxonomy', { siteId: this.siteId });
+    } catch {
+      return {};
+    }
+    return this.taxonomy;
   }
 
   async loadLanguages(): Promise<SiteLanguages | null> {
