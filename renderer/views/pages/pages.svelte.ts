@@ -250,6 +250,18 @@ export class SitePagesState {
     this.open = lang ? { route, lang } : { route };
   }
 
+  /** A click on a page's row (tree or list): Shift selects the range over `ordered` (adding with Ctrl/Cmd), Ctrl/Cmd toggles it, a plain click chooses it. */
+  clickSelect(route: string, ordered: readonly string[], e: { shiftKey: boolean; ctrlKey: boolean; metaKey: boolean }): void {
+    if (e.shiftKey) this.selection.range(route, ordered, e.ctrlKey || e.metaKey);
+    else if (e.ctrlKey || e.metaKey) this.selection.toggle(route);
+    else void this.choose(route);
+  }
+
+  /** Enter on a row the site sent unreadable: what was wrong with it. */
+  explain(row: UnreadablePage): void {
+    this.say(`“${unreadableName(row)}” could not be read: ${row.problem}`, 'danger', 10_000);
+  }
+
   /**
    * A click or Enter on a page: it becomes the selection and opens in the editor, once the open
    * editor (if it has unsaved text) has asked its user. Answers false when the user stayed.
