@@ -93,6 +93,8 @@ export interface PageList {
   unreadable?: UnreadablePage[];
   /** Answered from the cache (the site did not answer): the time of the oldest copy listed. */
   cachedAt?: string;
+  /** The site refused the search while the same query without it worked: listed without it. */
+  searchUnavailable?: true;
 }
 
 /** One level of the tree: the children of a page in the site's own order (`pages.level`). */
@@ -548,10 +550,12 @@ export const pagesChannels = {
   'pages.create': channel<Page>()(PageCreate),
   'pages.delete': channel<{ route: string; queued?: boolean }>()(PageDelete),
   'pages.move': channel<{ route: string; queued?: boolean }>()(PageMove),
-  'pages.reorder': channel<PageSummary[]>()(PageReorder),
+  /** Answers the parent's level as the site now orders it. */
+  'pages.reorder': channel<PageLevel>()(PageReorder),
   'pages.copy': channel<{ route: string; slug?: string; title?: string }>()(PageCopy),
   /** Any number of routes: the Host splits them to the site's limit and merges the results. */
   'pages.batch': channel<BatchRun>()(PageBatch),
+  /** Any number of operations: the Host splits them to the site's limit, in order. */
   'pages.reorganize': channel<ReorganizedPage[]>()(PageReorganize),
   'pages.taxonomy': channel<Record<string, string[]>>()(AuthSite),
 };

@@ -6,7 +6,7 @@
  * and how a write it does not answer is queued, is sites/calls.ts (shared with translations, media
  * and blueprints).
  */
-import type { BatchRun, ChannelParsed, Page, PageLevel, PageList, PageSummary, UnreadablePage } from '../contract';
+import type { BatchRun, ChannelParsed, Page, PageLevel, PageList, PageSummary, ReorganizedPage, UnreadablePage } from '../contract';
 import { AppError, isAppError } from '../base/app-error';
 import { cmsPages } from '../api/cms/pages';
 import type { CachedPage, PagesRepo } from '../db/repos/pages';
@@ -20,7 +20,7 @@ export interface PagesDeps extends SiteCallDeps {
 }
 
 
-/** Most routes one batch request carries (the documents' limit; a site may say it takes fewer). */
+/** Most routes (or operations) one batch or reorganize request carries (the documents' limit; a site may say it takes fewer). */
 const MAX_BATCH = 50;
 
 /** Most `-copy-N` names "keep mine as a copy" tries before it says they are all taken. */
@@ -28,6 +28,49 @@ const MAX_COPY_NAMES = 50;
 
 /** Most children a folder may list in the tree before the list view is the better tool. */
 const MAX_CHILDREN = 5000;
+
+/**
+ * Sends `items` in requests of at most the site's limit, in order: the documents' 50, or the lower
+ * number a refusal names ("… limited to 25 items", then the same part goes again, split with it).
+ * Any other refusal of a part is `refused`'s to answer (`only`: it was the one request), or thrown.
+ */
+async function inParts<I, R>(
+  items: readonly I[],
+  send: (part: I[]) => Promise<R>,
+  refused: (part: I[], err: unknown, only: boolean) => R = (_part, err) => {
+    throw err;
+  },
+): Promise<{ answers: R[]; requests: number; limit: number }> {
+  let limit = MAX_BATCH;
+  const answers: R[] = [];
+  let requests = 0;
+  let rest = [...items];
+  while (rest.length) {
+    const part = rest.slice(0, limit);
+    try {
+      answers.push(await send(part));
+      requests++;
+    } catch (err) {
+      const smaller = cmsPages.batchLimit(err);
+      if (smaller !== null && smaller < limit) {
+        limit = smaller;
+        continue;
+      }
+      requests++;
+      answers.push(refused(part, err, items.length <= limit && answers.length === 0));
+    }
+    rest = rest.slice(part.length);
+  }
+  return { answers, requests, limit };
+}
+
+/**
+ * A refusal of a search that may mean "this site has no search backend" (the real service answers
+ * 500 without its index), not "the site is away" or "you may not".
+ */
+function searchMayBeUnsupported(err: unknown): boolean {
+  return isAppError(err) && !['network', 'timeout', 'tls', 'unauthorized', 'forbidden', 'rate_limited', 'host_unavailable'].includes(err.code);
+}
 
 export function pagesService(deps: PagesDeps) {
   const { cache } = deps;
@@ -90,8 +133,17 @@ export function pagesService(deps: PagesDeps) {
       let r: PageList;
       try {
         // with the site read before (a copy to give), one try is enough
-        const { next: _next, ...answer } = await cmsPages.list(cache.cachedChildren(siteId, '/').length ? once(siteId) : read(siteId), query);
-        r = answer;
+        const transport = cache.cachedChildren(siteId, '/').length ? once(siteId) : read(siteId);
+        try {
+          const { next: _next, ...answer } = await cmsPages.list(transport, query);
+          r = answer;
+        } catch (err) {
+          if (!query.search || !searchMayBeUnsupported(err)) throw err;
+          // the same query without the search: when that works, the site cannot search
+          const { search: _search, ...plain } = query;
+          const { next: _next, ...answer } = await cmsPages.list(transport, plain);
+          r = { ...answer, searchUnavailable: true };
+        }
       } catch (err) {
         const cached = unreachable(err) ? fromCopy() : null;
         if (cached) return cached;
@@ -168,7 +220,7 @@ export function pagesService(deps: PagesDeps) {
         { op: 'create', route: q.route, payload: body },
         async () => {
           const created = await cmsPages.create(t(siteId), body);
-          return readPlain(siteId, created.route.startsWith('/') ? created.route : `/${created.route}`, q.lang);
+          return readPlain(siteId, created.route, q.lang);
         },
         () => {
           const now = new Date().toISOString();
@@ -253,9 +305,10 @@ export function pagesService(deps: PagesDeps) {
       return r;
     },
 
-    async reorder(q: ChannelParsed<'pages.reorder'>): Promise<PageSummary[]> {
+    /** The parent's level as the site now orders it (the tree shows it as it is, no second read). */
+    async reorder(q: ChannelParsed<'pages.reorder'>): Promise<PageLevel> {
       await cmsPages.reorder(t(q.siteId), q.route, q.order);
-      return this.children(q.siteId, q.route);
+      return this.level(q.siteId, q.route);
     },
 
     async copy(q: ChannelParsed<'pages.copy'>) {
@@ -263,47 +316,42 @@ export function pagesService(deps: PagesDeps) {
     },
 
     /**
-     * A batch over any number of routes: the site takes at most 50 per request (or fewer, when its
-     * refusal says so: then the routes are split again with its number), and the results are
+     * A batch over any number of routes, split to the site's limit (see `inParts`) and the results
      * merged. A request the site refuses as a whole (a missing route…) marks its routes as failed
      * with the site's reason, unless it is the only request: then the reason is the answer.
      */
     async batch(q: ChannelParsed<'pages.batch'>): Promise<BatchRun> {
       const all = q.operation === 'delete' ? topmost(q.routes) : [...new Set(q.routes)];
-      let limit = MAX_BATCH;
-      const results: BatchRun['results'] = [];
-      let requests = 0;
-      let rest = all;
-      while (rest.length) {
-        const part = rest.slice(0, limit);
-        try {
-          requests++;
+      const run = await inParts(
+        all,
+        async (part) => {
           const r = await cmsPages.batch(t(q.siteId), q.operation, part, q.options);
           if (q.operation === 'delete') for (const x of r.results) if (x.status === 'success') cache.removeTree(q.siteId, x.route);
-          results.push(...r.results);
-          rest = rest.slice(part.length);
-        } catch (err) {
-          const smaller = cmsPages.batchLimit(err);
-          if (smaller !== null && smaller < limit) {
-            // the site's limit is lower than the documents': split again with its number
-            limit = smaller;
-            requests--;
-            continue;
-          }
-          if (all.length <= limit && results.length === 0) throw err;
+          return r.results;
+        },
+        (part, err, only) => {
+          if (only) throw err;
           const message = err instanceof Error ? err.message : String(err);
-          results.push(...part.map((route) => ({ route, status: 'error' as const, message })));
-          rest = rest.slice(part.length);
-        }
-      }
+          return part.map((route) => ({ route, status: 'error' as const, message }));
+        },
+      );
+      const results = run.answers.flat();
       const successful = results.filter((r) => r.status === 'success').length;
-      return { operation: q.operation, results, total: results.length, successful, failed: results.length - successful, requests, limit };
+      return { operation: q.operation, results, total: results.length, successful, failed: results.length - successful, requests: run.requests, limit: run.limit };
     },
 
-    async reorganize(q: ChannelParsed<'pages.reorganize'>) {
-      const rows = await cmsPages.reorganize(t(q.siteId), q.operations);
-      for (const op of q.operations) if (op.parent) cache.removeTree(q.siteId, op.route);
-      return rows;
+    /**
+     * Any number of operations, split to the site's limit like a batch and sent in their order; a
+     * refused request stops there (the ones before it are done, and the cache forgets what they
+     * moved). The answer is every row the site gave, the last answer's row where two name one route.
+     */
+    async reorganize(q: ChannelParsed<'pages.reorganize'>): Promise<ReorganizedPage[]> {
+      const run = await inParts(q.operations, async (part) => {
+        const rows = await cmsPages.reorganize(t(q.siteId), part);
+        for (const op of part) if (op.parent) cache.removeTree(q.siteId, op.route);
+        return rows;
+      });
+      return [...new Map(run.answers.flat().map((row) => [row.route, row])).values()];
     },
 
     taxonomy: (siteId: string) => cmsPages.taxonomy(read(siteId)),

@@ -131,3 +131,11 @@ test('upload by drag and drop and with the button; a refused file shows the site
   await expect(uploads.getByRole('listitem', { name: 'second.txt' }).last()).toContainText('Uploaded');
   expect(readdirSync(homeDir()).filter((f) => f.endsWith('second.txt'))).toEqual(['second.txt']);
 });
+
+test('a route with no page: its media list says so (the page is not read first)', async ({ page }) => {
+  await demo.connect(page);
+  const pane = await openArea(page, 'Demo', 'Media');
+  await pane.getByLabel('Page', { exact: true }).fill('/nowhere');
+  await pane.getByRole('button', { name: 'Show media' }).click();
+  await expect(pane.getByRole('alert').filter({ hasText: 'There is no page at /nowhere.' })).toBeVisible();
+});

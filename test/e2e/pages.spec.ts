@@ -159,7 +159,7 @@ test('the list: filter by Published = no, sort by title, batch publish two with 
   expect(read.published).toBe(true);
 });
 
-test('batches: more than 50 go in several requests; a batch refused as a whole says why', async ({ page }, info) => {
+test('batches: more than 50 go in several requests, said after from the Host\'s run; a batch refused as a whole says why', async ({ page }, info) => {
   // the real service's parent filter is a prefix of the route, so the parent itself is listed too
   const withParent = flavorOf(info) === 'real' ? 1 : 0;
   const pane = await demo.openPages(page);
@@ -171,7 +171,8 @@ test('batches: more than 50 go in several requests; a batch refused as a whole s
   await grid.getByRole('checkbox', { name: 'Select all on this page' }).check();
   const bar = pane.getByRole('toolbar', { name: 'Selected pages' });
   await expect(bar).toContainText('100 selected');
-  await expect(bar).toContainText('sent in 2 requests of at most 50');
+  // nothing promised before: only the Host knows how it split them (the site may take fewer)
+  await expect(bar).not.toContainText('requests');
   await bar.getByRole('button', { name: 'Unpublish' }).click();
   const results = page.getByRole('dialog', { name: 'Batch results' });
   await expect(results).toContainText('Unpublished 100 of 100 pages.');

@@ -52,6 +52,16 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(about.map((p) => p.slug)).toEqual(['über-uns', 'our team', 'history', 'press']);
     });
 
+    test('a search the site refuses: the Host lists the same query without it and says so', async () => {
+      cms.faults.set({ route: 'GET /pages', status: 400, times: 1 });
+      const r = await call('pages.list', { siteId: site.id, search: 'meadow', template: 'form', perPage: 10 });
+      expect(r.searchUnavailable).toBe(true);
+      expect(r.items.length).toBeGreaterThan(0);
+      expect(r.items.every((p) => p.template === 'form')).toBe(true);
+      // a search the site answers carries no flag
+      expect((await call('pages.list', { siteId: site.id, search: 'river', perPage: 5 })).searchUnavailable).toBeUndefined();
+    });
+
     test('the list view filters, sorts and pages', async () => {
       const r = await call('pages.list', { siteId: site.id, parent: '/blog', published: false, perPage: 5 });
       expect(r.total).toBeGreaterThan(0);
@@ -133,6 +143,9 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect((await fails('pages.get', { siteId: site.id, route: '/blog/careers' })).code).toBe('not_found');
       const bad = await fails('pages.create', { siteId: site.id, route: '/about', title: '' });
       expect(bad.fields?.title).toBeTruthy();
+      // a missing parent is the parent's field (the documents name the route field, the real service only says it)
+      const orphan = await fails('pages.create', { siteId: site.id, route: '/nowhere/careers', title: 'Careers' });
+      expect(orphan).toMatchObject({ code: 'invalid_input', fields: { parent: expect.stringMatching(/parent page not found/i) } });
     });
 
     test('reorganize: a page moved under another parent, each row of the answer addressed by its structural route', async () => {

@@ -3,7 +3,8 @@
  * (`drafts.submit`: pushed, queued, conflicted, rejected), opening a page with its draft
  * (`pages.open`), discarding a draft (`drafts.discard`), resolving a conflict (`drafts.resolve`
  * pushes that page only), keeping mine as a copy (`pages.copyAsNew` finds the free `-copy-N`), and
- * a batch over more routes than the site takes at once (`pages.batch` splits to the site's limit).
+ * a batch or a reorganize over more routes than the site takes at once (`pages.batch` and
+ * `pages.reorganize` split to the site's limit), and a reorder answering the parent's new level.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Host } from '../../electron/core/host';
@@ -133,6 +134,26 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(r.results.map((x) => x.route).sort()).toEqual([...routes].sort());
     const back = await call('pages.batch', { siteId: site.id, operation: 'publish', routes });
     expect(back.successful).toBe(routes.length);
+  });
+
+  test('reorganize: the Host splits the operations to the limit the site names, in order, and answers every row', async () => {
+    const level = (await call('pages.level', { siteId: site.id, route: '/blog' })).items.slice(0, 5);
+    requests.length = 0;
+    const rows = await call('pages.reorganize', { siteId: site.id, operations: level.map((p) => ({ route: p.route, parent: '/about' })) });
+    // 5 refused at the documents' 50 ("limited to 3"), then 3 and 2
+    expect(requests.filter((r) => r === 'POST /api/v1/pages/reorganize')).toHaveLength(3);
+    for (const p of level) expect(rows).toContainEqual(expect.objectContaining({ route: `/about/${p.slug}`, parent: '/about' }));
+    expect(new Set(rows.map((r) => r.route)).size).toBe(rows.length);
+    const back = await call('pages.reorganize', { siteId: site.id, operations: level.map((p) => ({ route: `/about/${p.slug}`, parent: '/blog' })) });
+    for (const p of level) expect(back).toContainEqual(expect.objectContaining({ route: `/blog/${p.slug}` }));
+  });
+
+  test('reorder answers the parent’s level in its new order (no second read needed)', async () => {
+    const before = (await call('pages.level', { siteId: site.id, route: '/about' })).items.map((p) => p.slug);
+    const reversed = [...before].reverse();
+    const after = await call('pages.reorder', { siteId: site.id, route: '/about', order: reversed });
+    expect(after.items.map((p) => p.slug)).toEqual(reversed);
+    expect((await call('pages.reorder', { siteId: site.id, route: '/about', order: before })).items.map((p) => p.slug)).toEqual(before);
   });
 
   // last: the Host then takes the site for away until a probe says otherwise (reads answer from the copy)

@@ -10,6 +10,7 @@ import { flushSync } from 'svelte';
 import type { DraftInfo, Page } from '../../electron/contract/index';
 import { setTransport } from '../../renderer/lib/client';
 import { EditorSession, FULL_DISK_RETRY_MS, PERSIST_DELAY_MS } from '../../renderer/views/editor/page-editor.svelte';
+import { SitePagesState } from '../../renderer/views/pages/pages.svelte';
 
 type Handler = (input: Record<string, unknown>) => unknown;
 
@@ -138,7 +139,7 @@ describe('EditorSession', () => {
   });
 
   async function open(opts: Partial<ConstructorParameters<typeof EditorSession>[0]> = {}) {
-    const ed = new EditorSession({ siteId, route: '/blog/hello', canWrite: () => true, ...opts });
+    const ed = new EditorSession({ siteId, route: '/blog/hello', canWrite: () => true, lookups: new SitePagesState(siteId), ...opts });
     stops.push(ed.start());
     await settle();
     return ed;
@@ -342,6 +343,18 @@ describe('EditorSession', () => {
     host.calls = [];
     expect(await ed.save()).toBe(true);
     expect(host.calls).toEqual(['drafts.submit']);
+  });
+
+  it('the templates, the taxonomy and write permission are the site’s: a second editor reads no lookup again', async () => {
+    const site = new SitePagesState(siteId);
+    const first = await open({ lookups: site, canWrite: () => false });
+    expect(first.templates).toEqual([{ type: 'default', label: 'Default' }]);
+    expect(first.canWrite).toBe(false);
+    stops.pop()!();
+    host.calls = [];
+    const second = await open({ lookups: site });
+    expect(second.templates).toEqual([{ type: 'default', label: 'Default' }]);
+    expect(host.calls.filter((c) => c === 'blueprints.templates' || c === 'pages.taxonomy')).toEqual([]);
   });
 
   it('keep mine as a copy: the Host names the copy; the site’s copy is shown here again', async () => {

@@ -1,7 +1,7 @@
 /**
  * The Pages list view without a browser: the query its filters, sort and paging make, a filter
  * change going back to page 1, a page past the end showing the last one, a site without search
- * (the same query without it works, so search is switched off and said), an older answer never
+ * (the Host's answer says so: search is switched off and said), an older answer never
  * replacing a newer one, following the filters (typed ones after a pause), and the tree's state
  * composing it (a saved page's row follows; a refresh
  * reads the list again). The Host is a small stand-in behind the renderer's transport.
@@ -37,12 +37,13 @@ class FakeHost {
         this.asked.push(i);
         if (this.hold) await new Promise<void>((go) => this.held.push(go));
         if (this.down) return { ok: false, error: { code: 'network', message: 'The site did not answer.' } };
-        if (i.search && this.noSearch) return { ok: false, error: { code: 'internal', message: 'Search index missing.' } };
+        // the Host lists a site without search without it, and says so
+        const unavailable = Boolean(i.search && this.noSearch);
         const page = Number(i.page);
         const perPage = Number(i.perPage);
         const count = Math.max(0, Math.min(perPage, this.total - (page - 1) * perPage));
         const items = Array.from({ length: count }, (_, k) => summary(`/p${(page - 1) * perPage + k + 1}`, `Page ${(page - 1) * perPage + k + 1}`));
-        return { ok: true, value: { items, total: this.total, page, perPage } satisfies Partial<PageList> as unknown as PageList };
+        return { ok: true, value: { items, total: this.total, page, perPage, ...(unavailable ? { searchUnavailable: true } : {}) } satisfies Partial<PageList> as unknown as PageList };
       },
       on: () => () => {},
     });
@@ -104,13 +105,13 @@ describe('PageListState', () => {
     expect(view.list?.items).toHaveLength(20);
   });
 
-  it('a site without search: the list comes without it, and search is switched off', async () => {
+  it('a site without search (the Host says so): search is switched off, one call each time', async () => {
     const host = new FakeHost();
     host.noSearch = true;
     const view = new PageListState('s1');
     view.setFilter('search', 'hello');
     await view.load();
-    expect(host.asked.map((q) => q.search ?? null)).toEqual(['hello', null]);
+    expect(host.asked.map((q) => q.search ?? null)).toEqual(['hello']);
     expect(view.searchUnavailable).toBe(true);
     expect(view.status).toBe('ready');
     await view.load();

@@ -1,9 +1,9 @@
-/** The page tree's keyboard map, type-ahead and drop zones (renderer/views/pages/tree-keys.ts). */
+/** The page tree's and the page list's keyboard maps, type-ahead and drop zones (renderer/views/pages/tree-keys.ts). */
 import { describe, expect, test } from 'vitest';
 import { ROOT } from '../../electron/common/route';
 import type { PageSummary } from '../../electron/contract/index';
 import type { TreeRow } from '../../renderer/views/pages/pages.svelte';
-import { dropVerdict, dropZone, nextSiblingAfter, treeKeyAction, typeAheadMatch, type KeyPress } from '../../renderer/views/pages/tree-keys';
+import { dropVerdict, dropZone, listKeyAction, nextSiblingAfter, treeKeyAction, typeAheadMatch, type KeyPress, type KeyRow } from '../../renderer/views/pages/tree-keys';
 
 const summary = (route: string, title: string, hasChildren = false): PageSummary =>
   ({ route, slug: route.split('/').pop()!, title, hasChildren, published: true, visible: true, routable: true }) as PageSummary;
@@ -68,7 +68,7 @@ describe('treeKeyAction', () => {
 
   test('Enter opens a page, repeats an unreadable row\'s reason, retries a failed level', () => {
     expect(treeKeyAction(key('Enter'), rows, 1, rw)).toEqual({ kind: 'open', route: '/blog/one' });
-    expect(treeKeyAction(key('Enter'), rows, 4, rw)).toMatchObject({ kind: 'explain', row: { key: 'unreadable::3' } });
+    expect(treeKeyAction(key('Enter'), rows, 4, rw)).toMatchObject({ kind: 'explain', row: { route: '/broken', problem: 'no title' } });
     const failed: TreeRow[] = [{ kind: 'error', key: 'error:/blog', parent: '/blog', level: 2, message: 'down', offline: false }];
     expect(treeKeyAction(key('Enter'), failed, 0, rw)).toEqual({ kind: 'retry', parent: '/blog' });
   });
@@ -130,5 +130,35 @@ describe('drop zones', () => {
     expect(nextSiblingAfter(siblings, '/a', ['/b'])).toBe('/c');
     expect(nextSiblingAfter(siblings, '/b', [])).toBe('/c');
     expect(nextSiblingAfter(siblings, '/c', ['/d'])).toBeNull();
+  });
+});
+
+describe('listKeyAction (the list view: the tree\'s selection keys, flat, with PageUp/PageDown)', () => {
+  const list: KeyRow[] = [
+    { kind: 'page', page: summary('/a', 'A') },
+    { kind: 'unreadable', row: { route: '/bad', title: null, position: 1, problem: 'order: not a number' } },
+    { kind: 'page', page: summary('/c', 'C') },
+    { kind: 'page', page: summary('/d', 'D') },
+  ];
+  const at = (k: KeyPress, i: number, opts: { canWrite: boolean; busy: boolean; pageStep?: number } = rw) => listKeyAction(k, list[i], i, list.length, opts);
+
+  test('moves like the tree, selecting as Shift and Ctrl say; PageUp/PageDown go a page of rows, clamped', () => {
+    expect(at(key('ArrowDown'), 0)).toEqual({ kind: 'focus', index: 1, select: 'only' });
+    expect(at(key('ArrowUp', { shiftKey: true }), 2)).toEqual({ kind: 'focus', index: 1, select: 'range' });
+    expect(at(key('ArrowDown'), 3)).toEqual({ kind: 'none' });
+    expect(at(key('End', { ctrlKey: true }), 0)).toEqual({ kind: 'focus', index: 3, select: 'none' });
+    expect(at(key('PageDown'), 0, { ...rw, pageStep: 10 })).toEqual({ kind: 'focus', index: 3, select: 'only' });
+    expect(at(key('PageUp'), 3, { ...rw, pageStep: 2 })).toEqual({ kind: 'focus', index: 1, select: 'only' });
+  });
+
+  test('Enter opens a page or explains an unreadable row; Space, Delete and Ctrl+A select or ask; letters are the browser\'s', () => {
+    expect(at(key('Enter'), 0)).toEqual({ kind: 'open', route: '/a' });
+    expect(at(key('Enter'), 1)).toMatchObject({ kind: 'explain', row: { route: '/bad' } });
+    expect(at(key(' '), 2)).toEqual({ kind: 'toggle', route: '/c' });
+    expect(at(key(' ', { shiftKey: true, ctrlKey: true }), 2)).toEqual({ kind: 'select-range', route: '/c', add: true });
+    expect(at(key('Delete'), 2)).toEqual({ kind: 'delete', route: '/c' });
+    expect(at(key('Delete'), 2, ro)).toBeNull();
+    expect(at(key('a', { metaKey: true }), 0)).toEqual({ kind: 'select-all' });
+    expect(at(key('c'), 0)).toBeNull();
   });
 });

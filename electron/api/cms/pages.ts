@@ -281,10 +281,21 @@ export const cmsPages = {
     return inLanguage(toPage(parseAnswer(PageSchema, r.data, t, 'a page', callName(call)), plain ? (r.etag ?? null) : null), route, o.lang);
   },
 
-  /** Creates a page; answers its structural route (the real service answers the whole page). */
+  /**
+   * Creates a page; answers its structural route (the real service answers the whole page). A
+   * missing parent ("Parent page not found at route: …") comes back on the `route` field (the
+   * documents) or as the refusal's sentence alone (the real service): it is the parent's field, so
+   * it is answered there.
+   */
   async create(t: Transport, body: { route: string; title: string; template?: string; content?: string; header?: Header; order?: number; lang?: string }) {
     const call: CallOptions = { method: 'POST', path: '/pages', body };
-    const r = await request(t, call);
+    const r = await request(t, call).catch((err: unknown) => {
+      if (!isAppError(err) || err.code !== 'invalid_input') throw err;
+      const said = err.info.fields?.route ?? (err.info.fields ? undefined : err.message);
+      if (!said || !/parent page not found/i.test(said)) throw err;
+      const { route: _route, ...rest } = err.info.fields ?? {};
+      throw new AppError({ ...err.info, fields: { ...rest, parent: said } }, { cause: err });
+    });
     const w = parseAnswer(WrittenSchema, r.data, t, 'an answer', callName(call));
     return { route: writtenRoute(w), ...(w.title != null ? { title: w.title } : {}) };
   },

@@ -13,7 +13,7 @@
  * form's alert, the messages under the fields and a rate limit's countdown are that class's, as in
  * every other form; a conflict is taken over to open the conflict choice. The session stops it.
  *
- *   const ed = new EditorSession({ siteId, route, lang, canWrite: () => true });
+ *   const ed = new EditorSession({ siteId, route, lang, canWrite: () => pages.canWrite, lookups: pages });
  *   const stop = ed.start();     // loads the page, keeps drafts, follows pushes made elsewhere
  *   ed.content = '…'; await ed.save();
  */
@@ -26,6 +26,7 @@ import { FormAction } from '../../lib/form-action.svelte';
 import { sync } from '../../state/sync.svelte';
 import { headerPath, setAt } from './header-form';
 import { same } from '../../../electron/common/merge';
+import { parentOf, slugOf } from '../../../electron/common/route';
 import { unsavedEdits } from './unsaved.svelte';
 
 /** Text an editor went away from without saving, offered back by the next editor of that page. */
@@ -47,12 +48,25 @@ export const PERSIST_DELAY_MS = 600;
 /** How often text a full disk refused is offered again (the Host answers at once while it is still full). */
 export const FULL_DISK_RETRY_MS = 3000;
 
+/**
+ * What the editor looks up on the site, the same for every page of it: the site's Pages state
+ * (which mounts the editor) keeps them, so every editor of the site shares one read.
+ */
+export interface SiteLookups {
+  /** The signed-in account may write pages. */
+  readonly canWrite: boolean;
+  loadTemplates(): Promise<{ type: string; label: string }[]>;
+  loadTaxonomy(): Promise<Record<string, string[]>>;
+}
+
 export interface EditorSessionOptions {
   siteId: string;
   route: string;
   lang?: string | undefined;
   /** The signed-in account may write pages (read when it matters: the session may change). */
   canWrite: () => boolean;
+  /** The site's lookups, read once per site and shared by its editors (the site's Pages state). */
+  lookups: SiteLookups;
   /** A refused save named fields: the view shows the one that comes first. */
   onAttention?: (field: string) => void;
   onSaved?: (page: Page) => void;
@@ -76,7 +90,7 @@ export class EditorSession {
   /** The last plain read (or save answer): the baseline, with the ETag If-Match needs. */
   saved = $state<Page | null>(null);
   languages = $state<PageLanguages | null>(null);
-  /** The site's lookups the header form needs, read once per editor (a page switch keeps them). */
+  /** The site's lookups the header form needs (the site's, shared by its editors; see `lookups`). */
   templates = $state<{ type: string; label: string }[]>([]);
   taxonomy = $state<Record<string, string[]>>({});
   blueprint = $state<PageBlueprint | null>(null);
@@ -149,7 +163,7 @@ export class EditorSession {
   );
   readonly published: boolean = $derived(this.header.published !== undefined ? truthy(this.header.published) : (this.saved?.published ?? true));
   readonly visible: boolean = $derived(this.header.visible !== undefined ? truthy(this.header.visible) : (this.saved?.visible ?? true));
-  readonly savedSlug: string = $derived(this.saved ? this.saved.slug || this.current.route.split('/').at(-1)! : '');
+  readonly savedSlug: string = $derived(this.saved ? this.saved.slug || slugOf(this.current.route) : '');
   readonly savedOrder: string = $derived(this.saved?.order === null || this.saved?.order === undefined ? '' : String(this.saved.order));
   readonly contentDirty: boolean = $derived(
     this.saved !== null &&
@@ -212,12 +226,8 @@ export class EditorSession {
   /** Opens the page and keeps the draft in step; the returned function stops it (leaving nothing unsent behind). */
   start(): () => void {
     void this.load(this.current.route, this.current.lang);
-    void invoke('blueprints.templates', { siteId: this.siteId })
-      .then((list) => (this.templates = list))
-      .catch(() => {});
-    void invoke('pages.taxonomy', { siteId: this.siteId })
-      .then((t) => (this.taxonomy = t))
-      .catch(() => {});
+    void this.#opts.lookups.loadTemplates().then((list) => (this.templates = list));
+    void this.#opts.lookups.loadTaxonomy().then((t) => (this.taxonomy = t));
     const stopEffects = $effect.root(() => {
       // the blueprint follows the template select
       $effect(() => {
@@ -259,7 +269,7 @@ export class EditorSession {
     this.content = page.content;
     this.header = clone(page.header);
     this.template = page.template;
-    this.slug = page.slug || page.route.split('/').at(-1)!;
+    this.slug = page.slug || slugOf(page.route);
     this.order = page.order === null ? '' : String(page.order);
     this.action.reset();
     this.headerRevision++;
@@ -565,7 +575,7 @@ export class EditorSession {
   async #move(): Promise<void> {
     // the parent as the site said it (its structural route), never cut from a public address
     const route = this.current.route;
-    const parent = this.saved?.parentRoute ?? (route.split('/').slice(0, -1).join('/') || '/');
+    const parent = this.saved?.parentRoute ?? parentOf(route);
     const newSlug = this.slug.trim();
     const newOrder = this.order.trim();
     if (newSlug === '' || newSlug.includes('/')) {
@@ -607,7 +617,7 @@ export class EditorSession {
         siteId: this.siteId,
         route: this.current.route,
         ...langInput(this.current.lang),
-        title: this.title.trim() || saved.title || this.current.route.split('/').at(-1)!,
+        title: this.title.trim() || saved.title || slugOf(this.current.route),
         content: this.content,
         header: clone(this.header),
         template: this.template,

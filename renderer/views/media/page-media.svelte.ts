@@ -103,6 +103,8 @@ export class PageMediaState {
     } catch (err) {
       const e = AppError.from(err);
       if (e.fields?.filter) this.filterError = e.fields.filter;
+      // the list is how a route typed in the Media area is found to be no page (nothing reads the page first)
+      else if (e.code === 'not_found' || e.fields?.route) this.loadError = new AppError({ ...e.toInfo(), message: e.fields?.route ?? `There is no page at ${route}.` });
       else this.loadError = e;
     } finally {
       this.loading = false;

@@ -1,8 +1,8 @@
 /**
  * The Pages area's list view, one per site (the site's `SitePagesState` holds it as `listView`):
  * its filters, sort and paging, the page of results the site last sent and how reading it went. A
- * failing `search` is tried again without it; when that works, the site cannot search and the
- * search field says so. While the list is shown (`follow`), a change of filters reads it again:
+ * site that cannot search is listed without it by the Host (`searchUnavailable`), and the search
+ * field says so from then on. While the list is shown (`follow`), a change of filters reads it again:
  * typed ones (search, parent) after a pause, the rest at once. Kept apart from the tree so each
  * file holds one concern; tested in test/unit/page-list.test.ts.
  *
@@ -13,7 +13,7 @@
 import { untrack } from 'svelte';
 import type { PageList, PageSummary } from '../../../electron/contract/index';
 import { invoke } from '../../lib/client';
-import { AppError, errorMessage } from '../../lib/errors';
+import { errorMessage } from '../../lib/errors';
 import { normaliseRoute, ROOT } from '../../../electron/common/route';
 
 export type Tri = 'any' | 'yes' | 'no';
@@ -101,7 +101,7 @@ export class PageListState {
     };
   }
 
-  /** Loads the list for the current filters; a failing `search` is retried without it. */
+  /** Loads the list for the current filters (without the search once the Host said the site has none). */
   async load(): Promise<void> {
     const seq = ++this.#seq;
     const f = this.filters;
@@ -120,17 +120,10 @@ export class PageListState {
     const search = this.searchUnavailable ? '' : f.search.trim();
     this.status = 'loading';
     try {
-      let result: PageList;
-      try {
-        result = await invoke('pages.list', search ? { ...query, search } : query);
-      } catch (err) {
-        if (!search || !searchMayBeUnsupported(err)) throw err;
-        // the same query without the search: when that works, the site cannot search
-        result = await invoke('pages.list', query);
-        if (seq !== this.#seq) return;
-        this.searchUnavailable = true;
-      }
+      // a site that cannot search: the Host lists without it and says so
+      const result = await invoke('pages.list', search ? { ...query, search } : query);
       if (seq !== this.#seq) return;
+      if (result.searchUnavailable) this.searchUnavailable = true;
       // a page past the end (after a delete, a narrower filter): show the last one
       const last = Math.max(1, Math.ceil(result.total / result.perPage));
       if (result.items.length === 0 && result.total > 0 && f.page > last) {
@@ -171,10 +164,4 @@ export class PageListState {
   patch(route: string, fields: Partial<PageSummary>): void {
     if (this.list) this.list = { ...this.list, items: this.list.items.map((p) => (p.route === route ? { ...p, ...fields } : p)) };
   }
-}
-
-/** A failure that could mean "this site has no search backend" rather than "the site is down". */
-function searchMayBeUnsupported(err: unknown): boolean {
-  const e = AppError.from(err);
-  return !['network', 'timeout', 'tls', 'unauthorized', 'forbidden', 'rate_limited', 'host_unavailable'].includes(e.code);
 }

@@ -9,7 +9,7 @@
  *   const state = pagesOf(useSite());
  *   state.rows                     the tree flattened to its visible rows (virtualised by PageTree)
  *   await state.moveInto(['/a'], '/b');
- *   const merged = await state.batch('publish', routes);   // split into the site's limit, merged
+ *   const run = await state.batch('publish', routes);      // the Host splits it to the site's limit
  *   state.listView.setFilter('published', 'yes');
  */
 import { SvelteSet } from 'svelte/reactivity';
@@ -23,18 +23,7 @@ import { Selection } from '../../lib/selection.svelte';
 import { unsavedEdits } from '../editor/unsaved.svelte';
 import { PageListState } from './page-list.svelte';
 
-// route arithmetic is the shared layer's (one copy for both sides); re-exported for the page views
 import { inSubtree, joinRoute, parentOf, ROOT, slugOf, topmost } from '../../../electron/common/route';
-export { inSubtree, joinRoute, normaliseRoute, parentOf, ROOT, slugify, slugOf, topmost } from '../../../electron/common/route';
-
-/** The most routes one `pages.batch` or operations one `pages.reorganize` may carry (spec section 8). */
-export const BATCH_LIMIT = 50;
-
-export function chunk<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 export interface ChildLevel {
   status: 'loading' | 'ready' | 'error';
@@ -139,6 +128,7 @@ export class SitePagesState {
   // ---- lookups for the dialogs
   templates = $state.raw<Template[] | null>(null);
   templatesError = $state<string | null>(null);
+  taxonomy = $state.raw<Record<string, string[]> | null>(null);
   languages = $state.raw<SiteLanguages | null>(null);
 
   constructor(siteId: string) {
@@ -186,20 +176,6 @@ export class SitePagesState {
     walk(ROOT, 1);
     return rows;
   });
-
-  get selected(): ReadonlySet<string> {
-    return this.selection.items;
-  }
-  set selected(routes: ReadonlySet<string>) {
-    this.selection.items = routes;
-  }
-  /** Where a Shift range starts. */
-  get anchor(): string | null {
-    return this.selection.anchor;
-  }
-  get selectedList(): string[] {
-    return this.selection.list;
-  }
 
   // ------------------------------------------------------------------------------------------
   // the tree's levels
@@ -270,32 +246,20 @@ export class SitePagesState {
     }
   }
 
-  // ------------------------------------------------------------------------------------------
-  // selection
-
-  selectOnly(route: string): void {
-    this.selection.only(route);
-  }
-
-  toggleSelected(route: string): void {
-    this.selection.toggle(route);
-  }
-
-  /** Selects from the anchor to `route` in the order of `ordered` (the rows on screen). */
-  selectRange(route: string, ordered: readonly string[], add = false): void {
-    this.selection.range(route, ordered, add);
-  }
-
-  selectAll(routes: readonly string[]): void {
-    this.selection.set(routes);
-  }
-
-  clearSelection(): void {
-    this.selection.clear();
-  }
-
   openPage(route: string, lang?: string): void {
     this.open = lang ? { route, lang } : { route };
+  }
+
+  /** A click on a page's row (tree or list): Shift selects the range over `ordered` (adding with Ctrl/Cmd), Ctrl/Cmd toggles it, a plain click chooses it. */
+  clickSelect(route: string, ordered: readonly string[], e: { shiftKey: boolean; ctrlKey: boolean; metaKey: boolean }): void {
+    if (e.shiftKey) this.selection.range(route, ordered, e.ctrlKey || e.metaKey);
+    else if (e.ctrlKey || e.metaKey) this.selection.toggle(route);
+    else void this.choose(route);
+  }
+
+  /** Enter on a row the site sent unreadable: what was wrong with it. */
+  explain(row: UnreadablePage): void {
+    this.say(`“${unreadableName(row)}” could not be read: ${row.problem}`, 'danger', 10_000);
   }
 
   /**
@@ -304,7 +268,7 @@ export class SitePagesState {
    */
   async choose(route: string): Promise<boolean> {
     if (this.open && this.open.route !== route && !(await unsavedEdits.confirmLeave())) return false;
-    this.selectOnly(route);
+    this.selection.only(route);
     this.focus = route;
     if (this.open?.route !== route) this.openPage(route);
     return true;
@@ -402,7 +366,7 @@ export class SitePagesState {
       this.expanded.add(target);
       await Promise.all([this.refresh([...before, target, parentOf(target), ...before.map(parentOf)]), this.loadChildren(target, true)]);
       const stayed = list.filter((r) => !moving.includes(r));
-      this.selected = new Set([...moved, ...stayed]);
+      this.selection.set([...moved, ...stayed]);
       this.say(moved.length === 1 ? `Moved “${this.titleOf(moved[0]!)}” to ${this.titleOf(target)}.` : `Moved ${moved.length} pages to ${this.titleOf(target)}.`, 'success');
       return moved;
     });
@@ -435,8 +399,9 @@ export class SitePagesState {
       if (at < 0) at = rest.length;
       const order = [...rest.slice(0, at), ...placed, ...rest.slice(at)];
       if (order.join('\n') !== siblings.join('\n')) await this.#sendOrder(parent, order, placed);
-      await this.refresh([parent, ...before, ...before.map(parentOf), parentOf(parent)]);
-      this.selected = new Set(placed);
+      // the parent's level is fresh already (read above, or the reorder's answer)
+      await this.refresh([...before, ...before.map(parentOf), parentOf(parent)]);
+      this.selection.set(placed);
       this.say(placed.length === 1 ? `Moved “${this.titleOf(placed[0]!)}”.` : `Moved ${placed.length} pages.`, 'success');
     });
   }
@@ -452,7 +417,7 @@ export class SitePagesState {
     [order[i], order[j]] = [order[j]!, order[i]!];
     await this.#run(async () => {
       await this.#sendOrder(parent, order, [route]);
-      await this.refresh([parent]);
+      if (this.listView.list) await this.listView.load();
     });
     const now = (this.levels[parent]?.items ?? []).map((p) => p.route).indexOf(route);
     if (now === i) this.say(`The site keeps “${this.titleOf(route)}” in place: ${this.titleOf(parent)} sorts its pages itself.`);
@@ -460,7 +425,11 @@ export class SitePagesState {
     return true;
   }
 
-  /** Moves pages (none of them already under `target`) and answers their new routes, in order. */
+  /**
+   * Moves pages (none of them already under `target`) and answers their new routes, in order: the
+   * Host's answer names them (a page's folder takes its slug, which its header may set apart from
+   * the folder's name it had).
+   */
   async #relocate(routes: string[], target: string): Promise<string[]> {
     if (routes.length === 1) {
       const r = routes[0]!;
@@ -468,19 +437,22 @@ export class SitePagesState {
       this.remap(r, route);
       return [route];
     }
-    // several pages: one reorganize operation per page (in the site's limit per request)
-    for (const part of chunk(routes, BATCH_LIMIT)) {
-      await invoke('pages.reorganize', { siteId: this.siteId, operations: part.map((route) => ({ route, parent: target })) });
-    }
-    const moved = routes.map((r) => joinRoute(target, slugOf(r)));
+    // several pages: one reorganize operation each (the Host splits them to the site's limit)
+    const slugs = routes.map((r) => this.slugOfPage(r));
+    const rows = await invoke('pages.reorganize', { siteId: this.siteId, operations: routes.map((route) => ({ route, parent: target })) });
+    const moved = slugs.map((slug) => rows.find((x) => x.parent === target && x.slug === slug)?.route ?? joinRoute(target, slug));
     routes.forEach((r, i) => this.remap(r, moved[i]!));
     return moved;
   }
 
-  /** Sends a parent's full child order (`placed`: the pages the user moved). */
+  /**
+   * Sends a parent's full child order (`placed`: the pages the user moved); the parent's level is
+   * then as the site orders it (a reorder answers it, the top level is read again).
+   */
   async #sendOrder(parent: string, order: string[], placed: readonly string[] = []): Promise<void> {
     if (parent !== ROOT) {
-      await invoke('pages.reorder', { siteId: this.siteId, route: parent, order: order.map((r) => this.slugOfPage(r)) });
+      const level = await invoke('pages.reorder', { siteId: this.siteId, route: parent, order: order.map((r) => this.slugOfPage(r)) });
+      this.#setLevel(parent, { status: 'ready', items: level.items, unreadable: level.unreadable ?? [], error: null });
       return;
     }
     // The top level has no reorder route (it needs a parent page): positions through reorganize.
@@ -488,8 +460,8 @@ export class SitePagesState {
     // page (no number prefix) is hidden from menus on purpose, and numbering it would show it.
     const known = this.levels[ROOT]?.items ?? [];
     const ordered = order.filter((r) => placed.includes(r) || known.find((p) => p.route === r)?.order != null);
-    const ops = ordered.map((route, i) => ({ route, position: i + 1 }));
-    for (const part of chunk(ops, BATCH_LIMIT)) await invoke('pages.reorganize', { siteId: this.siteId, operations: part });
+    await invoke('pages.reorganize', { siteId: this.siteId, operations: ordered.map((route, i) => ({ route, position: i + 1 })) });
+    await this.loadChildren(ROOT, true);
   }
 
   async #run<T>(work: () => Promise<T>): Promise<T> {
@@ -511,7 +483,7 @@ export class SitePagesState {
     const parent = parentOf(route);
     if (parent !== ROOT) this.expanded.add(parent);
     await this.refresh([parent, parentOf(parent)]);
-    this.selectOnly(route);
+    this.selection.only(route);
     this.focus = route;
     this.openPage(route);
   }
@@ -520,7 +492,7 @@ export class SitePagesState {
     const parent = parentOf(destination);
     if (parent !== ROOT) this.expanded.add(parent);
     await this.refresh([parent, parentOf(parent)]);
-    this.selectOnly(destination);
+    this.selection.only(destination);
     this.focus = destination;
   }
 
@@ -530,7 +502,7 @@ export class SitePagesState {
     const parent = parentOf(next);
     if (parent !== ROOT) this.expanded.add(parent);
     await this.refresh([from, parentOf(from), parent, parentOf(parent)]);
-    this.selectOnly(next);
+    this.selection.only(next);
     this.focus = next;
   }
 
@@ -606,6 +578,17 @@ export class SitePagesState {
       return [];
     }
     return this.templates;
+  }
+
+  /** The site's taxonomy values (the editor's tag fields offer them); {} while the site does not answer. */
+  async loadTaxonomy(): Promise<Record<string, string[]>> {
+    if (this.taxonomy) return this.taxonomy;
+    try {
+      this.taxonomy = await invoke('pages.taxonomy', { siteId: this.siteId });
+    } catch {
+      return {};
+    }
+    return this.taxonomy;
   }
 
   async loadLanguages(): Promise<SiteLanguages | null> {

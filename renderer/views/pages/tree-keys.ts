@@ -1,11 +1,12 @@
 /**
- * What a key pressed on a row of the page tree means, and where a dragged page would land: the
- * tree's keyboard map (the ARIA tree pattern plus Alt+Up/Down, Delete, Ctrl+A, type-ahead) and its
- * drop zones as pure functions of the rows, so they are tested without a DOM. PageTree carries
- * the answers out on the Pages state.
+ * What a key pressed on a row of the page tree or the page list means, and where a dragged page
+ * would land: the keyboard maps (the list's selection keys, which the tree shares, plus the ARIA
+ * tree pattern, Alt+Up/Down and type-ahead for the tree) and the tree's drop zones as pure
+ * functions of the rows, so they are tested without a DOM. PageTree and PageList carry the answers
+ * out on the Pages state.
  */
 import { ROOT } from '../../../electron/common/route';
-import type { PageSummary } from '../../../electron/contract/index';
+import type { PageSummary, UnreadablePage } from '../../../electron/contract/index';
 import type { TreeRow } from './pages.svelte';
 
 export type SelectMode = 'only' | 'range' | 'none';
@@ -26,7 +27,7 @@ export type TreeKeyAction =
   | { kind: 'expand'; routes: string[] }
   | { kind: 'collapse'; route: string }
   | { kind: 'retry'; parent: string }
-  | { kind: 'explain'; row: Extract<TreeRow, { kind: 'unreadable' }> }
+  | { kind: 'explain'; row: UnreadablePage }
   | { kind: 'open'; route: string }
   | { kind: 'toggle'; route: string }
   | { kind: 'select-range'; route: string; add: boolean }
@@ -41,26 +42,62 @@ export interface TreeKeyOptions {
   busy: boolean;
 }
 
-/** The action for `e` pressed on row `index` of `rows`. */
+/** A row of the page list (or the tree) as the selection keys see it: a page, or one the site sent unreadable. */
+export type KeyRow = { kind: 'page'; page: PageSummary } | { kind: 'unreadable'; row: UnreadablePage } | { kind: 'error' };
+
+/**
+ * The keys the list and the tree share, for `e` on row `index` of `count`: Up/Down/Home/End (and
+ * PageUp/PageDown by `pageStep`, when given) move, selecting as Shift and Ctrl say; Enter opens or
+ * explains; Space toggles or extends; Delete asks; Ctrl+A selects all.
+ */
+export function listKeyAction(e: KeyPress, row: KeyRow | undefined, index: number, count: number, opts: TreeKeyOptions & { pageStep?: number }): TreeKeyAction | null {
+  if (!row) return null;
+  const mod = e.ctrlKey || e.metaKey;
+  const page = row.kind === 'page' ? row.page : null;
+  const select: SelectMode = e.shiftKey ? 'range' : mod ? 'none' : 'only';
+  const none = { kind: 'none' } as const;
+  const to = (i: number) => ({ kind: 'focus', index: Math.min(count - 1, Math.max(0, i)), select }) as const;
+  switch (e.key) {
+    case 'ArrowDown':
+    case 'ArrowUp': {
+      const next = index + (e.key === 'ArrowDown' ? 1 : -1);
+      return next >= 0 && next < count ? to(next) : none;
+    }
+    case 'PageDown':
+    case 'PageUp':
+      return opts.pageStep ? to(index + (e.key === 'PageDown' ? opts.pageStep : -opts.pageStep)) : null;
+    case 'Home':
+      return to(0);
+    case 'End':
+      return to(count - 1);
+    case 'Enter':
+      if (row.kind === 'unreadable') return { kind: 'explain', row: row.row };
+      return page ? { kind: 'open', route: page.route } : none;
+    case ' ':
+      if (!page) return none;
+      return e.shiftKey ? { kind: 'select-range', route: page.route, add: mod } : { kind: 'toggle', route: page.route };
+    case 'Delete':
+      return page && opts.canWrite ? { kind: 'delete', route: page.route } : null;
+    default:
+      if (mod && !e.altKey && e.key.toLowerCase() === 'a') return { kind: 'select-all' };
+      return null;
+  }
+}
+
+/** The action for `e` pressed on row `index` of the tree's `rows`: the tree's own keys, else the shared ones. */
 export function treeKeyAction(e: KeyPress, rows: readonly TreeRow[], index: number, opts: TreeKeyOptions): TreeKeyAction | null {
   const row = rows[index];
   if (!row) return null;
   const mod = e.ctrlKey || e.metaKey;
   const page = row.kind === 'page' ? row.page : null;
-  const select: SelectMode = e.shiftKey ? 'range' : mod ? 'none' : 'only';
   const none = { kind: 'none' } as const;
   switch (e.key) {
     case 'ArrowDown':
     case 'ArrowUp': {
       const delta = e.key === 'ArrowDown' ? 1 : -1;
       if (e.altKey) return page && opts.canWrite && !opts.busy ? { kind: 'nudge', route: page.route, delta } : none;
-      const next = index + delta;
-      return next >= 0 && next < rows.length ? { kind: 'focus', index: next, select } : none;
+      return listKeyAction(e, row, index, rows.length, opts);
     }
-    case 'Home':
-      return { kind: 'focus', index: 0, select };
-    case 'End':
-      return { kind: 'focus', index: rows.length - 1, select };
     case 'ArrowRight':
       if (row.kind !== 'page' || !row.page.hasChildren) return none;
       if (!row.expanded) return { kind: 'expand', routes: [row.page.route] };
@@ -78,17 +115,13 @@ export function treeKeyAction(e: KeyPress, rows: readonly TreeRow[], index: numb
     }
     case 'Enter':
       if (row.kind === 'error') return { kind: 'retry', parent: row.parent };
-      if (row.kind === 'unreadable') return { kind: 'explain', row };
-      return { kind: 'open', route: row.page.route };
-    case ' ':
-      if (!page) return none;
-      return e.shiftKey ? { kind: 'select-range', route: page.route, add: mod } : { kind: 'toggle', route: page.route };
-    case 'Delete':
-      return page && opts.canWrite ? { kind: 'delete', route: page.route } : null;
-    default:
-      if (mod && !e.altKey && e.key.toLowerCase() === 'a') return { kind: 'select-all' };
-      if (e.key.length === 1 && !mod && !e.altKey) return { kind: 'type', ch: e.key };
+      return listKeyAction(e, row, index, rows.length, opts);
+    case 'PageDown':
+    case 'PageUp':
       return null;
+    default:
+      if (e.key.length === 1 && !mod && !e.altKey && e.key !== ' ') return { kind: 'type', ch: e.key };
+      return listKeyAction(e, row, index, rows.length, opts);
   }
 }
 
