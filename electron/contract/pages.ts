@@ -538,9 +538,10 @@ const Level = v.strictObject({ siteId: SiteId, route: v.union([Route, v.literal(
 
 export const pagesChannels = {
   'pages.list': channel<PageList>()(PageListQuery),
-  /** Direct children of a route ('/' for the top level), in the site's own order: the tree's lazy level. */
-  'pages.children': channel<PageSummary[]>()(Level),
-  /** The same level with the rows the site sent that could not be read (the tree shows them flagged). */
+  /**
+   * Direct children of a route ('/' for the top level), in the site's own order: the tree's lazy
+   * level, with the rows the site sent that could not be read (the tree shows them flagged).
+   */
   'pages.level': channel<PageLevel>()(Level),
   'pages.get': channel<Page>()(PageRead),
   /** The editor opening a page: the page and its draft kept here (if any), in one call. */

@@ -8,7 +8,6 @@ import type { SyncService } from '../sync/service';
 export function pagesHandlers(pages: Lazy<PagesService>, drafts: Lazy<Pick<SyncService, 'forPage'>>): HandlersOf<typeof pagesChannels> {
   return {
     'pages.list': (q) => pages().list(q),
-    'pages.children': ({ siteId, route }) => pages().children(siteId, route),
     'pages.level': ({ siteId, route }) => pages().level(siteId, route),
     'pages.get': (q) => pages().get(q),
     'pages.open': async (q) => {

@@ -194,10 +194,6 @@ export function pagesService(deps: PagesDeps) {
     },
 
     /** The readable children of a level (see `level`). */
-    async children(siteId: string, route: string): Promise<PageSummary[]> {
-      return (await this.level(siteId, route)).items;
-    },
-
     async get(q: ChannelParsed<'pages.get'>): Promise<Page> {
       if (!q.render && !q.translations) {
         const cached = cache.getPage(q.siteId, q.route, key(q.lang));

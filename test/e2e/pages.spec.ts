@@ -68,7 +68,7 @@ test('drag a page onto another moves it there; a drop into its own subtree is re
   await expect(pageTree(pane).locator('[data-route="/legal/history"]')).toHaveCount(1);
   expect(demo.cms.content.find('/legal/history')).not.toBeNull();
   expect(demo.cms.content.find('/about/history')).toBeNull();
-  const legal = await bridge<{ route: string }[]>(page, 'pages.children', { siteId: demo.siteId, route: '/legal' });
+  const legal = await bridge<{ items: { route: string }[] }>(page, 'pages.level', { siteId: demo.siteId, route: '/legal' }).then((l) => l.items);
   expect(legal.map((p) => p.route)).toContain('/legal/history');
 
   // About into its own child "Our team": refused, red, said; nothing moves

@@ -243,8 +243,8 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
     test('only the tree levels read, in the default language and German', async () => {
       const levels = await call('sites.add', { name: 'Levels', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
-      await call('pages.children', { siteId: levels.id, route: '/' });
-      await call('pages.children', { siteId: levels.id, route: '/about' });
+      await call('pages.level', { siteId: levels.id, route: '/' }).then((l) => l.items);
+      await call('pages.level', { siteId: levels.id, route: '/about' }).then((l) => l.items);
       await call('mirror.setSettings', { siteId: levels.id, scope: { kind: 'levels' }, languages: ['de'] });
       const content = cms.content;
       const wanted = content.tree().pages.filter((n) => n.parent?.route === '/' || n.parent?.route === '/about');
@@ -477,19 +477,19 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
   describe('offline, after mirroring (the sandbox stopped)', () => {
     test('tree, list, editor, translations and the matrix answer from the cache, marked with the time of the copy', async () => {
-      const onlineTop = await call('pages.children', { siteId: site.id, route: '/' });
+      const onlineTop = await call('pages.level', { siteId: site.id, route: '/' }).then((l) => l.items);
       const onlineMatrix = await call('translations.matrix', { siteId: site.id });
       const onlineDocs = await call('pages.get', { siteId: site.id, route: '/docs' });
       await cms.close();
       cmsOpen = false;
 
-      const top = await call('pages.children', { siteId: site.id, route: '/' });
+      const top = await call('pages.level', { siteId: site.id, route: '/' }).then((l) => l.items);
       expect(top.map((p) => p.route)).toEqual(onlineTop.map((p) => p.route));
       expect(top.every((p) => typeof p.cachedAt === 'string')).toBe(true);
-      const blog = await call('pages.children', { siteId: site.id, route: '/blog' });
+      const blog = await call('pages.level', { siteId: site.id, route: '/blog' }).then((l) => l.items);
       expect(blog.length).toBeGreaterThan(100);
       expect(blog[0]!.cachedAt).toEqual(expect.any(String));
-      expect(await call('pages.children', { siteId: site.id, route: '/legal/imprint' })).toEqual([]); // a leaf
+      expect(await call('pages.level', { siteId: site.id, route: '/legal/imprint' }).then((l) => l.items)).toEqual([]); // a leaf
 
       const list = await call('pages.list', { siteId: site.id, parent: '/docs', sort: 'title', order: 'desc', perPage: 10, page: 2 });
       expect(list).toMatchObject({ total: 130, page: 2, perPage: 10, cachedAt: expect.any(String) });

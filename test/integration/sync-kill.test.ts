@@ -51,7 +51,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       return r.value as never;
     };
     const site = await ok('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! }) as { id: string };
-    const posts = (await ok('pages.children', { siteId: site.id, route: '/blog' }) as { route: string }[]).slice(0, 40).map((p) => p.route);
+    const posts = (await ok('pages.level', { siteId: site.id, route: '/blog' }) as { items: { route: string }[] }).items.slice(0, 40).map((p) => p.route);
     for (const route of posts) {
       const page = await ok('pages.get', { siteId: site.id, route }) as { title: string; header: Record<string, unknown>; content: string };
       await ok('drafts.save', { siteId: site.id, route, title: page.title, header: page.header, content: `${page.content}\n\nEdited offline: ${route}` });

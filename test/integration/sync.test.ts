@@ -184,7 +184,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
   describe('structural writes offline', () => {
     test('create, move and translate made offline are queued, shown from the cache, and pushed in order', async () => {
-      await call('pages.children', { siteId: site.id, route: '/about' });
+      await call('pages.level', { siteId: site.id, route: '/about' }).then((l) => l.items);
       await call('pages.get', { siteId: site.id, route: '/about/press' });
       cms.faults.set({ route: '*', drop: true });
 
@@ -192,7 +192,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(created).toMatchObject({ queued: true, etag: null, title: 'Made on a train' });
       expect(created.cachedAt).toEqual(expect.any(String));
       // the tree offline: the new page is among the cached children
-      expect((await call('pages.children', { siteId: site.id, route: '/about' })).map((p) => p.route)).toContain('/about/made-on-a-train');
+      expect((await call('pages.level', { siteId: site.id, route: '/about' }).then((l) => l.items)).map((p) => p.route)).toContain('/about/made-on-a-train');
       // and it can be edited at once: the draft goes out right behind its create
       await call('drafts.save', { siteId: site.id, route: '/about/made-on-a-train', title: 'Made on a train', header: {}, content: 'first line\nsecond line' });
 
@@ -244,7 +244,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
   test('an access token that runs out in the middle of a push: refreshed once, and the push goes on to the end', async () => {
     const admin = await call('sites.add', { name: 'Demo as admin', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'password' });
     await call('auth.signIn', { siteId: admin.id, username: 'admin', password: DEMO_ACCOUNTS.admin.password });
-    const posts = ((await call('pages.children', { siteId: admin.id, route: '/blog' })) as { route: string }[]).slice(0, 6).map((p) => p.route);
+    const posts = ((await call('pages.level', { siteId: admin.id, route: '/blog' }).then((l) => l.items)) as { route: string }[]).slice(0, 6).map((p) => p.route);
     expect(posts).toHaveLength(6);
     for (const route of posts) {
       const page = await call('pages.get', { siteId: admin.id, route });

@@ -97,7 +97,7 @@ describe('browser mode restarts a Host that dies', () => {
     let page = await line();
     const site = await page.call<{ id: string }>('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
     siteId = site.id;
-    const posts = (await page.call<{ route: string }[]>('pages.children', { siteId, route: '/blog' })).slice(0, 40).map((p) => p.route);
+    const posts = (await page.call<{ items: { route: string }[] }>('pages.level', { siteId, route: '/blog' }).then((l) => l.items)).slice(0, 40).map((p) => p.route);
     expect(posts).toHaveLength(40);
     for (const route of posts) {
       const p = await page.call<{ title: string; header: Record<string, unknown>; content: string }>('pages.get', { siteId, route });
@@ -170,10 +170,10 @@ describe('browser mode without a keychain', () => {
       let page = await line();
       const site = await page.call<{ id: string; hasApiKey: boolean }>('sites.add', { name: 'Keyed', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
       expect(site.hasApiKey).toBe(true);
-      await page.call('pages.children', { siteId: site.id, route: '/blog' });
+      await page.call('pages.level', { siteId: site.id, route: '/blog' });
       page = (await killHost(page)).fresh;
       // a read the new Host has never made needs the key
-      const docs = await page.call<{ route: string }[]>('pages.children', { siteId: site.id, route: '/docs' });
+      const docs = await page.call<{ items: { route: string }[] }>('pages.level', { siteId: site.id, route: '/docs' }).then((l) => l.items);
       expect(docs.length).toBeGreaterThan(0);
       expect((await page.call<{ id: string; hasApiKey: boolean }[]>('sites.list', {}))[0]).toMatchObject({ hasApiKey: true });
       page.close();

@@ -127,7 +127,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
   });
 
   test('batch: the Host splits the routes to the limit the site names, and merges the results', async () => {
-    const routes = (await call('pages.children', { siteId: site.id, route: '/blog' })).map((p) => p.route).slice(0, 7);
+    const routes = (await call('pages.level', { siteId: site.id, route: '/blog' }).then((l) => l.items)).map((p) => p.route).slice(0, 7);
     expect(routes.length).toBeGreaterThan(3);
     const r = await call('pages.batch', { siteId: site.id, operation: 'unpublish', routes });
     expect(r).toMatchObject({ operation: 'unpublish', limit: 3, requests: Math.ceil(routes.length / 3), total: routes.length, successful: routes.length, failed: 0 });

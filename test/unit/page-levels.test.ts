@@ -108,7 +108,7 @@ describe('tree levels against the real service’s answers', () => {
     expect(offlineLevel.items.map((p) => p.route)).toEqual(onlineLevel.items.map((p) => p.route));
     expect(offlineLevel.items.map((p) => p.title)).toEqual(['Gamma', 'Alpha', 'Beta', 'Delta']);
     expect(offlineLevel.items.every((p) => typeof p.cachedAt === 'string')).toBe(true);
-    expect(await pages.children(SITE, '/blog')).toEqual(offlineLevel.items);
+    expect((await pages.level(SITE, '/blog')).items).toEqual(offlineLevel.items);
   });
 
   test('the top level keeps its order offline too, home with its public address', async () => {

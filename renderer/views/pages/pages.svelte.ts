@@ -1,6 +1,6 @@
 /**
  * The Pages area's state, one instance per site (memory only, kept while the app runs so a site's
- * tree comes back as it was left): the tree's loaded levels (`pages.children`, lazily per parent),
+ * tree comes back as it was left): the tree's loaded levels (`pages.level`, lazily per parent),
  * which nodes are expanded, the selection (Ctrl/Shift multi-select, shared by the tree and the
  * list), the page open in the editor, the dialogs, and the write operations (move, reorder,
  * reorganize, batch) with the reloads they need afterwards. The list view's filters, sort, paging
@@ -77,10 +77,9 @@ export type PagesDialog =
   | { kind: 'delete'; route: string }
   | { kind: 'batch-copy'; routes: string[] }
   | { kind: 'batch-delete'; routes: string[] }
-  | { kind: 'batch-results'; operation: string; result: MergedBatch | null; error: string | null };
+  | { kind: 'batch-results'; operation: string; result: BatchRun | null; error: string | null };
 
 /** A batch as the Host ran it (split to the site's limit, the results merged). */
-export type MergedBatch = BatchRun;
 
 export type Template = { type: string; label: string };
 
@@ -541,9 +540,9 @@ export class SitePagesState {
   // batch
 
   /** Runs a batch operation on any number of routes (the Host splits them to the site's limit). */
-  async batch(operation: 'publish' | 'unpublish' | 'delete' | 'copy', routes: readonly string[], options?: Record<string, unknown>): Promise<MergedBatch> {
+  async batch(operation: 'publish' | 'unpublish' | 'delete' | 'copy', routes: readonly string[], options?: Record<string, unknown>): Promise<BatchRun> {
     this.busy = true;
-    let merged: MergedBatch;
+    let merged: BatchRun;
     try {
       merged = await invoke('pages.batch', { siteId: this.siteId, operation, routes: [...routes], ...(options ? { options } : {}) });
     } finally {
