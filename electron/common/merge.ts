@@ -7,7 +7,7 @@
  * the renderer's merge view resolves with the same functions.
  */
 import { diffIndices } from 'node-diff3';
-import { isPlainObject, ownField, setField, type Header, type MergeFieldChange, type MergeFieldConflict, type MergeHeader, type MergeHunk, type MergeText } from '../contract';
+import { isPlainObject, ownField, setField, type Header, type MergeFieldChange, type MergeFieldConflict, type MergeHeader, type MergeHunk, type MergeText, type PageTextShape } from '../contract';
 
 export type { Header };
 
@@ -242,5 +242,23 @@ export function resolveHeader(m: HeaderMerge, choices: Readonly<Record<string, F
     if (pick === undefined) throw new Error(`No choice for header field ${fieldLabel(c.path)}.`);
     setPath(out, c.path, pick === 'mine' ? c.mine : pick === 'theirs' ? c.theirs : pick === 'base' ? c.base : pick.value);
   }
+  return out;
+}
+
+/**
+ * The page's title travels as its own field, but the merge treats it as a header field (`title`),
+ * so a change to it on either side is merged like any other: the header the merge reads.
+ */
+export const headerWithTitle = (t: PageTextShape): Header => ({ ...t.header, title: t.title });
+
+/**
+ * The header to send after a merge (the Host's clean one or a person's resolution): it keeps a
+ * `title` key only where mine had one, then with the title chosen, so a merge never adds a title
+ * key to a header that had none.
+ */
+export function headerToSend(merged: Header, mine: Header, title: string): Header {
+  const out = { ...merged };
+  if (Object.hasOwn(mine, 'title')) out.title = title;
+  else delete out.title;
   return out;
 }

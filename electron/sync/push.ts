@@ -4,13 +4,13 @@
  * confirmed (gone from the outbox) or still queued — and a "may have arrived" item is checked on
  * the server before it is sent again.
  */
-import { headerPatch, type Header, type Page } from '../contract';
+import { headerPatch, type Page } from '../contract';
 import { isAppError } from '../base/app-error';
 import { cmsPages } from '../api/cms/pages';
 import type { Transport } from '../api/transport';
 import type { PagesRepo } from '../db/repos/pages';
 import type { Draft, Mine, OutboxItem, PageText, SyncRepo } from '../db/repos/sync';
-import { mergeHeader, mergeText, same } from '../common/merge';
+import { headerToSend, headerWithTitle, mergeHeader, mergeText, same } from '../common/merge';
 import { backoffMs, replayOrder } from './order';
 
 export interface PushSummary {
@@ -37,18 +37,13 @@ export interface PushDeps {
 type Outcome = 'done' | 'conflicted' | 'rejected';
 
 const textOf = (p: Page): PageText => ({ title: p.title, header: p.header, content: p.content });
-const withTitle = (t: PageText): Header => ({ ...t.header, title: t.title });
-
 /** Merges mine onto theirs from the base; null when a hunk or a field needs a person. */
 export function threeWay(base: PageText, mine: Mine, theirs: PageText): Mine | null {
   const text = mergeText(base.content, mine.content, theirs.content);
-  const header = mergeHeader(withTitle(base), withTitle(mine), withTitle(theirs));
+  const header = mergeHeader(headerWithTitle(base), headerWithTitle(mine), headerWithTitle(theirs));
   if (!text.clean || header.conflicts.length) return null;
-  const title = header.merged.title;
-  // the header keeps its title key only where mine had one (the title travels as its own field too)
-  const merged = { ...header.merged };
-  if (!Object.hasOwn(mine.header, 'title')) delete merged.title;
-  return { ...mine, title: typeof title === 'string' ? title : mine.title, header: merged, content: text.text! };
+  const title = typeof header.merged.title === 'string' ? header.merged.title : mine.title;
+  return { ...mine, title, header: headerToSend(header.merged, mine.header, title), content: text.text! };
 }
 
 /** The PATCH body: the header as a patch over the copy it applies to, so removed keys go as null. */
@@ -89,7 +84,7 @@ export async function pushSite(siteId: string, deps: PushDeps): Promise<PushSumm
             return 'conflicted';
           }
           // nothing of mine left to send: it arrived before a crash, or they made the same edit
-          if (merged.content === theirs.content && same(withTitle(merged), withTitle(theirs))) {
+          if (merged.content === theirs.content && same(headerWithTitle(merged), headerWithTitle(theirs))) {
             repo.done(item, refreshCache(item.route, lang, page));
             return 'done';
           }

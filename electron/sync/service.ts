@@ -9,7 +9,7 @@ import type { PagesRepo } from '../db/repos/pages';
 import type { Draft, StructuralOp, SyncRepo } from '../db/repos/sync';
 import type { SessionManager } from '../sessions/cms-session-manager';
 import type { SitesRepo } from '../db/repos/sites';
-import { mergeHeader, mergeText } from '../common/merge';
+import { headerWithTitle, mergeHeader, mergeText } from '../common/merge';
 import { pushSite, type PushSummary } from './push';
 
 export interface SyncDeps {
@@ -88,7 +88,7 @@ export function syncService(deps: SyncDeps) {
       d.state === 'conflicted' && d.theirs
         ? {
             text: mergeText(d.base.content, d.mine.content, d.theirs.content),
-            header: mergeHeader({ ...d.base.header, title: d.base.title }, { ...d.mine.header, title: d.mine.title }, { ...d.theirs.header, title: d.theirs.title }),
+            header: mergeHeader(headerWithTitle(d.base), headerWithTitle(d.mine), headerWithTitle(d.theirs)),
           }
         : null;
     return { ...info(d), base: d.base, mine: d.mine, theirs: d.theirs, merge };

@@ -5,9 +5,9 @@
  * (electron/common/merge.ts), the same functions the Host merges with.
  */
 import { ownField, type DraftDetail, type Header, type MergeFieldChange, type MergeHunk } from '../../../electron/contract/index';
-import { bothBlocks, fieldKey, fieldLabel, isTitlePath, linesFor, resolveHeader, resolveText } from '../../../electron/common/merge';
+import { bothBlocks, fieldKey, fieldLabel, headerToSend, isTitlePath, linesFor, resolveHeader, resolveText } from '../../../electron/common/merge';
 
-export { bothBlocks, fieldKey, fieldLabel, isTitlePath, linesFor };
+export { bothBlocks, fieldKey, fieldLabel, headerToSend, isTitlePath, linesFor };
 
 export type HunkChoice = 'mine' | 'theirs' | 'both' | 'base';
 export type FieldChoice = 'mine' | 'theirs';
@@ -46,18 +46,6 @@ export function resolvedHeader(
 ): Header {
   const all = Object.fromEntries(conflicts.map((c) => [fieldKey(c.path), chosen(choices, c.path)]));
   return resolveHeader({ merged, conflicts: [...conflicts], changes: [...changes] }, all, undone);
-}
-
-/**
- * The header to send with the resolution. The Host merges the title as a header field (`title`);
- * it travels as its own field, so the header keeps a `title` key only where mine had one (then
- * with the title chosen), as the Host's clean merge does.
- */
-export function headerToSend(resolved: Header, mine: Header, title: string): Header {
-  const out = { ...resolved };
-  if (Object.hasOwn(mine, 'title')) out.title = title;
-  else delete out.title;
-  return out;
 }
 
 /** The choice made for the field at `path` (not chosen yet: mine). */
