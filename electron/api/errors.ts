@@ -7,6 +7,7 @@ import { setField, type ErrorCode } from '../contract';
 import { AppError } from '../base/app-error';
 import { parseJson, type HttpResponse } from './http';
 import { scrubSecrets, serverText } from './scrub';
+import { isPlainObject } from '../contract';
 
 /**
  * How text from an answer may go into an error (and so to the renderer): `scrub` hides the site's
@@ -20,7 +21,6 @@ export interface ServerTextRules {
 
 const ANONYMOUS: ServerTextRules = { scrub: (t) => scrubSecrets(t), echo: true };
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** Seconds from a Retry-After header (delta-seconds or an HTTP date); undefined when absent or unreadable. */
 export function retryAfterSeconds(value: string | null, now = Date.now()): number | undefined {
@@ -35,8 +35,8 @@ function fieldsOf(body: Record<string, unknown>): Record<string, string> | undef
   const list = body.errors;
   const fields: Record<string, string> = {};
   if (Array.isArray(list)) {
-    for (const e of list) if (isObject(e) && typeof e.field === 'string' && typeof e.message === 'string' && !Object.hasOwn(fields, e.field)) setField(fields, e.field, e.message);
-  } else if (isObject(list)) {
+    for (const e of list) if (isPlainObject(e) && typeof e.field === 'string' && typeof e.message === 'string' && !Object.hasOwn(fields, e.field)) setField(fields, e.field, e.message);
+  } else if (isPlainObject(list)) {
     // {errors: {field: "message" | ["message"]}}
     for (const [k, m] of Object.entries(list)) {
       const text = Array.isArray(m) ? m[0] : m;
@@ -89,15 +89,15 @@ export function errorFromResponse(res: HttpResponse, host: string, rules: Server
   const code: ErrorCode = CODE_BY_STATUS[status] ?? 'http';
   let message: string | undefined;
   let fields: Record<string, string> | undefined;
-  if (isObject(body)) {
-    const nested = isObject(body.error) ? body.error : undefined;
+  if (isPlainObject(body)) {
+    const nested = isPlainObject(body.error) ? body.error : undefined;
     const pick = (...xs: unknown[]) => xs.find((x): x is string => typeof x === 'string' && x.trim() !== '');
     const said = pick(body.detail, body.message, nested?.message, typeof body.error === 'string' ? body.error : undefined, body.title);
     message = said === undefined ? undefined : rules.scrub(said);
     const found = fieldsOf(body) ?? (nested ? fieldsOf(nested) : undefined);
     fields = found && Object.fromEntries(Object.entries(found).map(([k, m]) => [k, rules.scrub(m)]));
   }
-  const demo = status === 403 && isObject(body) && body.code === DEMO_REFUSAL;
+  const demo = status === 403 && isPlainObject(body) && body.code === DEMO_REFUSAL;
   if (demo) message = `This is a demo account: ${host} lets it read but refuses this change${message ? ` (it says: ${message.replace(/\.$/, '')})` : ''}.`;
   if (status >= 500) message = `${host} had a problem (HTTP ${status})${message ? `: ${message}` : '.'}`;
   message ??= FALLBACK[status] ?? `${host} answered HTTP ${status}.`;

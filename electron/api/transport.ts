@@ -12,6 +12,7 @@ import { scrubSecrets } from './scrub';
 import { parseJson, send, type FetchLike, type HttpResponse } from './http';
 import type { Pacer, Priority } from './pacer';
 import { readingOf, retryWaitMs } from './rate-bucket';
+import { isPlainObject } from '../contract';
 
 export interface CredentialSource {
   /** Headers that authenticate a call (may refresh an access token that is about to expire). */
@@ -96,7 +97,6 @@ export interface TransportOptions {
 /** 429s an idempotent call waits out before the caller hears of it. */
 const LIMITED_RETRIES = 3;
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
@@ -244,11 +244,11 @@ export class Transport {
     const body = parseJson(res);
     if (body === undefined) throw badResponse(res, this.host, 'JSON', rules);
     if (envelope === 'raw') return { ...base, data: body as T, notModified: false };
-    if (!isObject(body) || !('data' in body)) throw badResponse(res, this.host, 'a {"data": …} answer', rules);
+    if (!isPlainObject(body) || !('data' in body)) throw badResponse(res, this.host, 'a {"data": …} answer', rules);
     return {
       ...base,
       data: body.data as T,
-      ...(isObject(body.meta) ? { meta: body.meta } : {}),
+      ...(isPlainObject(body.meta) ? { meta: body.meta } : {}),
       notModified: false,
     };
   }

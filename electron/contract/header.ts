@@ -19,6 +19,13 @@ export function ownField(o: unknown, key: string): unknown {
   return isPlainObject(o) && Object.hasOwn(o, key) ? o[key] : undefined;
 }
 
+/** The own field at `path` (['content', 'order', 'by']); undefined where any step is missing or not an object. */
+export function fieldAt(o: unknown, path: readonly string[]): unknown {
+  let node = o;
+  for (const key of path) node = ownField(node, key);
+  return node;
+}
+
 /** Sets the own field `key`, as data even when it is called `__proto__` (a plain `o[key] = …` would set the prototype). */
 export function setField(o: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });

@@ -7,31 +7,21 @@
  * (the Grav API plugin's indexViaDefaultSort and sortPages). Pure, so it is unit-tested.
  */
 import type { PageSummary } from '../contract';
+import { fieldAt } from '../contract';
 
 type Field = 'title' | 'date' | 'modified' | 'slug' | 'order';
 
 /** `content.order.by` values → the field compared (anything else sorts by folder number). */
 const FIELDS: Record<string, Field> = { title: 'title', date: 'date', modified: 'modified', timestamp: 'modified', slug: 'slug', basename: 'slug' };
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-
-function valueAt(header: Record<string, unknown>, path: string): unknown {
-  let node: unknown = header;
-  for (const key of path.split('.')) {
-    if (!isObject(node)) return undefined;
-    node = node[key];
-  }
-  return node;
-}
-
 /** The parent's collection order, when its header sets one the level follows. */
 export function collectionOrder(parentHeader: Record<string, unknown> | null | undefined): { field: Field; dir: 'asc' | 'desc' } | null {
   if (!parentHeader) return null;
-  const display = valueAt(parentHeader, 'admin.children_display_order') ?? 'collection';
+  const display = fieldAt(parentHeader, ['admin', 'children_display_order']) ?? 'collection';
   if (display !== 'collection') return null;
-  const by = valueAt(parentHeader, 'content.order.by');
+  const by = fieldAt(parentHeader, ['content', 'order', 'by']);
   if (typeof by !== 'string' || by === '') return null;
-  const dir = String(valueAt(parentHeader, 'content.order.dir') ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
+  const dir = String(fieldAt(parentHeader, ['content', 'order', 'dir']) ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
   return { field: FIELDS[by] ?? 'order', dir };
 }
 

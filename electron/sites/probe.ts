@@ -8,6 +8,7 @@ import { parseJson, send, type FetchLike, type HttpResponse } from '../api/http'
 import { isAppError } from '../base/app-error';
 import { serverText } from '../api/scrub';
 import { defaultBaseOf } from './url';
+import { isPlainObject } from '../contract';
 
 export interface ProbeTarget {
   kind: SiteKind;
@@ -19,23 +20,22 @@ export interface ProbeTarget {
 const PROBE_PATH: Record<SiteKind, string> = { cms: '/ping', store: '/store/inventory' };
 const KIND_NAME: Record<SiteKind, string> = { cms: 'CMS API', store: 'store API' };
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** Does this body look like the answer the kind's probe route promises? */
 export function looksLikeService(kind: SiteKind, body: unknown): boolean {
   if (kind === 'cms') {
     // spec: GET /ping, shape "not shown"; the real service answers {"data":{"pong":true}}
-    return isObject(body) && isObject(body.data) && body.data.pong === true;
+    return isPlainObject(body) && isPlainObject(body.data) && body.data.pong === true;
   }
   // store: the inventory map, status → integer quantity
-  return isObject(body) && Object.values(body).every((n) => typeof n === 'number' && Number.isInteger(n));
+  return isPlainObject(body) && Object.values(body).every((n) => typeof n === 'number' && Number.isInteger(n));
 }
 
 /** An API error body (problem+json, {error}, {message}) — a sign that *an* API answered. */
 function looksLikeApiError(res: HttpResponse): boolean {
   const type = res.headers.get('content-type') ?? '';
   const body = parseJson(res);
-  return type.includes('json') && isObject(body) && ('title' in body || 'error' in body || 'message' in body || 'detail' in body);
+  return type.includes('json') && isPlainObject(body) && ('title' in body || 'error' in body || 'message' in body || 'detail' in body);
 }
 
 type Verdict = { outcome: ConnectionOutcome; message: string };

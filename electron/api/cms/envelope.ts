@@ -6,6 +6,7 @@
 import { AppError, isAppError } from '../../base/app-error';
 import type { CallOptions, CallResult, Transport } from '../transport';
 import { unreadable } from '../parse';
+import { isPlainObject } from '../../contract';
 
 /** `GET /pages/blog`: names the call in messages (path only, never the query). */
 export const callName = (o: Pick<CallOptions, 'method' | 'path'>): string => `${o.method ?? 'GET'} ${o.path}`;
@@ -32,17 +33,16 @@ export interface Paging {
   next: number | null | undefined;
 }
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const count = (x: unknown): number | null => (typeof x === 'number' && Number.isInteger(x) && x >= 0 ? x : null);
 
 /** Paging from `meta.pagination` (real service) or flat `meta` (spec), and `links.next`. */
 export function pagingOf(body: Record<string, unknown>): Paging {
-  const meta = isObject(body.meta) ? body.meta : {};
-  const nested = isObject(meta.pagination) ? meta.pagination : {};
+  const meta = isPlainObject(body.meta) ? body.meta : {};
+  const nested = isPlainObject(meta.pagination) ? meta.pagination : {};
   const pick = (key: string) => count(nested[key]) ?? count(meta[key]);
   const page = pick('page');
   let next: number | null | undefined;
-  if (isObject(body.links)) {
+  if (isPlainObject(body.links)) {
     const href = body.links.next;
     if (typeof href !== 'string' || href === '') next = null;
     else {
@@ -79,7 +79,7 @@ export function nextPage(p: Paging, asked: { page: number; perPage: number }, ro
 export async function listCall(t: Transport, o: CallOptions, what: string): Promise<{ data: unknown; paging: Paging; result: CallResult<unknown> }> {
   const result = await request(t, { ...o, envelope: 'raw' });
   const body = result.data;
-  if (!isObject(body) || !('data' in body)) {
+  if (!isPlainObject(body) || !('data' in body)) {
     throw unreadable(t, what, { where: callName(o), field: 'data', detail: 'expected a {"data": …} answer' });
   }
   return { data: body.data, paging: pagingOf(body), result };

@@ -14,6 +14,7 @@ import * as v from 'valibot';
 import type { KeptPhoto, Pet, PetStatus, UnreadableEntry } from '../../contract/store';
 import type { Transport } from '../transport';
 import { ask, readOne, readRows, SafeId, Text } from './read';
+import { isPlainObject } from '../../contract';
 
 const NamedRef = v.object({ id: v.optional(v.nullable(v.number('should be a number'))), name: v.optional(v.nullable(Text)) }, 'should be an object');
 
@@ -91,7 +92,6 @@ export interface PetEdit {
 }
 
 type Obj = Record<string, unknown>;
-const isObject = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /**
  * The body of an update: the pet as the store has it (`stored`, read just before), with the
@@ -100,12 +100,12 @@ const isObject = (x: unknown): x is Obj => typeof x === 'object' && x !== null &
  * the three when none was chosen, any field the store keeps that Sitedesk does not know.
  */
 export function updateBody(stored: Obj, edit: PetEdit): Obj {
-  const storedTags = Array.isArray(stored.tags) ? stored.tags.filter(isObject) : [];
+  const storedTags = Array.isArray(stored.tags) ? stored.tags.filter(isPlainObject) : [];
   const tagFor = (name: string) => {
     const known = storedTags.find((t) => t.name === name);
     return known && known.id !== undefined && known.id !== null ? { id: known.id, name } : { name };
   };
-  const storedCategory = isObject(stored.category) ? stored.category : null;
+  const storedCategory = isPlainObject(stored.category) ? stored.category : null;
   let category: Obj | undefined;
   if (edit.category) {
     const sameName = storedCategory && storedCategory.name === edit.category.name && storedCategory.id !== undefined && storedCategory.id !== null;
@@ -130,8 +130,8 @@ function uploadMessage(text: string | undefined): string {
   if (!text) return 'Uploaded.';
   try {
     const body: unknown = JSON.parse(text);
-    if (isObject(body) && typeof body.message === 'string' && body.message.trim()) return body.message;
-    if (isObject(body) && Array.isArray(body.photoUrls)) return `Uploaded; the store now lists ${body.photoUrls.length} ${body.photoUrls.length === 1 ? 'photo' : 'photos'} for this pet.`;
+    if (isPlainObject(body) && typeof body.message === 'string' && body.message.trim()) return body.message;
+    if (isPlainObject(body) && Array.isArray(body.photoUrls)) return `Uploaded; the store now lists ${body.photoUrls.length} ${body.photoUrls.length === 1 ? 'photo' : 'photos'} for this pet.`;
   } catch {
     // a text answer: nothing more to say than that it went up
   }

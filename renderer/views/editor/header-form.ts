@@ -3,7 +3,7 @@
  * flattened into labelled groups of the fields the form shows, and values read and written at
  * their dotted names under `header.` (`header.content.order.by` → header.content.order.by).
  */
-import { isPlainObject, ownField, setField, type BlueprintField, type Header } from '../../../electron/contract/index';
+import { fieldAt, isPlainObject, ownField, setField, type BlueprintField, type Header } from '../../../electron/contract/index';
 
 export interface FieldGroup {
   label: string;
@@ -69,11 +69,7 @@ export function fieldGroups(fields: BlueprintField[]): FieldGroup[] {
 export const headerPath = (name: string): string[] => name.replace(/^header\./, '').split('.');
 
 /** The value at `path` (own fields only: the keys are the site's, `constructor` is a field like any other). */
-export function getAt(header: Header, path: string[]): unknown {
-  let node: unknown = header;
-  for (const key of path) node = ownField(node, key);
-  return node;
-}
+export const getAt = (header: Header, path: string[]): unknown => fieldAt(header, path);
 
 /** A copy of `header` with `value` at `path`; `undefined` removes the key (and empty parents). */
 export function setAt(header: Header, path: string[], value: unknown): Header {
