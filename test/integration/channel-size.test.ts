@@ -6,36 +6,26 @@
  * preloads share (contract/peer.ts), exercised here with a port-like sender.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import WS from 'ws';
-import { createHost, type Host } from '../../electron/core/host';
-import { MemorySecretStore } from '../../electron/secrets/memory';
-import { startWebServer, type WebServer } from '../../electron/web/server';
+import type { WebServer } from '../../electron/web/server';
+import { startBrowserModeHost, type BrowserModeHost } from '../support/browser-mode';
 import { webSocketTransport } from '../../renderer/lib/transport';
 import { createPeer } from '../../electron/contract/peer';
 import { MAX_MESSAGE_BYTES, frameTooLarge } from '../../electron/contract/protocol';
-import { tempDir } from '../support/tmp';
 
-let dir: ReturnType<typeof tempDir>;
-let host: Host;
+let mode: BrowserModeHost | undefined;
 let web: WebServer;
 const realWebSocket = globalThis.WebSocket;
 
 afterEach(async () => {
   globalThis.WebSocket = realWebSocket;
-  await web?.close();
-  await host?.close();
-  dir?.remove();
+  await mode?.close();
+  mode = undefined;
 });
 
 async function start() {
-  dir = tempDir();
-  const staticDir = join(dir.path, 'renderer');
-  mkdirSync(staticDir);
-  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Sitedesk</title>');
-  host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {} });
-  web = await startWebServer({ host, staticDir });
+  mode = await startBrowserModeHost();
+  web = mode.web;
   // the page's WebSocket, as Chromium opens it: with our own origin
   const origin = `http://127.0.0.1:${web.port}`;
   globalThis.WebSocket = class extends WS {

@@ -1,29 +1,19 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import WebSocket from 'ws';
-import { createHost, type Host } from '../../electron/core/host';
-import { MemorySecretStore } from '../../electron/secrets/memory';
-import { startWebServer, type WebServer } from '../../electron/web/server';
-import { tempDir } from '../support/tmp';
+import type { WebServer } from '../../electron/web/server';
+import { startBrowserModeHost, type BrowserModeHost } from '../support/browser-mode';
 
-let dir: ReturnType<typeof tempDir>;
-let host: Host;
+let mode: BrowserModeHost | undefined;
 let web: WebServer;
 
 afterEach(async () => {
-  await web?.close();
-  await host?.close();
-  dir?.remove();
+  await mode?.close();
+  mode = undefined;
 });
 
 async function start() {
-  dir = tempDir();
-  const staticDir = join(dir.path, 'renderer');
-  mkdirSync(staticDir);
-  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Sitedesk</title>');
-  host = await createHost({ dataDir: dir.path, shell: 'browser', version: 'test', secrets: new MemorySecretStore(), log: () => {} });
-  web = await startWebServer({ host, staticDir });
+  mode = await startBrowserModeHost();
+  web = mode.web;
 }
 
 function connect(url: string, origin: string): Promise<WebSocket> {

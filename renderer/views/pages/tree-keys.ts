@@ -7,7 +7,7 @@
  */
 import { ROOT } from '../../../electron/common/route';
 import type { PageSummary, UnreadablePage } from '../../../electron/contract/index';
-import type { TreeRow } from './pages.svelte';
+import type { SitePagesState, TreeRow } from './pages.svelte';
 
 export type SelectMode = 'only' | 'range' | 'none';
 
@@ -176,4 +176,36 @@ export function dropVerdict(
 export function nextSiblingAfter(siblings: readonly PageSummary[], route: string, moving: readonly string[]): string | null {
   const at = siblings.findIndex((p) => p.route === route);
   return siblings.slice(at + 1).find((p) => !moving.includes(p.route))?.route ?? null;
+}
+
+/**
+ * Carries out on the site's pages a key action the list and the tree share: open, explain, the
+ * selection's toggle, range and all, and Delete (the selection's batch when the row is in it).
+ * `ordered`: the page routes in view, in order. False for an action that is the view's own
+ * (focus, and the tree's expand, collapse, nudge, retry and type-ahead).
+ */
+export function doSharedKey(pages: SitePagesState, action: TreeKeyAction, ordered: readonly string[]): boolean {
+  switch (action.kind) {
+    case 'explain':
+      pages.explain(action.row);
+      return true;
+    case 'open':
+      void pages.choose(action.route);
+      return true;
+    case 'toggle':
+      pages.selection.toggle(action.route);
+      return true;
+    case 'select-range':
+      pages.selection.range(action.route, ordered, action.add);
+      return true;
+    case 'select-all':
+      pages.selection.set(ordered);
+      return true;
+    case 'delete':
+      if (pages.selection.size > 1 && pages.selection.has(action.route)) pages.showDialog({ kind: 'batch-delete', routes: pages.selection.list });
+      else pages.showDialog({ kind: 'delete', route: action.route });
+      return true;
+    default:
+      return false;
+  }
 }

@@ -4,7 +4,7 @@
  * the Host's per-field messages land under the fields; nothing typed is lost on error. The dialog
  * and its fields (SiteForm, SiteAuthFields) only render it.
  */
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import {
   DEFAULT_PREFIX,
   SiteDraft,
@@ -16,6 +16,7 @@ import {
 } from '../../../electron/contract/index';
 import { AppError } from '../../lib/errors';
 import type { SiteFormRequest } from '../../lib/ui.svelte';
+import { FormAction } from '../../lib/form-action.svelte';
 import { sites } from '../../state/sites.svelte';
 
 export type FieldName = 'name' | 'kind' | 'baseUrl' | 'environment' | 'authMode' | 'apiKey' | 'allowPlainHttp';
@@ -33,12 +34,6 @@ function originOf(address: string): string | null {
   }
 }
 
-/** Field name of an error path such as `baseUrl` or `target.baseUrl`. */
-function fieldOf(path: string): FieldName | null {
-  const last = path.split('.').pop() ?? '';
-  return (FIELD_NAMES as readonly string[]).includes(last) ? (last as FieldName) : null;
-}
-
 export class SiteFormState {
   editing = $state<Site | null>(null);
 
@@ -51,9 +46,17 @@ export class SiteFormState {
   forgetKey = $state(false);
   allowPlainHttp = $state(false);
 
-  errors = $state<Partial<Record<FieldName, string>>>({});
-  formError = $state<string | null>(null);
-  saving = $state(false);
+  /** Saving: busy, the form's alert and the messages under the fields (the connection test's go under the fields too). */
+  readonly #action = new FormAction<FieldName>({ fields: FIELD_NAMES });
+  get errors(): Partial<Record<FieldName, string>> {
+    return this.#action.fields;
+  }
+  get formError(): string | null {
+    return this.#action.error;
+  }
+  get saving(): boolean {
+    return this.#action.busy;
+  }
 
   testing = $state(false);
   report = $state<ConnectionReport | null>(null);
@@ -100,9 +103,7 @@ export class SiteFormState {
     this.apiKey = '';
     this.forgetKey = false;
     this.allowPlainHttp = site?.allowPlainHttp ?? false;
-    this.errors = {};
-    this.formError = null;
-    this.saving = false;
+    this.#action.reset();
     this.testing = false;
     this.report = null;
     this.testError = null;
@@ -143,10 +144,7 @@ export class SiteFormState {
   }
 
   clearError(field: FieldName): void {
-    if (this.errors[field]) {
-      const { [field]: _removed, ...rest } = this.errors;
-      this.errors = rest;
-    }
+    this.#action.clearField(field);
   }
 
   /** The values as the contract wants them. */
@@ -167,39 +165,15 @@ export class SiteFormState {
     return value;
   }
 
-  /** Puts each message under its field; returns the messages that belong to no field. */
-  #showFieldErrors(fields: Record<string, string>): string[] {
-    const next: Partial<Record<FieldName, string>> = {};
-    const loose: string[] = [];
-    for (const [path, message] of Object.entries(fields)) {
-      const field = fieldOf(path);
-      if (field) next[field] ??= message;
-      else loose.push(message);
-    }
-    this.errors = next;
-    this.onInvalid();
-    return loose;
-  }
-
-  /** The Host's refusal as field errors where it names fields, else one sentence. */
-  #failure(err: unknown): string | null {
-    const error = AppError.from(err);
-    if (!(error.fields && error.hasFields)) return error.message;
-    const loose = this.#showFieldErrors(error.fields);
-    return loose.length > 0 ? loose.join(' ') : null;
-  }
-
+  /** The contract's checks and the plain-HTTP choice, before anything is sent; false with the fields marked. */
   #checkLocally(): boolean {
-    const result = v.safeParse(SiteDraft, this.draft());
-    const fields: Record<string, string> = {};
-    if (!result.success) {
-      const nested = v.flatten<typeof SiteDraft>(result.issues).nested ?? {};
-      for (const [path, messages] of Object.entries(nested)) if (messages?.[0]) fields[path] = messages[0];
+    let ok = this.#action.check(SiteDraft, this.draft());
+    if (this.plainHttp && !this.allowPlainHttp && this.#action.fields.allowPlainHttp === undefined) {
+      this.#action.setField('allowPlainHttp', PLAIN_HTTP_NEEDS_CHOICE);
+      ok = false;
     }
-    if (this.plainHttp && !this.allowPlainHttp) fields.allowPlainHttp ??= PLAIN_HTTP_NEEDS_CHOICE;
-    if (Object.keys(fields).length === 0) return true;
-    this.#showFieldErrors(fields);
-    return false;
+    if (!ok) this.onInvalid();
+    return ok;
   }
 
   setAllowPlainHttp(next: boolean): void {
@@ -214,18 +188,15 @@ export class SiteFormState {
    */
   async save(done: (site: Site, added: boolean) => void): Promise<void> {
     if (this.saving) return;
-    this.formError = null;
-    this.errors = {};
+    this.#action.reset();
     if (!this.#checkLocally()) return;
-    this.saving = true;
-    try {
-      if (this.editing) done(await sites.update({ id: this.editing.id, ...this.draft() }), false);
-      else done(await sites.add(this.draft()), true);
-    } catch (err) {
-      this.formError = this.#failure(err);
-    } finally {
-      this.saving = false;
-    }
+    const editing = this.editing;
+    const outcome = await this.#action.attempt(async () => {
+      const site = editing ? await sites.update({ id: editing.id, ...this.draft() }) : await sites.add(this.draft());
+      done(site, editing === null);
+      return site;
+    });
+    if (outcome && !outcome.ok && outcome.error.hasFields) this.onInvalid();
   }
 
   /** Tests the address as typed (kind, base URL, environment) without saving anything. */
@@ -235,7 +206,7 @@ export class SiteFormState {
     this.report = null;
     for (const f of ['baseUrl', 'kind', 'environment'] as const) this.clearError(f);
     if (this.baseUrl.trim() === '') {
-      this.errors = { ...this.errors, baseUrl: 'Enter the address of the site.' };
+      this.#action.setField('baseUrl', 'Enter the address of the site.');
       this.onInvalid();
       return;
     }
@@ -250,7 +221,14 @@ export class SiteFormState {
     try {
       this.report = await sites.testTarget(target, this.editing?.id ?? null);
     } catch (err) {
-      this.testError = this.#failure(err);
+      // the Host's field messages go under the fields, the rest is the test's own line
+      const error = AppError.from(err);
+      const alert = this.#action.error;
+      this.#action.error = null;
+      this.#action.show(error);
+      this.testError = this.#action.error;
+      this.#action.error = alert;
+      if (error.hasFields) this.onInvalid();
     } finally {
       this.testing = false;
     }
