@@ -6,10 +6,11 @@
  * check after start, and the screen comes by itself.
  */
 import { expect, test } from '@playwright/test';
-import { closeSync, copyFileSync, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { tempDir } from '../support/tmp';
+import { damageDatabase } from '../support/storage-faults';
 import { rail, saveDraft, siteButton, useDemoSite } from './support/app';
 
 const demo = useDemoSite('sitedesk-database-e2e-');
@@ -19,29 +20,11 @@ test.afterEach(() => {
   out = undefined;
 });
 
-/** The app's file as a consistent copy (WAL, as the app keeps it) with 8 KiB overwritten at `offset`. */
-function damage(dataDir: string, offset = 12288): void {
-  const file = join(dataDir, 'sitedesk.db');
-  const copy = join(dataDir, 'copy.db');
-  const db = new Database(file, { readonly: true });
-  db.exec(`VACUUM INTO '${copy}'`);
-  db.close();
-  for (const ext of ['', '-wal', '-shm']) rmSync(file + ext, { force: true });
-  copyFileSync(copy, file);
-  rmSync(copy);
-  const wal = new Database(file);
-  wal.pragma('journal_mode = WAL');
-  wal.close();
-  const fd = openSync(file, 'r+');
-  writeSync(fd, Buffer.alloc(8192, 0x5a), 0, 8192, offset);
-  closeSync(fd);
-}
-
 test('a damaged database: the screen, the unsynced drafts saved as files, a fresh start', async ({ page }) => {
   const siteId = await demo.connect(page);
   await saveDraft(page, siteId, '/home', (p) => ({ content: `${p.content}\n\nWords only this computer has.` }));
   await demo.session.app!.stop();
-  damage(demo.session.dataDir);
+  damageDatabase(join(demo.session.dataDir, 'sitedesk.db'));
   const before = readFileSync(join(demo.session.dataDir, 'sitedesk.db'));
 
   await demo.session.open(page);
@@ -85,7 +68,7 @@ test('damage where the start reads nothing: the app opens, then the check after 
     for (let i = 0; i < 3000; i++) ins.run(siteId, `/filler-${i}`, 'x'.repeat(1500)); // a cache the start does not read
   })();
   raw.close();
-  damage(demo.session.dataDir, Math.floor(statSync(file).size / 2 / 4096) * 4096);
+  damageDatabase(join(demo.session.dataDir, 'sitedesk.db'), Math.floor(statSync(file).size / 2 / 4096) * 4096);
 
   await demo.session.open(page);
   await expect(page.getByRole('heading', { name: 'Sitedesk’s database is damaged' })).toBeVisible({ timeout: 20_000 });

@@ -6,11 +6,12 @@
  */
 import { expect, test } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { startBrowserMode, type BrowserMode } from './browser-mode';
+import { fillDisk } from '../support/storage-faults';
 import { addCmsSite, bridge, flavorOf, markdown, openInEditor, openPagesArea } from './support/app';
 
 let mountPoint = '';
@@ -38,19 +39,6 @@ test.afterEach(async () => {
     rmSync(mountPoint, { recursive: true, force: true });
   }
 });
-
-/** Writes to `file` until the disk refuses (ENOSPC). */
-function fillDisk(file: string): void {
-  const fd = openSync(file, 'w');
-  const chunk = Buffer.alloc(64 * 1024, 1);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 test('typing on a full disk: the text stays, the editor and a banner say why, it is kept once there is room', async ({ page }, info) => {
   test.skip(!mounted, 'a tmpfs could not be mounted (needs root)');

@@ -5,7 +5,7 @@
  * fresh start with the damaged file kept aside under a timestamped name (review M2).
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { copyFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createHost, DB_FILE, type Host } from '../../electron/core/host';
@@ -13,6 +13,7 @@ import { MemorySecretStore } from '../../electron/secrets/memory';
 import type { DatabaseStatus, ErrorInfo, SalvageReport } from '../../electron/contract';
 import { withHost, type DemoHost } from '../support/demo-host';
 import { tempDir } from '../support/tmp';
+import { damageDatabase } from '../support/storage-faults';
 import { until } from '../support/until';
 import { moveAside } from '../../electron/db/aside';
 import { readUnsynced } from '../../electron/db/salvage';
@@ -29,26 +30,10 @@ afterEach(async () => {
   out = undefined;
 });
 
-/**
- * A consistent copy of the Host's database (VACUUM INTO, then WAL as the app keeps it) put in its
- * place, with 8 KiB overwritten at `offset` (12288: the tables read at start, as in the review).
- */
+/** The Host's database file in `dataDir`, damaged (see test/support/storage-faults.ts); answers its path. */
 function damage(dataDir: string, offset: number | null = 12288): string {
   const file = join(dataDir, DB_FILE);
-  const copy = join(dataDir, 'copy.db');
-  const db = new Database(file, { readonly: true });
-  db.exec(`VACUUM INTO '${copy}'`);
-  db.close();
-  for (const ext of ['', '-wal', '-shm']) rmSync(file + ext, { force: true });
-  copyFileSync(copy, file);
-  rmSync(copy);
-  const wal = new Database(file);
-  wal.pragma('journal_mode = WAL');
-  wal.close();
-  if (offset === null) return file;
-  const fd = openSync(file, 'r+');
-  writeSync(fd, Buffer.alloc(8192, 0x5a), 0, 8192, offset);
-  closeSync(fd);
+  damageDatabase(file, offset);
   return file;
 }
 

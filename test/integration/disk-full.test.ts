@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -16,6 +16,7 @@ import { MemorySecretStore } from '../../electron/secrets/memory';
 import type { ErrorInfo } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { until } from '../support/until';
+import { fillDisk } from '../support/storage-faults';
 
 const mountPoint = mkdtempSync(join(tmpdir(), 'sitedesk-full-disk-'));
 function tryMount(): boolean {
@@ -59,26 +60,13 @@ async function call<T>(channel: string, input: unknown): Promise<T> {
   return r.value as T;
 }
 
-/** Writes to `filler` until the disk refuses (ENOSPC). */
-function fillDisk(): void {
-  const fd = openSync(filler, 'w');
-  const chunk = Buffer.alloc(64 * 1024, 1);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 describe.skipIf(!mounted)('a full disk under the data folder', () => {
   test('the save answers disk_full in words, loses nothing, and goes through once there is room', async () => {
     const site = await call<{ id: string }>('sites.add', { name: 'Demo', kind: 'cms', baseUrl: cms.url, environment: null, authMode: 'apikey', apiKey: cms.seeded!.adminApiKey! });
     await call('pages.get', { siteId: site.id, route: '/home' });
     await call('drafts.save', { siteId: site.id, route: '/home', title: 'Home', header: {}, content: 'saved before the disk filled' });
 
-    fillDisk();
+    fillDisk(filler);
     const big = 'a long text that needs new pages in the file. '.repeat(20_000);
     const r = await host.invoke('drafts.save', { siteId: site.id, route: '/home', title: 'Home', header: {}, content: big });
     expect(r.ok).toBe(false);
@@ -112,7 +100,7 @@ describe.skipIf(!mounted)('a full disk under the data folder', () => {
     cms.faults.set({ route: 'GET /pages/*', latencyMs: 30 }); // long enough a run to fill the disk in the middle of it
     await call('mirror.start', { siteId: site.id });
     await until(() => call<{ done: number }[]>('mirror.status', { siteId: site.id }), (s) => (s[0]?.done ?? 0) > 20, 20_000, 20);
-    fillDisk();
+    fillDisk(filler);
     await until(async () => events.find((e) => e.name === 'database.space'), (e) => e !== undefined, 20_000);
     expect((await host.invoke('app.info', {})).ok).toBe(true); // the Host is up (a throw in the run's timer used to be uncaught)
     cms.faults.clear();
