@@ -1,12 +1,11 @@
 /**
  * The area registry: the areas a site has, per kind, in the order the pane lists them, each with
  * the loader of its view. AreaView opens whatever `load` gives; an area without one shows where it
- * will be. Adding an area is a folder under views/ and one line here. Whether an area may be
- * opened goes by the account (state/area-selection.svelte.ts).
+ * will be. Adding an area is a folder under views/ and one line here. It imports every view, so it
+ * stands above them: main.ts hands it to state/area-registry.ts, where the views read it. Whether
+ * an area may be opened goes by the account (state/area-selection.svelte.ts).
  */
-import type { LucideIcon } from '@lucide/svelte';
-import type { Component } from 'svelte';
-import type { Site, SiteKind } from '../electron/contract/index';
+import type { AreaRegistry } from './state/area-registry';
 import FileText from '@lucide/svelte/icons/file-text';
 import Languages from '@lucide/svelte/icons/languages';
 import Image from '@lucide/svelte/icons/image';
@@ -22,20 +21,7 @@ import PawPrint from '@lucide/svelte/icons/paw-print';
 import Receipt from '@lucide/svelte/icons/receipt';
 import Warehouse from '@lucide/svelte/icons/warehouse';
 
-/** An area's view: it takes the site and fills the height below the area's bar. */
-export type AreaComponent = Component<{ site: Site }>;
-export type AreaLoader = () => Promise<{ default: AreaComponent }>;
-
-export interface AreaDef {
-  /** Stable id (kept per site by the area selection). */
-  id: string;
-  label: string;
-  icon: LucideIcon;
-  /** The view, loaded when the area is first opened; none yet for the areas still to come. */
-  load?: AreaLoader;
-}
-
-export const AREAS: Record<SiteKind, readonly AreaDef[]> = {
+export const AREAS: AreaRegistry = {
   cms: [
     { id: 'pages', label: 'Pages', icon: FileText, load: () => import('./views/pages/PagesArea.svelte') },
     { id: 'translations', label: 'Translations', icon: Languages, load: () => import('./views/translations/TranslationsArea.svelte') },
@@ -57,18 +43,3 @@ export const AREAS: Record<SiteKind, readonly AreaDef[]> = {
     { id: 'inventory', label: 'Inventory', icon: Warehouse, load: () => import('./views/store/InventoryArea.svelte') },
   ],
 };
-
-export const KIND_LABEL: Record<SiteKind, string> = { cms: 'CMS site', store: 'Store' };
-export const AUTH_LABEL = { password: 'Password', apikey: 'API key' } as const;
-
-const loaded = new Map<AreaLoader, AreaComponent>();
-
-/**
- * The area's view: the component itself once it has been loaded (so reopening an area renders at
- * once), else the promise of it.
- */
-export function areaView(area: AreaDef): AreaComponent | Promise<AreaComponent> | null {
-  const load = area.load;
-  if (!load) return null;
-  return loaded.get(load) ?? load().then((mod) => (loaded.set(load, mod.default), mod.default));
-}

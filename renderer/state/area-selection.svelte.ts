@@ -4,7 +4,7 @@
  * the store's sign-in (views/store).
  */
 import type { CmsArea, Site } from '../../electron/contract/index';
-import { AREAS, type AreaDef } from '../areas';
+import { areasOf, type AreaDef } from './area-registry';
 import { sessions } from './sessions.svelte';
 import { storeAreaBlocked } from './stores.svelte';
 
@@ -23,7 +23,7 @@ class AreaSelection {
   /** The area shown in the site's pane, when it exists and may be opened; else null (the overview). */
   current(site: Site): AreaDef | null {
     const id = this.bySite[site.id];
-    const area = id ? AREAS[site.kind].find((a) => a.id === id) : undefined;
+    const area = id ? areasOf(site.kind).find((a) => a.id === id) : undefined;
     return area && areaBlocked(site, area) === null ? area : null;
   }
 

@@ -214,7 +214,8 @@ test('renderer layers: lib/, components/ and state/ never import views/; a view 
   const renderer = join(root, 'renderer');
   const views = join(renderer, 'views');
   const shared = ['lib', 'components', 'state'].map((d) => join(renderer, d));
-  const allowedOutside = [...shared, join(renderer, 'areas'), join(renderer, 'areas.ts'), join(root, 'electron', 'contract'), join(root, 'electron', 'common')];
+  // not renderer/areas.ts: the registry imports every view, so a view reads it from state/area-registry.ts
+  const allowedOutside = [...shared, join(root, 'electron', 'contract'), join(root, 'electron', 'common')];
   /** parent area → the areas whose views it mounts inside its own (a one-way arrow each). */
   const MOUNTS: Record<string, readonly string[]> = {
     workspace: ['sites', 'sync'], // the site panes and the status bar's sync line
