@@ -5,7 +5,8 @@
  */
 import { app, BrowserWindow, dialog, ipcMain, protocol, session } from 'electron';
 import { readFile } from 'node:fs/promises';
-import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join } from 'node:path';
+import { fileFor, mimeOf } from './web/static-files';
 import { EXIT_FOLDER_IN_USE, folderInUseMessage, lockDataFolder, type LockResult } from './db/folder-lock';
 import { installMenu } from './menu';
 import { createUpdater } from './updater';
@@ -34,29 +35,6 @@ function filterImages(ses: Electron.Session): void {
   });
 }
 
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.otf': 'font/otf',
-  '.wasm': 'application/wasm',
-};
-
 // Tests (and anyone running two copies side by side) point the app at a separate profile. Before
 // the single-instance lock, which is taken per userData folder.
 const userDataOverride = process.env.SITEDESK_USER_DATA_DIR;
@@ -74,17 +52,10 @@ async function serveRenderer(request: Request): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return plain(405, 'Method not allowed');
   const url = new URL(request.url);
   if (url.host !== APP_HOST) return plain(404, 'Not found');
-  let pathname: string;
-  try {
-    pathname = decodeURIComponent(url.pathname);
-  } catch {
-    return plain(400, 'Bad request');
-  }
-  if (pathname.includes('\0')) return plain(400, 'Bad request');
-  const file = resolve(RENDERER_ROOT, pathname === '/' ? 'index.html' : `.${pathname}`);
-  // Checked after decoding and resolving, so %2e%2e, %2f and backslashes cannot climb out.
-  const inside = relative(RENDERER_ROOT, file);
-  if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return plain(403, 'Forbidden');
+  // decoded and resolved first, so %2e%2e, %2f and backslashes cannot climb out (web/static-files.ts)
+  const target = fileFor(RENDERER_ROOT, url.pathname);
+  if ('status' in target) return target.status === 400 ? plain(400, 'Bad request') : plain(403, 'Forbidden');
+  const { file } = target;
   let body: Buffer<ArrayBuffer>;
   try {
     body = await readFile(file);
@@ -93,7 +64,7 @@ async function serveRenderer(request: Request): Promise<Response> {
     return code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR' ? plain(404, 'Not found') : plain(500, 'Could not read the file');
   }
   const headers = {
-    'Content-Type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'Content-Type': mimeOf(file),
     'Content-Security-Policy': CSP,
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-cache',

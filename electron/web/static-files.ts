@@ -1,7 +1,7 @@
 /**
- * Browser mode's static side: the built renderer answered for a request path, with the same CSP as
- * Electron's app:// protocol plus the bridge's own ws: origin. Pure decisions (which file, which
- * status) apart from the one read, so a hostile path is an answer, never a throw.
+ * The built renderer served for a request path: which file a path names (one rule for Electron's
+ * app:// protocol, main.ts, and browser mode's server) and its content type. Pure decisions (which
+ * file, which status) apart from the one read, so a hostile path is an answer, never a throw.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -11,13 +11,26 @@ const MIME: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.map': 'application/json',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
   '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
   '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.wasm': 'application/wasm',
 };
+
+/** The content type a renderer file is served with. */
+export const mimeOf = (file: string): string => MIME[extname(file).toLowerCase()] ?? 'application/octet-stream';
 
 export type StaticAnswer =
   | { status: 200; body: Buffer; type: string }
@@ -59,5 +72,5 @@ export async function answerStatic(root: string, rawPathname: string): Promise<S
   } catch {
     return { status: 404, text: 'Not found (was the renderer built? run npm run build)' };
   }
-  return { status: 200, body, type: MIME[extname(file)] ?? 'application/octet-stream' };
+  return { status: 200, body, type: mimeOf(file) };
 }
