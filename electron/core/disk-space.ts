@@ -3,7 +3,7 @@
  * free space is looked at every few seconds, and when there is room again it is told so, and the
  * writes that failed are made again (the editor saves its kept text; mirror runs go on).
  */
-import { diskInWords, freeBytes } from '../db/faults';
+import { diskIsFull, freeBytes } from '../db/faults';
 
 /** Room enough to call the disk usable again: a large draft or a page cache batch fits. */
 const ROOM_BYTES = 2 * 1024 * 1024;
@@ -19,8 +19,7 @@ export function diskSpace(deps: { folder: string; changed: (full: boolean, messa
     /** A write failed for want of space (guard.ts reported it). */
     full(): void {
       if (timer) return;
-      const disk = diskInWords(deps.folder);
-      deps.changed(true, `${disk[0]!.toUpperCase()}${disk.slice(1)} is full.`);
+      deps.changed(true, `${diskIsFull(deps.folder)}.`);
       timer = setInterval(() => {
         if (free(deps.folder) < ROOM_BYTES) return;
         stop();

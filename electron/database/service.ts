@@ -45,30 +45,26 @@ function pageFile(d: SalvagedDraft): string {
   return `---\n${yaml}\n---\n${typeof content === 'string' ? content : ''}`;
 }
 
-/** Creates `dir/name` without writing over anything: "name (2)", "name (3)"… when taken. */
-function createFile(dir: string, name: string, ext: string, text: string): void {
+/**
+ * Makes `dir/name+ext` with `make` (which fails with EEXIST when the name is taken), else
+ * "name (2)", "name (3)"…: nothing is ever written over. Answers the path made.
+ */
+function underFreeName(dir: string, name: string, ext: string, make: (path: string) => void): string {
   for (let n = 1; ; n++) {
     const path = join(dir, `${name}${n > 1 ? ` (${n})` : ''}${ext}`);
     try {
-      writeFileSync(path, text, { flag: 'wx', mode: 0o600 });
-      return;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-  }
-}
-
-function createFolder(parent: string, name: string): string {
-  for (let n = 1; ; n++) {
-    const path = join(parent, `${name}${n > 1 ? ` (${n})` : ''}`);
-    try {
-      mkdirSync(path, { mode: 0o700 });
+      make(path);
       return path;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
   }
 }
+
+const createFile = (dir: string, name: string, ext: string, text: string): void =>
+  void underFreeName(dir, name, ext, (path) => writeFileSync(path, text, { flag: 'wx', mode: 0o600 }));
+
+const createFolder = (parent: string, name: string): string => underFreeName(parent, name, '', (path) => mkdirSync(path, { mode: 0o700 }));
 
 /** The folder a person typed (browser mode) or picked: absolute, existing, a folder, writable. */
 function checkFolder(folder: string): string {

@@ -53,6 +53,12 @@ export function diskInWords(folder: string): string {
   return 'the disk holding Sitedesk’s data folder';
 }
 
+/** "The disk holding … is full", the start of every full-disk sentence. */
+export function diskIsFull(folder: string): string {
+  const disk = diskInWords(folder);
+  return `${disk[0]!.toUpperCase()}${disk.slice(1)} is full`;
+}
+
 /** The error a fault reaches the renderer as; `detail` keeps SQLite's own words (no path in them). */
 export function faultError(fault: StorageFault, folder: string, cause: unknown): AppError {
   const detail = cause instanceof Error ? cause.message : String(cause);
@@ -62,13 +68,8 @@ export function faultError(fault: StorageFault, folder: string, cause: unknown):
         { code: 'database', message: 'Sitedesk’s database file is damaged: part of it can no longer be read. Sitedesk has stopped using it and leaves it where it is until you choose what to do.', detail },
         { cause },
       );
-    case 'full': {
-      const disk = diskInWords(folder);
-      return new AppError(
-        { code: 'disk_full', message: `${disk[0]!.toUpperCase()}${disk.slice(1)} is full, so this could not be saved. Nothing was lost; free some space on it.`, detail },
-        { cause },
-      );
-    }
+    case 'full':
+      return new AppError({ code: 'disk_full', message: `${diskIsFull(folder)}, so this could not be saved. Nothing was lost; free some space on it.`, detail }, { cause });
     case 'readonly':
       return new AppError({ code: 'database', message: 'Sitedesk cannot write to its data folder (it is read-only). Nothing was changed.', detail }, { cause });
     case 'io':
