@@ -13,7 +13,7 @@ import { createHost } from './core/host';
 import { openSecretStore } from './secrets/keychain';
 import { secretsOptionsFromEnv } from './secrets/options';
 import { readToHost, type FromHost } from './host-messages';
-import { siteOrigins } from './common/csp';
+import { followImageOrigins } from './core/image-origins';
 import type { FetchLike } from './api/http';
 
 /** Electron's MessagePortMain, as far as this file uses it. */
@@ -90,14 +90,7 @@ export function runHostProcess(options: HostProcessOptions = {}): void {
 
   // main filters the window's image requests by the sites' origins: tell it now and on every change
   void hostReady.then(
-    async (host) => {
-      const tell = (sites: readonly { baseUrl: string }[]) => port0.postMessage({ type: 'image-origins', origins: siteOrigins(sites) } satisfies FromHost);
-      host.onEvent((event, payload) => {
-        if (event === 'sites.changed') tell(payload as readonly { baseUrl: string }[]);
-      });
-      const list = await host.invoke('sites.list', {});
-      if (list.ok) tell(list.value as readonly { baseUrl: string }[]);
-    },
+    (host) => followImageOrigins(host, (origins) => port0.postMessage({ type: 'image-origins', origins } satisfies FromHost)),
     () => undefined,
   );
 

@@ -6,7 +6,7 @@
  */
 import { BRIDGE_CLOSE } from '../contract/protocol';
 import { serveConnection } from '../core/connection';
-import { siteOrigins } from '../common/csp';
+import { imageOriginsOf } from '../core/image-origins';
 import type { HostEndpoint } from '../core/host-types';
 
 /** The page's side of a line, as the Host side sees it. */
@@ -52,10 +52,7 @@ export function parseFrame(frame: string): unknown {
 export function inProcessBridge(host: HostEndpoint): HostBridge {
   return {
     available: () => Promise.resolve('ready'),
-    async imageOrigins() {
-      const list = await host.invoke('sites.list', {}).catch(() => null);
-      return list?.ok ? siteOrigins(list.value as readonly { baseUrl: string }[]) : [];
-    },
+    imageOrigins: () => imageOriginsOf(host),
     open(page) {
       const conn = serveConnection(host, (msg) => page.send(JSON.stringify(msg)));
       return {

@@ -11,7 +11,7 @@ import { openSecretStore } from '../secrets/keychain';
 import { secretsOptionsFromEnv } from '../secrets/options';
 import type { SecretStore } from '../secrets/secret-store';
 import { inProcessBridge, type BridgeLine, type HostBridge } from './bridge';
-import { siteOrigins } from '../common/csp';
+import { followImageOrigins } from '../core/image-origins';
 import { readToHostChild, type FromHostChild } from './child-messages';
 import { ServerKeptSecrets } from './session-secrets';
 
@@ -72,10 +72,7 @@ async function start(): Promise<void> {
   host = await createHost({ dataDir: dataDir!, shell: 'browser', version: __APP_VERSION__, secrets });
   bridge = inProcessBridge(host);
   // the server builds each page's image policy from the sites' origins: tell it now and on every change
-  host.onEvent((event, payload) => {
-    if (event === 'sites.changed') void tell({ type: 'image-origins', origins: siteOrigins(payload as readonly { baseUrl: string }[]) });
-  });
-  await tell({ type: 'image-origins', origins: [...(await bridge.imageOrigins())] });
+  await followImageOrigins(host, (origins) => tell({ type: 'image-origins', origins }));
   await tell({ type: 'ready', secrets: { mode: secrets.status.mode, reason: secrets.status.reason } });
 }
 
