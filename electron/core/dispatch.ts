@@ -13,12 +13,58 @@ export type { Handlers };
 
 export type Log = (level: 'info' | 'warn' | 'error', message: string, extra?: Record<string, unknown>) => void;
 
+export interface Dispatcher {
+  invoke(channel: string, input: unknown): Promise<Result<unknown>>;
+  /**
+   * Refuses new calls and waits (at most `waitMs`) for those running to answer. The Host drains
+   * before it closes the database: a removal waiting on the keychain when the app quits would
+   * otherwise find the file closed and be half done (its secrets gone, its row still there).
+   */
+  drain(waitMs: number): Promise<void>;
+}
+
+const CLOSING: ErrorInfo = { code: 'host_unavailable', message: 'Sitedesk is closing, so this was not done. It will be there when Sitedesk starts again.' };
+
 /**
  * The boundary: the input is checked against the channel's schema before any service sees it;
  * every outcome, thrown or not, becomes a Result. Inputs are never logged (they may hold secrets).
  */
-export function createDispatcher(handlers: Handlers, log: Log) {
-  return async function invoke(channel: string, input: unknown): Promise<Result<unknown>> {
+export function createDispatcher(handlers: Handlers, log: Log): Dispatcher {
+  let running = 0;
+  let closing = false;
+  const idle = new Set<() => void>();
+  const settle = () => {
+    if (running === 0) for (const wake of [...idle]) wake();
+  };
+
+  async function invoke(channel: string, input: unknown): Promise<Result<unknown>> {
+    if (closing) return { ok: false, error: CLOSING };
+    running++;
+    try {
+      return await answer(channel, input);
+    } finally {
+      running--;
+      settle();
+    }
+  }
+
+  function drain(waitMs: number): Promise<void> {
+    closing = true;
+    if (running === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        idle.delete(done);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(done, waitMs);
+      idle.add(done);
+    });
+  }
+
+  return { invoke, drain };
+
+  async function answer(channel: string, input: unknown): Promise<Result<unknown>> {
     if (!isChannelName(channel)) {
       return { ok: false, error: { code: 'unknown_channel', message: `There is no channel named “${channel}”.` } };
     }
@@ -46,5 +92,5 @@ export function createDispatcher(handlers: Handlers, log: Log) {
       const error: ErrorInfo = { code: 'internal', message: 'Something went wrong inside Sitedesk. The action was not completed.' };
       return { ok: false, error };
     }
-  };
+  }
 }

@@ -70,6 +70,8 @@ export interface Host extends HostEndpoint {
 }
 
 export const DB_FILE = 'sitedesk.db';
+/** How long closing waits for calls still running: well inside the 3 s both shells give before a kill. */
+const CALLS_DRAIN_MS = 1500;
 
 const defaultLog: Log = (level, message, extra) => {
   const line = `[host] ${level}: ${message}${extra ? ` ${JSON.stringify(extra)}` : ''}`;
@@ -306,16 +308,17 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...databaseHandlers(() => database),
   };
 
-  const invoke = createDispatcher(handlers, log);
+  const dispatcher = createDispatcher(handlers, log);
 
   return {
-    invoke,
+    invoke: dispatcher.invoke,
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     emit,
     async close() {
+      await dispatcher.drain(CALLS_DRAIN_MS); // within the shells' grace before a kill
       space.close();
       await stopServices(); // mirror runs stop where they are and go on at the next start
       listeners.clear();

@@ -199,6 +199,7 @@ test('a new slug moves the page; deleting a translation and the page ask first',
   await page.getByRole('menuitem', { name: 'Delete page…' }).click();
   const confirmPage = page.getByRole('alertdialog', { name: /^Delete “Press”\?$/ });
   await confirmPage.getByRole('button', { name: 'Delete page' }).click();
+  await expect(confirmPage).toBeHidden(); // the page behind an open dialog is inert: count after it closes
   await expect(pane.getByRole('region', { name: /^Edit / })).toHaveCount(0);
   await expect(bridge(page, 'pages.get', { siteId: demo.siteId, route: '/about/press-room' })).rejects.toMatchObject({ code: 'not_found' });
 });

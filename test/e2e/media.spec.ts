@@ -73,6 +73,7 @@ test('list with thumbnails from the site, filter and sort, preview, delete with 
   expect(existsSync(join(homeDir(), 'notes.txt'))).toBe(true);
   await media.getByRole('button', { name: 'Delete notes.txt' }).click();
   await confirm.getByRole('button', { name: 'Delete file' }).click();
+  await expect(confirm).toBeHidden(); // the page behind an open dialog is inert: count after it closes
   await expect(media.getByRole('listitem', { name: 'notes.txt' })).toHaveCount(0);
   // the list may redraw before the Host's answer is in: the file goes from the site's disk just after
   await expect.poll(() => existsSync(join(homeDir(), 'notes.txt'))).toBe(false);

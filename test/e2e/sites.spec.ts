@@ -136,6 +136,10 @@ test('removing a site asks first, then it is gone (and stays gone after a restar
   await expect(siteButton(page, 'Blog')).toBeVisible();
   await sitePane(page, 'Blog').getByRole('button', { name: 'Remove…' }).click();
   await page.getByRole('alertdialog', { name: 'Remove Blog?' }).getByRole('button', { name: 'Remove site' }).click();
+  // while the dialog is open the page behind it is inert, so "no Blog button" would hold at once:
+  // the dialog closes when the Host has answered, and only then is the rail's count worth reading
+  await expect(confirm).toBeHidden();
+  await expect(page.getByText('Removed Blog')).toBeVisible();
   await expect(siteButton(page, 'Blog')).toHaveCount(0);
   await expect(page.getByRole('tab', { name: 'Blog' })).toHaveCount(0);
   await session.restart(page);

@@ -167,7 +167,9 @@ test('a pet with tags and an image: checked at the fields, uploaded with progres
   if (real) {
     // the flagged entry can go too, by its id
     await pets.getByRole('button', { name: `Delete Pet ${MALFORMED_PET_ID}…` }).click();
-    await page.getByRole('alertdialog', { name: `Delete Pet ${MALFORMED_PET_ID}?` }).getByRole('button', { name: 'Delete pet' }).click();
+    const confirmFlagged = page.getByRole('alertdialog', { name: `Delete Pet ${MALFORMED_PET_ID}?` });
+    await confirmFlagged.getByRole('button', { name: 'Delete pet' }).click();
+    await expect(confirmFlagged).toBeHidden(); // the page behind an open dialog is inert: count after it closes
     await expect(pets.getByRole('listitem', { name: `Pet ${MALFORMED_PET_ID}` })).toHaveCount(0);
     await expect(pane.getByText('21 pets', { exact: true })).toBeVisible();
     expect(sb.data.pet(MALFORMED_PET_ID)).toBeUndefined();

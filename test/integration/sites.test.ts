@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createHost, type Host } from '../../electron/core/host';
 import { MemorySecretStore } from '../../electron/secrets/memory';
-import type { SecretStore } from '../../electron/secrets/secret-store';
+import { siteAccount, type SecretStore } from '../../electron/secrets/secret-store';
 import type { ChannelInput, ChannelName, ChannelOutput, ConnectionReport, Site } from '../../electron/contract';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { startStoreSandbox, type StoreSandbox } from '../sandbox/store/server';
@@ -112,7 +112,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       await secrets.set(`site:${a.id}:refresh`, 'r');
       await call('workspace.set', { tabs: [a.id, b.id], active: a.id, split: b.id, ratio: 0.5 });
       await call('sites.remove', { id: a.id });
-      expect(await secrets.get(`site:${a.id}:apikey`)).toBeNull();
+      expect(await secrets.get(siteAccount.apiKey(a.id))).toBeNull();
       expect(await secrets.get(`site:${a.id}:refresh`)).toBeNull();
       expect(await secrets.get(`site:${b.id}:apikey`)).toBe('secret-b');
       expect(await call('workspace.get', {})).toEqual({ tabs: [b.id], active: b.id, split: b.id, ratio: 0.5 });
@@ -141,6 +141,26 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const err = await fails('sites.add', cmsDraft({ authMode: 'apikey', apiKey: 'k' }));
       expect(err).toMatchObject({ code: 'keychain', message: expect.stringContaining('refused') });
       expect(await call('sites.list', {})).toEqual([]);
+    });
+
+    test('closing while a removal waits on a slow keychain finishes the removal first (it is not left half done)', async () => {
+      await fresh((secrets) =>
+        Object.assign(Object.create(secrets), {
+          deleteByPrefix: async (prefix: string, keep?: string) => {
+            await new Promise((r) => setTimeout(r, 300));
+            return secrets.deleteByPrefix(prefix, keep);
+          },
+        }),
+      );
+      const a = await call('sites.add', cmsDraft({ authMode: 'apikey', apiKey: 'k' }));
+      await call('sites.add', cmsDraft({ name: 'Two' }));
+      const removing = host.invoke('sites.remove', { id: a.id });
+      await new Promise((r) => setTimeout(r, 20)); // the call is inside the keychain now
+      const reopened = await fx!.reopen(); // the app quits and starts again
+      expect(await removing).toEqual({ ok: true, value: { id: a.id } });
+      const r = await reopened.invoke('sites.list', {});
+      expect(r.ok && (r.value as Site[]).map((x) => x.name)).toEqual(['Two']);
+      expect(await secrets.get(siteAccount.apiKey(a.id))).toBeNull();
     });
 
     test('reordering with a stale list is refused', async () => {

@@ -7,7 +7,7 @@ import { AppError } from '../../electron/base/app-error';
 function spies() {
   const handlers: Record<string, Mock> = Object.fromEntries(Object.keys(channels).map((name) => [name, vi.fn(async () => 'reached')]));
   const log = vi.fn();
-  return { handlers, log, invoke: createDispatcher(handlers as unknown as Handlers, log) };
+  return { handlers, log, invoke: createDispatcher(handlers as unknown as Handlers, log).invoke };
 }
 
 describe('the contract boundary', () => {
@@ -80,5 +80,32 @@ describe('the contract boundary', () => {
     const result = await invoke('workspace.get', {});
     expect(result).toMatchObject({ ok: false, error: { code: 'disk_full', message: expect.stringMatching(/is full/) } });
     expect(log).not.toHaveBeenCalledWith('error', expect.anything(), expect.anything());
+  });
+
+  test('closing waits for a call that is running, then refuses new ones with a clear answer', async () => {
+    const handlers: Record<string, Mock> = Object.fromEntries(Object.keys(channels).map((name) => [name, vi.fn(async () => 'reached')]));
+    let finish!: () => void;
+    handlers['sites.list']!.mockImplementation(() => new Promise<string>((resolve) => (finish = () => resolve('done'))));
+    const d = createDispatcher(handlers as unknown as Handlers, vi.fn());
+    const running = d.invoke('sites.list', {});
+    let drained = false;
+    const drain = d.drain(10_000).then(() => (drained = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(drained).toBe(false); // the running call holds the close
+    expect(await d.invoke('workspace.get', {})).toMatchObject({ ok: false, error: { code: 'host_unavailable', message: expect.stringMatching(/closing/) } });
+    expect(handlers['workspace.get']).not.toHaveBeenCalled();
+    finish();
+    expect(await running).toEqual({ ok: true, value: 'done' });
+    await drain;
+    expect(drained).toBe(true);
+  });
+
+  test('closing does not wait past its limit for a call that never answers', async () => {
+    const handlers: Record<string, Mock> = Object.fromEntries(Object.keys(channels).map((name) => [name, vi.fn(() => new Promise(() => {}))]));
+    const d = createDispatcher(handlers as unknown as Handlers, vi.fn());
+    void d.invoke('sites.list', {});
+    const t0 = Date.now();
+    await d.drain(50);
+    expect(Date.now() - t0).toBeLessThan(1000);
   });
 });
