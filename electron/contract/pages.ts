@@ -174,6 +174,9 @@ export interface BlueprintField {
   /** The choices in the blueprint's order (the real service sends `[{value,label}]`, the spec a `{value: label}` map). */
   options?: BlueprintOption[];
   validate?: Record<string, unknown>;
+  /** A sentence under the field, from the blueprint. */
+  help?: string;
+  placeholder?: string;
   fields?: BlueprintField[];
 }
 

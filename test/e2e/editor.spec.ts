@@ -250,6 +250,14 @@ test('Home opens by its own route; a select of the blueprint writes the value of
   const blog = pane.getByRole('region', { name: 'Edit Blog', exact: true });
   await expect(markdown(blog)).toBeVisible();
   await blog.getByRole('tab', { name: 'Header' }).click();
+  // the blueprint's tabs are a tab strip: the arrow keys walk it, as in every desktop tab strip
+  const options = blog.getByRole('tab', { name: 'Options', exact: true });
+  await expect(options).toHaveAttribute('aria-selected', 'true');
+  await options.focus();
+  await page.keyboard.press('End');
+  const blogConfig = blog.getByRole('tab', { name: 'Blog Config' });
+  await expect(blogConfig).toBeFocused();
+  await expect(blogConfig).toHaveAttribute('aria-selected', 'true');
   const orderBy = blog.getByLabel('Order By', { exact: true });
   await expect(orderBy.locator('option')).toContainText(['Folder', 'Title', 'Date']);
   await orderBy.selectOption({ label: 'Title' });
@@ -261,6 +269,7 @@ test('Home opens by its own route; a select of the blueprint writes the value of
   // nothing else of the form was written: fields the page does not set stay unset
   expect(saved.header.routable).toBeUndefined();
   expect(saved.header.process).toBeUndefined();
+  await blog.getByRole('tab', { name: 'Advanced', exact: true }).click();
   const routable = blog.getByRole('checkbox', { name: 'Routable' });
   if (flavorOf(info) === 'real') {
     // Grav's toggles name no default: one the page does not set is neither on nor off, and says so

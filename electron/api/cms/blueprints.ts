@@ -25,6 +25,8 @@ const Field: v.GenericSchema<unknown, BlueprintField> = v.pipe(
     /** A tab's or section's name on the real service. */
     title: Label,
     default: v.optional(v.unknown()),
+    help: Label,
+    placeholder: Label,
     options: v.optional(v.nullable(Options)),
     validate: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
     fields: v.optional(v.nullable(v.union([v.array(v.lazy(() => Field)), v.record(v.string(), v.lazy(() => Field))]))),
@@ -37,11 +39,20 @@ const Field: v.GenericSchema<unknown, BlueprintField> = v.pipe(
       ...(f.label || f.title ? { label: (f.label || f.title)! } : {}),
       ...(f.default !== undefined ? { default: f.default } : {}),
       ...(f.options ? { options: f.options } : {}),
+      ...(f.help ? { help: f.help } : {}),
+      ...(f.placeholder ? { placeholder: f.placeholder } : {}),
       ...(f.validate ? { validate: f.validate } : {}),
       ...(children ? { fields: children } : {}),
     };
   }),
 );
+
+const FieldList = v.optional(v.nullable(v.union([v.array(Field), v.record(v.string(), Field)])), []);
+
+/** A blueprint's `fields` as the app reads them (pages, accounts, configuration, plugins and themes share the shape). */
+export function blueprintFields(raw: unknown, t: Transport, what: string, call: string): BlueprintField[] {
+  return listOf(parseAnswer(FieldList, raw, t, what, call) ?? []);
+}
 
 export const cmsBlueprints = {
   async templates(t: Transport): Promise<{ type: string; label: string }[]> {
