@@ -7,10 +7,10 @@ import { describe, expect, test } from 'vitest';
 import type { BlueprintField } from '../../electron/contract';
 import { blueprintFields } from '../../electron/api/cms/blueprints';
 import { Transport } from '../../electron/api/transport';
-import { fieldKind } from '../../renderer/views/blueprint-form/field-kind';
-import { fieldsOf, formTree, type FormNode } from '../../renderer/views/blueprint-form/form-tree';
-import { checkField, checkForm } from '../../renderer/views/blueprint-form/form-validate';
-import { valueAt, withValue } from '../../renderer/views/blueprint-form/form-values';
+import { fieldKind } from '../../renderer/components/blueprint-form/field-kind';
+import { fieldsOf, formTree, type FormNode } from '../../renderer/components/blueprint-form/form-tree';
+import { checkField, checkForm } from '../../renderer/components/blueprint-form/form-validate';
+import { valueAt, withValue } from '../../renderer/components/blueprint-form/form-values';
 import { fakeFetch, recordedData } from './support/recorded-replies';
 
 const t = new Transport({ baseUrl: 'https://cms.example.com/api/v1', fetch: fakeFetch(() => undefined).fetchImpl, retryDelaysMs: [] });

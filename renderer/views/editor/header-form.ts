@@ -1,11 +1,11 @@
 /**
  * The page header as a form: the template's blueprint under the `header.` root, minus the fields
- * the editor shows elsewhere, drawn by the shared form engine (views/blueprint-form); values read
+ * the editor shows elsewhere, drawn by the shared form engine (components/blueprint-form); values read
  * and written at their dotted names under `header.` (`header.content.order.by` → content.order.by).
  */
 import type { BlueprintField, Header } from '../../../electron/contract/index';
-import { valueAt, withValue } from '../blueprint-form/form-values';
-import { formTree, type FormNode } from '../blueprint-form/form-tree';
+import { valueAt, withValue } from '../../components/blueprint-form/form-values';
+import { formTree, type FormNode } from '../../components/blueprint-form/form-tree';
 
 /**
  * Fields the editor shows elsewhere or handles itself: the title and content (Content tab), page
