@@ -19,6 +19,7 @@ import { searchChannels, searchEvents } from './search';
 import { workspaceChannels, workspaceEvents } from './workspace';
 import { storeChannels, storeEvents } from './store';
 import { databaseChannels, databaseEvents } from './database';
+import { settingsChannels, settingsEvents } from './settings';
 
 export * from './errors';
 export * from './app';
@@ -38,6 +39,7 @@ export * from './search';
 export * from './workspace';
 export * from './store';
 export * from './database';
+export * from './settings';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */
@@ -55,6 +57,7 @@ export const channels = {
   ...workspaceChannels,
   ...storeChannels,
   ...databaseChannels,
+  ...settingsChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -72,6 +75,7 @@ export const events = {
   ...workspaceEvents,
   ...storeEvents,
   ...databaseEvents,
+  ...settingsEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

@@ -23,6 +23,7 @@ import { pagesService, type PagesService } from '../pages/service';
 import { translationsService, type TranslationsService } from '../translations/service';
 import { mediaService, type MediaService } from '../media/service';
 import { blueprintsService, type BlueprintsService } from '../blueprints/service';
+import { settingsService, type SettingsService } from '../settings/service';
 import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
@@ -39,6 +40,7 @@ import { pagesHandlers } from '../pages/handlers';
 import { translationsHandlers } from '../translations/handlers';
 import { mediaHandlers } from '../media/handlers';
 import { blueprintsHandlers } from '../blueprints/handlers';
+import { settingsHandlers } from '../settings/handlers';
 import { syncHandlers } from '../sync/handlers';
 import { mirrorHandlers } from '../mirror/handlers';
 import { searchHandlers } from '../search/handlers';
@@ -92,6 +94,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let translations: TranslationsService | undefined;
   let media: MediaService | undefined;
   let blueprints: BlueprintsService | undefined;
+  let settings: SettingsService | undefined;
   let sync: SyncService | undefined;
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
@@ -225,6 +228,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     translations = translationsService({ ...calls, cache: r.pages, siteCache: r.siteCache });
     media = mediaService({ ...calls, progress: (p) => emit('media.progress', p) });
     blueprints = blueprintsService(calls);
+    settings = settingsService({ ...calls, siteCache: r.siteCache });
     const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
     sync = sy;
     const m = mirrorService({ sites: r.sites, rows, sessions: s, pages: r.pages, repo: r.mirror, prefs: r.prefs, siteCache: r.siteCache, emit: (p) => emit('mirror.progress', p) });
@@ -300,6 +304,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...translationsHandlers(() => need(translations)),
     ...mediaHandlers(() => need(media)),
     ...blueprintsHandlers(() => need(blueprints)),
+    ...settingsHandlers(() => need(settings)),
     ...syncHandlers(() => need(sync)),
     ...mirrorHandlers(() => need(mirror)),
     ...searchHandlers(() => need(search)),
