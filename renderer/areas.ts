@@ -11,6 +11,7 @@ import Languages from '@lucide/svelte/icons/languages';
 import Image from '@lucide/svelte/icons/image';
 import CloudUpload from '@lucide/svelte/icons/cloud-upload';
 import Users from '@lucide/svelte/icons/users';
+import Settings from '@lucide/svelte/icons/settings';
 import Package from '@lucide/svelte/icons/package';
 import LayoutDashboard from '@lucide/svelte/icons/layout-dashboard';
 import CalendarClock from '@lucide/svelte/icons/calendar-clock';
@@ -29,6 +30,7 @@ export const AREAS: AreaRegistry = {
     /** Local changes not on the site yet (drafts and the outbox); not a permission of the site's. */
     { id: 'changes', label: 'Changes', icon: CloudUpload, load: () => import('./views/sync/ChangesArea.svelte') },
     { id: 'users', label: 'Users', icon: Users },
+    { id: 'settings', label: 'Settings', icon: Settings, load: () => import('./views/settings/SettingsArea.svelte') },
     { id: 'packages', label: 'Packages', icon: Package },
     { id: 'dashboard', label: 'Dashboard', icon: LayoutDashboard },
     { id: 'scheduler', label: 'Scheduler', icon: CalendarClock },

@@ -54,7 +54,7 @@ export function isDemoAccount(me: Pick<Me, 'access' | 'superAdmin' | 'demoMode'>
   return allowed(me.access, 'api.demo') && !isSuper(me);
 }
 
-export type CmsArea = 'pages' | 'translations' | 'media' | 'users' | 'packages' | 'dashboard' | 'scheduler' | 'webhooks' | 'audit' | 'mailer';
+export type CmsArea = 'pages' | 'translations' | 'media' | 'users' | 'settings' | 'packages' | 'dashboard' | 'scheduler' | 'webhooks' | 'audit' | 'mailer';
 
 /** The permission each area needs to open (reading); writing needs the `.write` sibling where one exists. */
 export const AREA_PERMISSION: Record<CmsArea, string> = {
@@ -62,6 +62,7 @@ export const AREA_PERMISSION: Record<CmsArea, string> = {
   translations: 'api.pages.read',
   media: 'api.media.read',
   users: 'api.users.read',
+  settings: 'api.config.read',
   packages: 'api.gpm.read',
   dashboard: 'api.access',
   scheduler: 'api.system.write',
@@ -75,4 +76,19 @@ export function areaBlockedReason(grants: Grants, area: CmsArea): string | null 
   if (!isSuper(grants) && !allowed(split(grants).access, 'api.access')) return 'This account may not use the API (it lacks api.access).';
   const need = AREA_PERMISSION[area];
   return can(grants, need) ? null : `This account lacks the ${need} permission.`;
+}
+
+/**
+ * Scopes any configuration reader may see but only a super user may change: they steer the whole
+ * site's execution and security (the real service's SUPER_WRITE_SCOPES and its API plugin's own
+ * settings), and `backups` and `scheduler` are super-only altogether.
+ */
+const SUPER_WRITE_SCOPES = new Set(['system', 'security', 'backups', 'scheduler', 'plugins/api']);
+
+/** Why this account may not change a settings scope, or null when it may. */
+export function settingsWriteBlocked(grants: Grants, scope: string): string | null {
+  if (isSuper(grants)) return null;
+  if (!can(grants, 'api.config.write')) return 'This account may read the settings but not change them (it lacks api.config.write).';
+  if (SUPER_WRITE_SCOPES.has(scope)) return 'Only a super user may change these settings: they steer the whole site’s security.';
+  return null;
 }

@@ -18,6 +18,9 @@ export const SettingsScope = v.pipe(
   v.check((s) => !s.split('/').some((p) => p === '..' || p === '.'), 'Not a settings scope of this site.'),
 );
 
+/** The value the real service sends in place of a secret (its ConfigSecretMasker's sentinel). */
+export const SETTINGS_MASK = '********';
+
 export const SETTINGS_LIMITS = { changes: 2000, depth: 32, key: 200 } as const;
 
 /** A value a setting takes: JSON within the header's limits. */

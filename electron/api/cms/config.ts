@@ -8,14 +8,14 @@
  */
 import * as v from 'valibot';
 import type { BlueprintField } from '../../contract';
-import { isPlainObject } from '../../contract';
+import { isPlainObject, SETTINGS_MASK } from '../../contract';
 import type { CallOptions, Transport } from '../transport';
 import { parseAnswer } from '../parse';
 import { blueprintFields } from './blueprints';
 import { callName, request } from './envelope';
 
-/** The value the real service sends in place of a secret (ConfigSecretMasker::SENTINEL). */
-export const MASKED = '********';
+/** The value the real service sends in place of a secret. */
+export const MASKED = SETTINGS_MASK;
 
 export interface ConfigRead {
   values: Record<string, unknown>;
