@@ -24,8 +24,11 @@ const DATE_FORMATS: Record<string, string> = {
   'D, d M Y H:i:s': 'Thu, 05 Feb 2026 13:45:00 (D, d M Y H:i:s)',
 };
 
-/** `(+01:00) Europe/Berlin` for every zone the runtime knows, as Utils::timezones() labels them. */
+let zoneLabels: Record<string, string> | null = null;
+
+/** `(+01:00) Europe/Berlin` for every zone the runtime knows, as Utils::timezones() labels them (worked out once). */
 function timezones(): Record<string, string> {
+  if (zoneLabels) return { ...zoneLabels };
   const now = new Date(Date.UTC(2026, 0, 15));
   const out: Record<string, string> = {};
   for (const zone of Intl.supportedValuesOf('timeZone')) {
@@ -33,7 +36,8 @@ function timezones(): Record<string, string> {
     const offset = name === 'GMT' ? '+00:00' : name.slice(3);
     out[zone] = `(${offset}) ${zone}`;
   }
-  return out;
+  zoneLabels = out;
+  return { ...out };
 }
 
 /** The groups the site's accounts belong to, sorted (the sandbox keeps no separate group list). */
