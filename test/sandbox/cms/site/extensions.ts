@@ -6,7 +6,7 @@
  *   - api, email, login: forms of their own; `email` keeps an SMTP password (a `password` field),
  *     `api` a signing secret that no form shows (masked by its name, as the real service does);
  *   - team-notes: a demo plugin with an admin page `notes` of its own form;
- *   - problems: installed, but without a form (its blueprint answers 404, its settings read);
+ *   - problems: installed but disabled, without a form (its blueprint answers 404, its settings read);
  *   - quark2: the default theme; antimatter: installed, without a form.
  */
 import { onOff, opts, section, select, tab, tabs, text, toggle, type Def } from './form-parts';
@@ -114,7 +114,7 @@ export const PLUGINS: Record<string, Extension> = {
       },
     },
   },
-  problems: { title: null, fields: [], defaults: { enabled: true } },
+  problems: { title: null, fields: [], defaults: { enabled: false } },
 };
 
 export const THEMES: Record<string, Extension> = {
