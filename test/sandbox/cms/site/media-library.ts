@@ -38,6 +38,8 @@ export class MediaLibrary {
   readonly thumbs: string;
   /** MIME by `path|mtime|size`: listings sniff each file once, not on every request */
   #mimes = new Map<string, string>();
+  /** an image's size and thumbnail by `path|mtime|size`, worked out once */
+  #images = new Map<string, { size: { width: number; height: number } | null; thumb: string | null }>();
   #seed: ((lib: MediaLibrary) => void) | null;
 
   constructor(dataDir: string, seed: (lib: MediaLibrary) => void) {
@@ -152,10 +154,15 @@ export class MediaLibrary {
       if ((typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && String(v) !== '') data[key] = String(v);
     }
     if (type.startsWith('image/') && type !== 'image/svg+xml') {
-      const size = imageSize(readHead(p, 65536));
-      if (size) data.dimensions = size;
-      const thumb = this.thumbnailFor(p, st.mtimeMs, type);
-      if (thumb) data.thumbnail_url = `${apiBase}/thumbnails/${thumb}`;
+      const key = `${p}|${st.mtimeMs}|${st.size}`;
+      let image = this.#images.get(key);
+      if (!image) {
+        // the start-of-frame of a JPEG with a large EXIF block can sit past the first 4 KB
+        image = { size: imageSize(readHead(p, 4096)) ?? (type === 'image/jpeg' ? imageSize(readHead(p, 262144)) : null), thumb: this.thumbnailFor(p, st.mtimeMs, type) };
+        this.#images.set(key, image);
+      }
+      if (image.size) data.dimensions = { ...image.size };
+      if (image.thumb) data.thumbnail_url = `${apiBase}/thumbnails/${image.thumb}`;
     }
     data.modified = iso(st.mtimeMs);
     return data;

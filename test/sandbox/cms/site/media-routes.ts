@@ -3,7 +3,7 @@
  * codes "not shown", so both flavours follow getgrav/grav-plugin-api:MediaController.php
  * (recordings 40 and 75):
  *
- *   GET    /media                 api.media.read; page, per_page (≤ 100), path, search (recursive,
+ *   GET    /media                 api.media.read; page, per_page (≤ 100; real ≤ 1000), path, search (recursive,
  *                                 by file name), type (image|video|audio|document), filter/sort on
  *                                 the sidecar metadata (as page media; not with search) → paged
  *                                 files + meta {path, folders[, search]}; a missing path lists nothing
@@ -130,7 +130,7 @@ export function registerSiteMediaRoutes(router: Router, ctx: CmsContext): void {
     const dangerous = dangerousExtensions(ctx);
     // every file is checked before any is written, so a refused one leaves nothing half-done
     const planned = form.files.map((f) => {
-      if (f.data.length > max) throw unprocessable(`File exceeds maximum allowed size of ${Math.round(max / 1_048_576)} MB.`);
+      if (f.data.length > max) throw unprocessable(`File exceeds maximum allowed size of ${max % 1_048_576 === 0 ? `${max / 1_048_576} MB` : `${max} bytes`}.`);
       let name = f.filename.split(/[/\\]/).pop() ?? '';
       if (name === '') throw unprocessable('Filename is required.');
       if (name.includes('..') || name.includes('\0') || name.startsWith('.')) throw unprocessable(`Invalid filename: '${name}'.`);
