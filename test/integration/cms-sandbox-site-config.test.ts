@@ -195,4 +195,20 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expectProblem(await admin.patch('/config/plugins/nope', { x: 1 }), 404);
     expectProblem(await api.as({ none: true }).patch('/config/site', { title: 'x' }), 401);
   });
+
+  test('X-Config-Environment (real service only): base names write the site\'s files; a missing environment or a bad name is a 422', async () => {
+    const base = ok(await admin.patch('/config/site', { blog: { route: '/base' } }, { 'X-Config-Environment': 'default' }));
+    expect(base.data.blog.route).toBe('/base');
+    expect(ok(await admin.get('/config/site', { 'X-Config-Environment': 'staging' })).data.blog.route).toBe('/base');
+    const env = await admin.patch('/config/site', { blog: { route: '/staging' } }, { 'X-Config-Environment': 'staging' });
+    const bad = await admin.get('/config/site', { 'X-Config-Environment': '../x' });
+    if (real) {
+      expect(expectProblem(env, 422).detail).toBe("Environment 'staging' does not exist. Create it first via POST /system/environments.");
+      expect(expectProblem(bad, 422).detail).toBe("Invalid X-Config-Environment header: '../x'.");
+    } else {
+      // the documents know no such header
+      expect(ok(env).data.blog.route).toBe('/staging');
+      ok(bad);
+    }
+  });
 });

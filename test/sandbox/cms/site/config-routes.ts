@@ -116,6 +116,7 @@ export function registerConfigRoutes(router: Router, ctx: CmsContext): void {
   router.on('GET', '/config/{scope+}', (req, res, params, url) => {
     const principal = authorize(ctx, req, url, 'api.config.read');
     const info = resolveScope(principal, params.scope!, false);
+    if (real) targetEnvironment(req);
     const { body, headers } = answer(info);
     json(res, 200, body, headers);
   });
@@ -124,10 +125,12 @@ export function registerConfigRoutes(router: Router, ctx: CmsContext): void {
     const principal = authorize(ctx, req, url, 'api.config.write');
     const scope = params.scope!;
     const info = resolveScope(principal, scope, true);
+    const env = real ? targetEnvironment(req) : null;
     const existing = store().effective(info);
     checkIfMatch(req, etagOf(diff(existing, info.defaults)));
     const body = await readBody(req);
     if (!Object.keys(body).length) throw new HttpProblem(400, 'Bad Request', 'Request body must contain configuration values to update.');
+    if (env !== null) throw new HttpProblem(422, 'Unprocessable Entity', `Environment '${env}' does not exist. Create it first via POST /system/environments.`);
     const fields = fieldIndex(info.fields ?? []);
     let merged = info.fields ? formMerge(existing, body, fields) : deepMerge(existing, body);
     merged = restoreSecrets(merged, existing, fields);
@@ -154,6 +157,15 @@ function restoreSecrets(merged: Data, existing: Data, fields: Map<string, Def>):
     if (valueAt(merged, path) === SECRET_SENTINEL) setAt(merged, path, valueAt(existing, path));
   }
   return merged;
+}
+
+/** The environment `X-Config-Environment` names (resolveTargetEnv()): null for the site's own files. */
+function targetEnvironment(req: IncomingMessage): string | null {
+  if (req.headers['x-config-environment'] === undefined) return null;
+  const name = header(req, 'x-config-environment');
+  if (name === '' || ['default', 'base'].includes(name.toLowerCase())) return null;
+  if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name)) throw new HttpProblem(422, 'Unprocessable Entity', `Invalid X-Config-Environment header: '${name}'.`);
+  return name;
 }
 
 function etagOf(delta: Data): string {
