@@ -164,6 +164,10 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(names(await api.get('/media?path=uploads/2026/trip'))).toHaveLength(3);
     const kept = await api.upload('/media?path=uploads/2026/trip', [{ name: 'notes.txt', data: 'third' }], { avoid_overwriting: 'true' });
     expect((kept.body.data as Json[])[0]!.filename).toMatch(/^\d{14}-notes\.txt$/);
+    // a file field's settings: a random name (extension kept), accepted types, a smaller size limit
+    const random = ((await api.upload('/media?path=uploads/fields', [{ name: 'Photo.PNG', data: PNG }], { random_name: '1' })).body.data as Json[])[0]!;
+    expect(random.filename).toMatch(/^[a-z0-9]{15}\.png$/);
+    expect((await api.upload('/media?path=uploads/fields', [{ name: 'doc.pdf', data: '%PDF-1.4' }], { accept: 'image/*, .pdf' })).status).toBe(201);
     // the root when no path is given
     expect(((await api.upload('/media', [{ name: 'root-file.txt', data: 'x' }])).body.data as Json[])[0]).toMatchObject({ path: '', url: '/user/media/root-file.txt' });
   });
@@ -179,6 +183,11 @@ describe.each(flavors)('%s flavour', (flavor) => {
     await refused([{ name: 'ok.txt', data: 'x' }, { name: 'page.html', data: 'x' }], "File extension '.html' is not allowed for security reasons.");
     await refused([{ name: 'big.txt', data: 'x'.repeat(4097) }], 'File exceeds maximum allowed size of 4096 bytes.');
     await refused([{ name: 'ok.txt', data: 'x' }], "Invalid path: '../up'.", '?path=../up');
+    const withFields = async (fields: Record<string, string>, detail: string) => {
+      expect(expectProblem(await api.upload('/media', [{ name: 'ok.txt', data: 'x'.repeat(2000) }], fields), 422).detail).toBe(detail);
+    };
+    await withFields({ accept: 'image/*,.pdf' }, "File 'ok.txt' does not match the accepted types for this field.");
+    await withFields({ filesize: '0.001' }, 'File exceeds the maximum allowed size of 0 MB for this field.');
     expect(onDisk('ok.txt')).toBe(false); // nothing of a refused upload is written
     // the site's own list of dangerous extensions applies
     expect((await api.patch('/config/security', { uploads_dangerous_extensions: ['exe', 'txt'] })).status).toBe(200);

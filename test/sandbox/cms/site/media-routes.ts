@@ -8,8 +8,10 @@
  *                                 the sidecar metadata (as page media; not with search) → paged
  *                                 files + meta {path, folders[, search]}; a missing path lists nothing
  *   POST   /media?path=           api.media.write; multipart, one or more files (any field), the
- *                                 folder created when absent → 201 {data: [items]}; 422 no file,
- *                                 a bad or dangerous name, a file over `settings.uploadMax` (64 MB)
+ *                                 folder created when absent, a file field's settings (random_name,
+ *                                 avoid_overwriting, accept, filesize; upload-settings.ts) → 201
+ *                                 {data: [items]}; 422 no file, a bad, dangerous or unaccepted name,
+ *                                 a file over `settings.uploadMax` (64 MB) or the field's filesize
  *   DELETE /media/{path}          api.media.write; the file and its sidecar → 204; 404; 422 bad path
  *   POST   /media/folders         {path} (parents created) → 201 {name, path, children_count,
  *                                 file_count}; 422 missing, bad or existing
@@ -33,12 +35,12 @@ import { HttpProblem, json, readBody, type Router } from '../../http';
 import { readMultipart } from '../../multipart';
 import type { CmsContext } from '../context';
 import { authorize } from '../credentials';
-import { flagParam } from '../content/common';
 import { applyMediaQuery, parseMediaQuery } from '../content/filters';
 import { paged, pagingOf } from '../content/paging';
 import { mimeOf } from '../content/serialize';
 import { invalidates } from '../real-wire';
 import { scopeInfo } from './config-store';
+import { checkAccepted, checkFilesize, finalName, uploadSettings } from './upload-settings';
 
 const unprocessable = (detail: string) => new HttpProblem(422, 'Unprocessable Entity', detail);
 
@@ -66,8 +68,6 @@ export function cleanName(requested: string, extension: string): string {
 
 /** PHP's urlencode(), for the new folder's Location. */
 const urlencode = (s: string) => encodeURIComponent(s).replace(/%20/g, '+').replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-
-const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14);
 
 export function registerSiteMediaRoutes(router: Router, ctx: CmsContext): void {
   const real = ctx.flavor === 'real';
@@ -126,19 +126,23 @@ export function registerSiteMediaRoutes(router: Router, ctx: CmsContext): void {
     const max = ctx.settings.uploadMax;
     const form = await readMultipart(req, max * 4 + 1024 * 1024);
     if (!form.files.length) throw unprocessable('No files were uploaded.');
-    const avoidOverwriting = flagParam(new URL(`http://x/?a=${encodeURIComponent(form.fields.avoid_overwriting ?? '')}`), 'a');
+    const settings = uploadSettings(form.fields);
     const dangerous = dangerousExtensions(ctx);
+    const taken = new Set<string>();
     // every file is checked before any is written, so a refused one leaves nothing half-done
     const planned = form.files.map((f) => {
       if (f.data.length > max) throw unprocessable(`File exceeds maximum allowed size of ${max % 1_048_576 === 0 ? `${max / 1_048_576} MB` : `${max} bytes`}.`);
-      let name = f.filename.split(/[/\\]/).pop() ?? '';
+      checkFilesize(settings, f.data.length);
+      const name = f.filename.split(/[/\\]/).pop() ?? '';
       if (name === '') throw unprocessable('Filename is required.');
       if (name.includes('..') || name.includes('\0') || name.startsWith('.')) throw unprocessable(`Invalid filename: '${name}'.`);
       const parts = name.toLowerCase().split('.').slice(1);
       if (!parts.length || parts[parts.length - 1] === '') throw unprocessable('Uploaded file must have a file extension.');
       for (const part of parts) if (dangerous.includes(part)) throw unprocessable(`File extension '.${part}' is not allowed for security reasons.`);
-      if (avoidOverwriting && media.exists(rel ? `${rel}/${name}` : name)) name = `${stamp(ctx.clock.now())}-${name}`;
-      return { data: f.data, name };
+      checkAccepted(settings, name);
+      const saved = finalName(settings, name, (n) => taken.has(n) || media.exists(rel ? `${rel}/${n}` : n), ctx.clock.now());
+      taken.add(saved);
+      return { data: f.data, name: saved };
     });
     for (const { data, name } of planned) media.write(rel, name, data);
     const created = planned.map(({ name }) => media.item(rel, name, apiBase));
