@@ -106,6 +106,9 @@ function describe(cms: CmsSandbox): string[] {
   const pages = cms.contentSeeded?.pages ?? cms.content.tree().pages.length;
   const langs = site.languages.length ? `${site.languages.join(', ')}; default ${site.defaultLanguage}` : 'single-language';
   lines.push(`  content: ${pages} pages (${langs})${cms.contentSeeded ? '' : ', existing pages kept'}`);
+  const media = cms.site.media.counts();
+  lines.push(`  media library: ${media.files} files in ${media.folders} folders${cms.site.mediaSeeded ? '' : ', existing library kept'} (${cms.url}/media, files under ${cms.origin}/user/media/)`);
+  lines.push(`  settings: ${cms.url}/config/{system,site,media,security,scheduler,backups,plugins/<name>,themes/<name>}; plugins api, email, login, team-notes, problems; themes quark2, antimatter`);
   lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys,events,content,pages/edit}`);
   return lines;
 }

@@ -11,6 +11,7 @@ import type { PageFiles } from './content/page-files';
 import type { Tokens } from './jwt';
 import type { Limits } from './limits';
 import type { Mailbox } from './mail';
+import type { SiteState } from './site/state';
 
 /** Lifetimes in seconds; mutable at run time (tests, `POST /__sandbox/settings`). */
 export interface CmsSettings {
@@ -61,6 +62,8 @@ export interface CmsContext {
   settings: CmsSettings;
   /** the site's pages, media and languages on disk */
   content: PageFiles;
+  /** the site's configuration and media library (site/) */
+  site: SiteState;
   /** the events of the catalogue (spec section 6) fired so far */
   events: EventLog;
   /** the API prefix, e.g. /api/v1 (for Location headers) */

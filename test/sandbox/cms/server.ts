@@ -2,10 +2,11 @@
  * The CMS sandbox (documents 1 and 2 of ../shared/spec), grown issue by issue: a real HTTP server
  * on a free loopback port with its own data folder (accounts, keys, tokens, pages on disk). So far:
  * the public health check, the authentication endpoints, GET /me, and the content: pages, page
- * media, taxonomy, languages, translations and page blueprints (content/). Routes live under the
- * configurable prefix, default /api/v1; outside it the site answers HTML like a real CMS (and serves
- * page media under /user/pages/…), except for the test-only control routes under /__sandbox (see
- * control-routes.ts).
+ * media, taxonomy, languages, translations and page blueprints (content/); the account, plugin,
+ * theme and configuration blueprints, the configuration and the site media library (site/). Routes
+ * live under the configurable prefix, default /api/v1; outside it the site answers HTML like a real
+ * CMS (and serves page media under /user/pages/…, the media library under /user/media/…), except
+ * for the test-only control routes under /__sandbox (see control-routes.ts).
  *
  * `flavor: 'real'` makes it answer as the real Grav API plugin does where that differs from the
  * documents: every reply carries the plugin's headers and its problem bodies, `X-Grav-Environment`
@@ -44,6 +45,10 @@ import { RequestLog } from './request-log';
 import { registerMeRoutes } from './me-route';
 import { environmentProblem, REAL_HEADERS, realProblem, writeEnvironmentProblem } from './real-wire';
 import { seed as seedData, type SeedInfo, type SeedName } from './seed';
+import { registerSiteBlueprintRoutes } from './site/blueprint-routes';
+import { registerConfigRoutes } from './site/config-routes';
+import { registerSiteMediaRoutes } from './site/media-routes';
+import { SiteState } from './site/state';
 
 export interface CmsSandboxOptions {
   /** which service to imitate: the documents (`spec`, default) or the real Grav API plugin (`real`) */
@@ -118,6 +123,8 @@ export interface CmsSandbox {
   content: PageFiles;
   /** what content seeding wrote; null when the folder already had pages */
   contentSeeded: ContentSeedInfo | null;
+  /** the site's configuration (`site.config`) and media library (`site.media`, written on first use; `site.mediaSeeded`) */
+  site: SiteState;
   /** the events fired so far: `events.list('onApiPageUpdated')`, `events.names()`, `events.clear()` */
   events: EventLog;
   /** the API requests and their statuses, when started with `recordRequests: true` (empty otherwise) */
@@ -138,6 +145,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
   for (const k of ['accessTtl', 'refreshTtl', 'challengeTtl', 'resetTtl', 'cmsVersion', 'adminVersion', 'batchMax', 'uploadMax'] as const) {
     if (opts[k] !== undefined) Object.assign(settings, { [k]: opts[k] });
   }
+  const content = new PageFiles(dataDir, clock);
   const ctx: CmsContext = {
     flavor,
     dataDir,
@@ -149,7 +157,8 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     limits: new Limits(opts.limits ?? {}, clock, flavor),
     mail: new Mailbox(),
     settings,
-    content: new PageFiles(dataDir, clock),
+    content,
+    site: new SiteState(dataDir, content),
     events: new EventLog(clock),
     prefix,
   };
@@ -177,6 +186,9 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
   registerMediaRoutes(api, ctx);
   registerPageRoutes(api, ctx);
   registerBlueprintRoutes(api, ctx);
+  registerSiteBlueprintRoutes(api, ctx);
+  registerConfigRoutes(api, ctx);
+  registerSiteMediaRoutes(api, ctx);
   const control = opts.control === false ? null : controlRouter(ctx, faults);
 
   const requests = new RequestLog();
@@ -198,6 +210,8 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
         ctx.content.ready();
         if (serveMedia(ctx.content.root, path.slice('/user/pages/'.length), res)) return;
       }
+      // the media library, where its items' `url` points
+      if (req.method === 'GET' && path.startsWith('/user/media/') && serveMedia(ctx.site.media.ready().root, path.slice('/user/media/'.length), res)) return;
       // outside the API prefix a CMS serves its web pages: HTML, like a real site would
       res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Not found</title><h1>Not found</h1>');
     },
@@ -263,6 +277,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
       ctx.content.ready();
       return contentSeeded;
     },
+    site: ctx.site,
     events: ctx.events,
     requests,
     editPage: (edit) => editPage(ctx, edit),
@@ -273,7 +288,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
   };
 }
 
-/** Streams a file below the pages root (not page files or sidecars); false when there is none. */
+/** Streams a file below a root (pages or the media library; not page files or sidecars); false when there is none. */
 function serveMedia(root: string, rel: string, res: ServerResponse): boolean {
   let segments: string[];
   try {

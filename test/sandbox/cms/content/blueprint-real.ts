@@ -21,44 +21,34 @@
 import { REAL_API_PERMISSIONS } from '../access';
 import { TEMPLATES, type BlueprintField } from './blueprint-routes';
 
-type Options = Record<string, string> | { value: string; label: string }[];
+export type Options = Record<string, string> | { value: string; label: string }[];
 
-/** A field before serialisation: any of the plugin's properties, options as a map or a list. */
-interface Def {
+/**
+ * A field before serialisation: any of the plugin's properties (the page form uses a few; the
+ * account, configuration, plugin and theme forms of ../site use more), options as a map or a list.
+ */
+export interface Def {
   name: string;
   type: string;
-  label?: string;
-  help?: string;
-  placeholder?: string;
-  default?: unknown;
-  description?: string;
-  size?: string;
-  classes?: string;
-  style?: string;
-  title?: string;
-  toggleable?: boolean;
-  highlight?: number;
-  multiple?: boolean;
-  markdown?: boolean;
-  underline?: boolean;
   options?: Options;
-  selectize?: Record<string, unknown>;
-  value_only?: boolean;
-  use?: string;
-  placeholder_key?: string;
-  placeholder_value?: string;
-  data_options?: string;
   validate?: Record<string, unknown>;
   fields?: Def[];
+  [prop: string]: unknown;
 }
 
+/** The properties serializeFields() copies, in its order (data_options and validate follow). */
 const PROP_ORDER = [
-  'label', 'help', 'placeholder', 'default', 'description', 'size', 'classes', 'style', 'title', 'toggleable', 'highlight', 'multiple', 'markdown',
-  'underline', 'options', 'selectize', 'value_only', 'use', 'placeholder_key', 'placeholder_value', 'data_options', 'validate',
+  'label', 'help', 'placeholder', 'default', 'description', 'content', 'size', 'classes', 'id', 'style', 'title', 'text', 'disabled', 'readonly',
+  'toggleable', 'highlight', 'minlength', 'maxlength', 'min', 'max', 'step', 'rows', 'cols', 'multiple', 'yaml', 'markdown', 'prepend', 'append',
+  'underline', 'options', 'selectize', 'value_only', 'create', 'destination', 'accept', 'random_name', 'avoid_overwriting', 'filesize', 'limit',
+  'use', 'key', 'controls', 'collapsed', 'show_all', 'show_modular', 'show_root', 'show_slug', 'placeholder_key', 'placeholder_value', 'value_type',
+  'btnLabel', 'placement', 'sortby', 'sortby_dir', 'sort', 'collapsible', 'min_height', 'selectunique', 'condition', 'wrapper_classes', 'provider',
+  'translate', 'page_field', 'page_template', 'success_msg', 'error_msg', 'preview_images', 'preview_image', 'on_demand', 'folder', 'filter', 'self',
+  'display', 'resize', 'media_picker_field', 'alpha', 'data_options', 'validate',
 ] as const;
 
 /** serializeFields(): properties in the plugin's order, options as an ordered list, children last. */
-function serialize(def: Def): Record<string, unknown> {
+export function serialize(def: Def): Record<string, unknown> {
   const out: Record<string, unknown> = { name: def.name, type: def.type };
   for (const key of PROP_ORDER) {
     const v = def[key];

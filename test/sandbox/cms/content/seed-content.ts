@@ -120,7 +120,7 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /** A valid PNG of one colour, `width`×`height` pixels. */
-function solidPng(width: number, height: number, rgb: [number, number, number]): Buffer {
+export function solidPng(width: number, height: number, rgb: [number, number, number]): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
