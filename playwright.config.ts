@@ -30,6 +30,7 @@ const realFlavour: string[] = [
   '**/store.spec.ts',
   '**/offline-walk.spec.ts',
   '**/first-walk.spec.ts',
+  '**/settings.spec.ts',
 ];
 
 export default defineConfig({

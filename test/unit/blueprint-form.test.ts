@@ -85,6 +85,12 @@ describe('the control per value', () => {
     expect(fieldKind(f({ type: 'array' }), { a: '1' })).toBe('map');
   });
 
+  test("a toggle between two values that are not on/off (Grav's order direction asc/desc) is a select, so true is never written over them", () => {
+    expect(fieldKind(f({ type: 'toggle', options: [{ value: 'asc', label: 'Ascending' }, { value: 'desc', label: 'Descending' }] }), 'asc')).toBe('select');
+    expect(fieldKind(f({ type: 'toggle', options: [{ value: '1', label: 'Yes' }, { value: '0', label: 'No' }] }), false)).toBe('toggle');
+    expect(fieldKind(f({ type: 'toggle' }), undefined)).toBe('toggle');
+  });
+
   test('a select waits for its options: text until the site resolves them', () => {
     expect(fieldKind(f({ type: 'select' }), 'Europe/Berlin')).toBe('text');
     expect(fieldKind(f({ type: 'select', options: [{ value: 'a', label: 'A' }] }), 'a')).toBe('select');

@@ -52,12 +52,17 @@ export function toDateInput(v: unknown): string | null {
   return DATE_ONLY.test(s) ? s : null;
 }
 
+const BOOLEAN_ISH = new Set(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no']);
+
 /** Types whose value is one line of text with a browser input of its own. */
 const TYPED_TEXT: Record<string, FieldKind> = { email: 'email', url: 'url', password: 'password', colorpicker: 'color' };
 
 export function fieldKind(field: Pick<BlueprintField, 'type' | 'options'>, value: unknown, fallback?: unknown): FieldKind {
   const t = field.type;
   const effective = value === undefined ? fallback : value;
+  // Grav's toggles are also two-way choices of other values (order direction asc/desc, summary
+  // format short/long): a checkbox would write true over them, so those are a select of their options
+  if ((t === 'toggle' || t === 'checkbox') && field.options?.length && !field.options.every((o) => BOOLEAN_ISH.has(String(o.value)))) return isScalar(value) ? 'select' : 'yaml';
   if (t === 'toggle' || t === 'checkbox') return isScalar(effective) ? 'toggle' : 'yaml';
   // a select whose options are resolved by the site (`data_options`) is text until they arrive
   if ((t === 'select' || t === 'themeselect' || t === 'dateformat') && field.options?.length) return isScalar(value) ? 'select' : 'yaml';

@@ -1,0 +1,75 @@
+/**
+ * Issue 14 end to end, settings: the Settings area lists the site's configuration scopes, shows
+ * one as its blueprint form, lists what a save will change before it is sent, saves, and undoes the
+ * save; a rule of the blueprint is said at its field before anything is sent; leaving a scope with
+ * unsaved changes asks first. Checked against the sandbox's stored configuration too.
+ */
+import { expect, test } from '@playwright/test';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openArea, useDemoSite, UNHURRIED } from './support/app';
+
+const demo = useDemoSite('sitedesk-settings-e2e-', UNHURRIED);
+
+const stored = (scope: string): Record<string, unknown> | null => {
+  const f = join(demo.cms.dataDir, 'config', `${scope}.json`);
+  return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>) : null;
+};
+
+test('change a setting with the diff shown before saving, then undo it', async ({ page }) => {
+  await demo.connect(page);
+  const pane = await openArea(page, 'Demo', 'Settings');
+  const nav = pane.getByRole('navigation', { name: 'Settings' });
+  await nav.getByRole('button', { name: 'Site', exact: true }).click();
+  await expect(nav.getByRole('button', { name: 'Site', exact: true })).toHaveAttribute('aria-current', 'page');
+  const title = pane.getByLabel('Site title', { exact: true });
+  await expect(title).not.toHaveValue('');
+  const before = await title.inputValue();
+
+  // nothing changed: nothing to save
+  const saveButton = pane.getByRole('button', { name: /^Review and save/ });
+  await expect(saveButton).toBeDisabled();
+
+  // the blueprint's own rule, said at the field before anything is sent
+  await title.fill('');
+  await saveButton.click();
+  await expect(pane.getByText('Site title is required.')).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  await title.fill('Spring notes');
+  await expect(saveButton).toHaveText('Review and save (1)');
+  await saveButton.click();
+  const review = page.getByRole('dialog', { name: 'Save Site settings?' });
+  const change = review.getByRole('list', { name: 'Changes' }).getByRole('listitem');
+  await expect(change).toHaveCount(1);
+  await expect(change).toContainText('Site title');
+  await expect(change).toContainText(`“${before}” → “Spring notes”`);
+  await review.getByRole('button', { name: 'Save 1 change' }).click();
+  await expect(review).toBeHidden();
+  await expect(page.getByText('Saved Site settings')).toBeVisible();
+  expect(stored('site')?.title).toBe('Spring notes');
+  await expect(saveButton).toBeDisabled();
+
+  // undo writes the previous value back
+  await pane.getByRole('button', { name: 'Undo last save' }).click();
+  await expect(page.getByText('Put the previous Site settings back')).toBeVisible();
+  await expect(title).toHaveValue(before);
+  await expect.poll(() => stored('site')?.title ?? before).toBe(before);
+  await expect(pane.getByRole('button', { name: 'Undo last save' })).toHaveCount(0);
+});
+
+test('leaving a scope with unsaved changes asks first, and Cancel keeps them', async ({ page }) => {
+  await demo.connect(page);
+  const pane = await openArea(page, 'Demo', 'Settings');
+  const nav = pane.getByRole('navigation', { name: 'Settings' });
+  await nav.getByRole('button', { name: 'Site', exact: true }).click();
+  await pane.getByLabel('Site title', { exact: true }).fill('Unsaved');
+  await nav.getByRole('button', { name: 'Media', exact: true }).click();
+  const leave = page.getByRole('alertdialog', { name: 'Leave Site settings?' });
+  await expect(leave).toContainText('1 change is not saved and will be lost.');
+  await leave.getByRole('button', { name: 'Cancel' }).click();
+  await expect(pane.getByLabel('Site title', { exact: true })).toHaveValue('Unsaved');
+  await nav.getByRole('button', { name: 'Media', exact: true }).click();
+  await page.getByRole('alertdialog', { name: 'Leave Site settings?' }).getByRole('button', { name: 'Leave without saving' }).click();
+  await expect(nav.getByRole('button', { name: 'Media', exact: true })).toHaveAttribute('aria-current', 'page');
+});

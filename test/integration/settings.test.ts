@@ -1,0 +1,91 @@
+/**
+ * Settings through the Host against the CMS sandbox (both flavours): the scopes, a scope as its
+ * blueprint form with the site's values, a save that sends only the changed leaves (a masked secret
+ * stays the site's), its undo, a conflict with another admin's save, the blueprint's refusal at the
+ * field, and the site away: the copy with its time, and a save refused, never queued.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { adminApi } from '../support/host-calls';
+import { withHost, type DemoHost } from '../support/demo-host';
+import { flavors } from '../support/flavors';
+
+describe.each(flavors)('%s flavour', (flavor) => {
+  let fx: DemoHost;
+  beforeAll(async () => {
+    fx = await withHost({ sandbox: { flavor, limits: { api: { limit: 100_000, windowSec: 60 } } } });
+  });
+  afterAll(async () => {
+    await fx?.close();
+  });
+  const stored = (scope: string) => {
+    const f = join(fx.cms.dataDir, 'config', `${scope}.json`);
+    return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>) : null;
+  };
+
+  test('the scopes, and a scope as its form with the site’s values and ETag', async () => {
+    const { scopes, copiedAt } = await fx.call('settings.scopes', { siteId: fx.site.id });
+    expect(copiedAt).toBeNull();
+    expect(scopes.map((s) => s.id)).toEqual(expect.arrayContaining(['system', 'site', 'media', 'security']));
+    expect(scopes.map((s) => s.id)).not.toContain('info'); // system information, not a form
+    expect(scopes.find((s) => s.id === 'site')).toMatchObject({ label: 'Site', kind: 'core' });
+    const form = await fx.call('settings.open', { siteId: fx.site.id, scope: 'site' });
+    expect(form.fields.length).toBeGreaterThan(0);
+    expect(typeof form.values.title).toBe('string');
+    expect(form.etag).toBeTruthy();
+    expect(form.copiedAt).toBeNull();
+  });
+
+  test('a save sends only the changed leaf, answers what changed, and undo puts it back', async () => {
+    const form = await fx.call('settings.open', { siteId: fx.site.id, scope: 'site' });
+    const before = form.values.title;
+    const saved = await fx.call('settings.save', { siteId: fx.site.id, scope: 'site', etag: form.etag, changes: [{ path: ['title'], value: 'Settings test' }] });
+    expect(saved.form.values.title).toBe('Settings test');
+    expect(saved.changes).toEqual([{ path: ['title'], before, after: 'Settings test' }]);
+    expect(stored('site')?.title).toBe('Settings test');
+    // undo: the previous value written back with the new ETag
+    const undone = await fx.call('settings.save', { siteId: fx.site.id, scope: 'site', etag: saved.form.etag, changes: [{ path: ['title'], value: before }] });
+    expect(undone.form.values.title).toBe(before);
+  });
+
+  test('a masked secret the person did not retype is not sent: the site keeps it', async () => {
+    const form = await fx.call('settings.open', { siteId: fx.site.id, scope: 'plugins/email' });
+    expect(form.masked).toContain('mailer.smtp.password');
+    await fx.call('settings.save', { siteId: fx.site.id, scope: 'plugins/email', etag: form.etag, changes: [{ path: ['mailer', 'smtp', 'port'], value: 2525 }] });
+    const file = stored('plugins/email') as { mailer?: { smtp?: Record<string, unknown> } } | null;
+    expect(file?.mailer?.smtp?.port).toBe(2525);
+    expect(file?.mailer?.smtp).not.toHaveProperty('password'); // the site's own value, untouched
+  });
+
+  test('another admin saved meanwhile: a conflict in words, nothing overwritten', async () => {
+    const form = await fx.call('settings.open', { siteId: fx.site.id, scope: 'site' });
+    const other = await adminApi(fx.cms).call({ method: 'PATCH', path: '/config/site', body: { author: { name: 'Other admin' } }, ...(form.etag ? { ifMatch: form.etag } : {}) });
+    expect(other.status).toBe(200);
+    const err = await fx.fails('settings.save', { siteId: fx.site.id, scope: 'site', etag: form.etag, changes: [{ path: ['author', 'name'], value: 'Me' }] });
+    expect(err).toMatchObject({ code: 'conflict', message: expect.stringMatching(/changed on the site since you opened them/) });
+    expect((await fx.call('settings.open', { siteId: fx.site.id, scope: 'site' })).values.author).toMatchObject({ name: 'Other admin' });
+  });
+
+  test('the blueprint’s rule refused by the site lands at the field', async () => {
+    const form = await fx.call('settings.open', { siteId: fx.site.id, scope: 'site' });
+    const err = await fx.fails('settings.save', { siteId: fx.site.id, scope: 'site', etag: form.etag, changes: [{ path: ['author', 'email'], value: 'not an address' }] });
+    expect(err.code).toBe('invalid_input');
+    expect(Object.keys(err.fields ?? {})).toContain('author.email');
+  });
+
+  test('the site away: the copy with its time, and a save refused with the reason, nothing queued', async () => {
+    await fx.call('settings.open', { siteId: fx.site.id, scope: 'media' });
+    fx.cms.faults.set({ route: '*', drop: true });
+    try {
+      const copy = await fx.call('settings.open', { siteId: fx.site.id, scope: 'media' });
+      expect(copy.copiedAt).toEqual(expect.any(String));
+      const err = await fx.fails('settings.save', { siteId: fx.site.id, scope: 'media', etag: copy.etag, changes: [{ path: ['types'], value: {} }] });
+      expect(err.code).toMatch(/network|timeout/);
+      expect(err.message).toMatch(/not saved/);
+      expect(await fx.call('sync.outbox', { siteId: fx.site.id })).toEqual([]);
+    } finally {
+      fx.cms.faults.clear();
+    }
+  });
+});
