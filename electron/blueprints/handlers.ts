@@ -7,5 +7,6 @@ export function blueprintsHandlers(blueprints: Lazy<BlueprintsService>): Handler
   return {
     'blueprints.templates': ({ siteId }) => blueprints().templates(siteId),
     'blueprints.page': ({ siteId, template }) => blueprints().page(siteId, template),
+    'blueprints.options': ({ siteId, callable }) => blueprints().options(siteId, callable),
   };
 }

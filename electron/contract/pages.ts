@@ -176,6 +176,8 @@ export interface BlueprintField {
   validate?: Record<string, unknown>;
   /** A sentence under the field, from the blueprint. */
   help?: string;
+  /** The site resolves this field's options (`data_options`: a `Class::method` the app asks `/data/resolve` for). */
+  dataOptions?: string;
   placeholder?: string;
   fields?: BlueprintField[];
 }

@@ -8,7 +8,7 @@ import type { BlueprintField } from '../../electron/contract';
 import { blueprintFields } from '../../electron/api/cms/blueprints';
 import { Transport } from '../../electron/api/transport';
 import { fieldKind } from '../../renderer/components/blueprint-form/field-kind';
-import { fieldsOf, formTree, type FormNode } from '../../renderer/components/blueprint-form/form-tree';
+import { fieldsOf, formTree, unresolvedOptions, withResolvedOptions, type FormNode } from '../../renderer/components/blueprint-form/form-tree';
 import { checkField, checkForm } from '../../renderer/components/blueprint-form/form-validate';
 import { valueAt, withValue } from '../../renderer/components/blueprint-form/form-values';
 import { fakeFetch, recordedData } from './support/recorded-replies';
@@ -66,6 +66,21 @@ describe('the tree a real blueprint makes', () => {
     // an unknown type is plain text while its value is, and YAML when it is not
     expect(fieldKind(f({ type: 'cron' }), '* * * * *')).toBe('text');
     expect(fieldKind(f({ type: 'cron' }), { a: 1 })).toBe('yaml');
+  });
+});
+
+describe('options the site resolves', () => {
+  test("the real system blueprint's time zone names its callable; resolved options follow the blueprint's own", () => {
+    const fields = fieldsOfRecording('34-blueprint-config-system');
+    const callables = unresolvedOptions(fields);
+    expect(callables).toContain('\\Grav\\Common\\Utils::timezones');
+    const resolved = new Map([['\\Grav\\Common\\Utils::timezones', [{ value: 'Europe/Berlin', label: 'Europe/Berlin' }, { value: '', label: 'dup' }]]]);
+    const zone = fieldsOf(formTree(withResolvedOptions(fields, resolved))).find((n) => n.field.name === 'timezone')!.field;
+    expect(zone.options).toEqual([{ value: '', label: 'Default (Server Timezone)' }, { value: 'Europe/Berlin', label: 'Europe/Berlin' }]);
+    expect(fieldKind(zone, 'Europe/Berlin')).toBe('select');
+    // a callable that did not resolve leaves the field as it was
+    const same = fieldsOf(formTree(withResolvedOptions(fields, new Map()))).find((n) => n.field.name === 'timezone')!.field;
+    expect(same.options).toEqual([{ value: '', label: 'Default (Server Timezone)' }]);
   });
 });
 

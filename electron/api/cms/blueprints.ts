@@ -6,7 +6,7 @@
  * `title`, not `label`: that name is their label here, so the form keeps Grav's groups.
  */
 import * as v from 'valibot';
-import type { BlueprintField, PageBlueprint } from '../../contract';
+import { DATA_CALLABLE, type BlueprintField, type BlueprintOption, type PageBlueprint } from '../../contract';
 import type { CallOptions, Transport } from '../transport';
 import { parseAnswer } from '../parse';
 import { callName, request } from './envelope';
@@ -16,6 +16,12 @@ import { routePath } from '../url-path';
 /** Fields as a list, or as a map keyed by name (the name then comes from the key). */
 const listOf = (fields: BlueprintField[] | Record<string, BlueprintField>): BlueprintField[] =>
   Array.isArray(fields) ? fields : Object.entries(fields).map(([key, f]) => (f.name ? f : { ...f, name: key }));
+
+/** A `Class::method` the site resolves options with (a string, or Grav's `[callable, …args]` list: its first item). */
+function dataOptionsOf(x: unknown): string | undefined {
+  const c = Array.isArray(x) ? x[0] : x;
+  return typeof c === 'string' && DATA_CALLABLE.test(c) ? c : undefined;
+}
 
 const Field: v.GenericSchema<unknown, BlueprintField> = v.pipe(
   v.looseObject({
@@ -27,6 +33,8 @@ const Field: v.GenericSchema<unknown, BlueprintField> = v.pipe(
     default: v.optional(v.unknown()),
     help: Label,
     placeholder: Label,
+    data_options: v.optional(v.unknown()),
+    'data-options@': v.optional(v.unknown()),
     options: v.optional(v.nullable(Options)),
     validate: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
     fields: v.optional(v.nullable(v.union([v.array(v.lazy(() => Field)), v.record(v.string(), v.lazy(() => Field))]))),
@@ -41,6 +49,7 @@ const Field: v.GenericSchema<unknown, BlueprintField> = v.pipe(
       ...(f.options ? { options: f.options } : {}),
       ...(f.help ? { help: f.help } : {}),
       ...(f.placeholder ? { placeholder: f.placeholder } : {}),
+      ...(dataOptionsOf(f.data_options ?? f['data-options@']) ? { dataOptions: dataOptionsOf(f.data_options ?? f['data-options@'])! } : {}),
       ...(f.validate ? { validate: f.validate } : {}),
       ...(children ? { fields: children } : {}),
     };
@@ -55,6 +64,13 @@ export function blueprintFields(raw: unknown, t: Transport, what: string, call: 
 }
 
 export const cmsBlueprints = {
+  /** The options a site resolves for a field (`GET /data/resolve?callable=…`), as `[{value, label}]` or a `{value: label}` map. */
+  async resolve(t: Transport, callable: string): Promise<BlueprintOption[]> {
+    const call: CallOptions = { path: '/data/resolve', query: { callable } };
+    const r = await request(t, call);
+    return parseAnswer(Options, r.data, t, 'the options of a field', callName(call)) ?? [];
+  },
+
   async templates(t: Transport): Promise<{ type: string; label: string }[]> {
     const call: CallOptions = { path: '/blueprints/pages' };
     const r = await request(t, call);

@@ -5,7 +5,7 @@
  * hold nothing (spacers, headings) or that the site maintains itself (`hidden`) are left out; fields
  * outside the root (a page blueprint's `content`, `folder`) belong to another part of the screen.
  */
-import type { BlueprintField } from '../../../electron/contract/index';
+import type { BlueprintField, BlueprintOption } from '../../../electron/contract/index';
 import { fieldPath } from './form-values';
 
 export interface FieldNode {
@@ -89,4 +89,31 @@ function hasFields(nodes: readonly FormNode[]): boolean {
 /** Every field of the tree in order (validation, counting). */
 export function fieldsOf(nodes: readonly FormNode[]): FieldNode[] {
   return nodes.flatMap((n) => (n.kind === 'field' ? [n] : n.kind === 'section' ? fieldsOf(n.nodes) : n.tabs.flatMap((t) => fieldsOf(t.nodes))));
+}
+
+/** The `data_options` callables the fields name whose options are not known yet. */
+export function unresolvedOptions(fields: readonly BlueprintField[]): string[] {
+  const out = new Set<string>();
+  const walk = (list: readonly BlueprintField[]) => {
+    for (const f of list) {
+      if (f.dataOptions && !f.options?.some((o) => o.value !== '')) out.add(f.dataOptions);
+      if (f.fields) walk(f.fields);
+    }
+  };
+  walk(fields);
+  return [...out];
+}
+
+/**
+ * The fields with the options the site resolved put in (after the blueprint's own static ones, as
+ * Grav's admin lists them: "Default (Server Timezone)" first, then the zones). A callable that did
+ * not resolve leaves its field as it was: a text box keeps its value editable.
+ */
+export function withResolvedOptions(fields: readonly BlueprintField[], resolved: ReadonlyMap<string, readonly BlueprintOption[]>): BlueprintField[] {
+  return fields.map((f) => {
+    const extra = f.dataOptions ? resolved.get(f.dataOptions) : undefined;
+    const own = f.options ?? [];
+    const options = extra ? [...own, ...extra.filter((o) => !own.some((x) => x.value === o.value))] : f.options;
+    return { ...f, ...(options ? { options } : {}), ...(f.fields ? { fields: withResolvedOptions(f.fields, resolved) } : {}) };
+  });
 }

@@ -4,13 +4,13 @@
  * blueprint's own rules, the save and the undo of the last one. Only changed leaves are sent, so
  * a masked secret the person did not retype stays the site's.
  */
-import type { SettingsForm, SettingsLeafChange, SettingsScopeInfo, SettingsScopes } from '../../../electron/contract/index';
+import type { BlueprintOption, SettingsForm, SettingsLeafChange, SettingsScopeInfo, SettingsScopes } from '../../../electron/contract/index';
 import { settingsWriteBlocked, type Me } from '../../../electron/contract/index';
 import { leafChanges } from '../../../electron/common/config-changes';
 import { invoke } from '../../lib/client';
 import { AppError } from '../../lib/errors';
 import { FormAction } from '../../lib/form-action.svelte';
-import { formTree, type FormNode } from '../../components/blueprint-form/form-tree';
+import { formTree, unresolvedOptions, withResolvedOptions, type FormNode } from '../../components/blueprint-form/form-tree';
 import { checkForm } from '../../components/blueprint-form/form-validate';
 import type { FormValues } from '../../components/blueprint-form/form-values';
 import { withValue } from '../../components/blueprint-form/form-values';
@@ -81,6 +81,7 @@ export class SettingsState {
       if (mine !== this.#seq) return;
       this.form = form;
       this.values = form.values;
+      void this.#resolveOptions(mine);
     } catch (err) {
       if (mine !== this.#seq) return;
       this.form = null;
@@ -88,6 +89,18 @@ export class SettingsState {
     } finally {
       if (mine === this.#seq) this.loadingForm = false;
     }
+  }
+
+  /** Fields whose options the site resolves (time zones, page types) become selects once they arrive; a failure leaves a text box. */
+  async #resolveOptions(mine: number): Promise<void> {
+    const form = this.form;
+    if (!form || form.copiedAt) return;
+    const callables = unresolvedOptions(form.fields);
+    if (!callables.length) return;
+    const answers = await Promise.allSettled(callables.map((callable) => invoke('blueprints.options', { siteId: this.siteId, callable })));
+    if (mine !== this.#seq || this.form !== form) return;
+    const resolved = new Map(callables.flatMap((c, i) => (answers[i]!.status === 'fulfilled' ? [[c, (answers[i] as PromiseFulfilledResult<BlueprintOption[]>).value] as const] : [])));
+    if (resolved.size) this.form = { ...form, fields: withResolvedOptions(form.fields, resolved) };
   }
 
   set(name: string, value: unknown): void {
@@ -132,7 +145,7 @@ export class SettingsState {
     const scope = form.scope;
     const saved = await this.save.run(() => invoke('settings.save', { siteId: this.siteId, scope, etag: form.etag, changes }));
     if (!saved) return false;
-    this.form = saved.form;
+    this.form = { ...saved.form, fields: form.fields }; // the options resolved for this form stay
     this.values = saved.form.values;
     this.lastSaved = saved.changes.length ? { scope, changes: saved.changes } : null;
     return true;
