@@ -194,6 +194,8 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expectProblem(await admin.patch('/config/nope', { x: 1 }), 404);
     expectProblem(await admin.patch('/config/plugins/nope', { x: 1 }), 404);
     expectProblem(await api.as({ none: true }).patch('/config/site', { title: 'x' }), 401);
+    expect(expectProblem(await admin.patch('/config/site', '{"title":'), real ? 422 : 400).detail).toBe('The request body is not valid JSON.');
+    expectProblem(await admin.put('/config/site', { title: 'x' }), 405);
   });
 
   test('X-Config-Environment (real service only): base names write the site\'s files; a missing environment or a bad name is a 422', async () => {

@@ -103,7 +103,10 @@ export class SiteConfig {
     const seed = this.#seed;
     this.#seed = null;
     mkdirSync(this.root, { recursive: true });
-    for (const [scope, data] of Object.entries(seed())) this.writeDelta(scope, data);
+    for (const [scope, data] of Object.entries(seed())) {
+      const info = scopeInfo(scope);
+      if (info) this.save(info, deepMerge(info.defaults, data));
+    }
   }
 
   private file(scope: string): string {
