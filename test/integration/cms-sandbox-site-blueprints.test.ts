@@ -93,6 +93,8 @@ describe.each(flavors)('%s flavour', (flavor) => {
     const [event] = sb.events.list('onApiBlueprintResolved');
     expect(event!.data).toMatchObject({ context: 'account', template: 'account', user: 'viewer' });
     expectProblem(await api.as({ none: true }).get('/blueprints/users'), 401);
+    const siteOnly = await clientWith(sb, api, 'siteonly', { site: { login: true } });
+    expect(expectProblem(await siteOnly.get('/blueprints/users'), 403).detail).toBe('API access is not enabled for this user.');
   });
 
   test('GET /blueprints/users/permissions: the labelled tree; the real service asks api.users.read', async () => {

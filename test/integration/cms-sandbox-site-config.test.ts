@@ -194,6 +194,37 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expectProblem(await admin.patch('/config/nope', { x: 1 }), 404);
     expectProblem(await admin.patch('/config/plugins/nope', { x: 1 }), 404);
     expectProblem(await api.as({ none: true }).patch('/config/site', { title: 'x' }), 401);
+    expect(expectProblem(await admin.patch('/config/site', '{"title":'), real ? 422 : 400).detail).toBe('The request body is not valid JSON.');
+    expectProblem(await admin.put('/config/site', { title: 'x' }), 405);
+  });
+
+  test('POST /config/{scope}/revert: overrides dropped by key or all at once; 400 (real 422) without either; scope rules; 409; 404; 401', async () => {
+    ok(await api.patch('/config/site', { title: 'Reverted soon', summary: { size: 120 } }));
+    sb.events.clear();
+    const r = await admin.post('/config/site/revert', { keys: ['title', 'summary.size', 'not.there'] });
+    const body = ok(r);
+    expect(body.data.title).toBe('Grav');
+    expect(body.data.summary.size).toBe(300);
+    expect(body.meta.overrides).not.toContain('title');
+    expect(body.meta.overrides).toContain('author.name');
+    expect(stored('site')).not.toHaveProperty('summary');
+    if (real) expect(r.headers.get('x-invalidates')).toBe('config:update:site');
+    expect(sb.events.names()).toEqual(['onApiConfigUpdated']);
+    expect((await admin.get('/config/site')).headers.get('etag')).toBe(r.headers.get('etag'));
+    const all = ok(await admin.post('/config/site/revert', { reset: true }));
+    expect(all.meta).toEqual({ overrides: [], fallback: {} });
+    expect(all.data.title).toBe('Grav');
+    expect(stored('site')).toBeNull();
+    expect(expectProblem(await admin.post('/config/site/revert', { keys: [] }), real ? 422 : 400).detail).toBe('Provide a non-empty "keys" array or "reset": true.');
+    const etag = (await admin.get('/config/site')).headers.get('etag')!;
+    ok(await admin.patch('/config/site', { title: 'Again' }));
+    expectProblem(await admin.post('/config/site/revert', { reset: true }, { 'If-Match': etag }), 409);
+    expectProblem(await admin.post('/config/system/revert', { reset: true }), 403);
+    expectProblem(await reader.post('/config/site/revert', { reset: true }), 403);
+    expectProblem(await admin.post('/config/nope/revert', { reset: true }), 404);
+    expectProblem(await api.as({ none: true }).post('/config/site/revert', { reset: true }), 401);
+    ok(await api.post('/config/plugins/email/revert', { keys: ['mailer.smtp.password'] }));
+    expect(stored('plugins/email')!.mailer.smtp).not.toHaveProperty('password');
   });
 
   test('X-Config-Environment (real service only): base names write the site\'s files; a missing environment or a bad name is a 422', async () => {

@@ -14,6 +14,12 @@
  *                          an empty body → 400 (real: 422); fires onAdminSave, onAdminAfterSave and
  *                          onApiConfigUpdated {scope, data} (the `config.updated` webhook)
  *
+ *   POST  /config/{scope}/revert
+ *                          api.config.write; {keys: ["title", …]} drops those overrides from the
+ *                          site's file, {reset: true} the whole file, so the defaults show again;
+ *                          the same scope rules, 404, 409 and events as PATCH; 400 (real: 422)
+ *                          without keys or reset
+ *
  * Scopes: system, site, media, security, scheduler, backups, `plugins/<name>`, `themes/<name>`.
  * `scheduler` and `backups` are read and written by API super users only (403); `system`,
  * `security` and `plugins/api` are readable by any configuration reader but written by API super
@@ -106,6 +112,8 @@ export function registerConfigRoutes(router: Router, ctx: CmsContext): void {
     };
   };
 
+  registerRevert(router, ctx, resolveScope, answer);
+
   router.on('GET', '/config', (req, res, _p, url) => {
     const principal = authorize(ctx, req, url, 'api.config.read');
     const superUser = isSuperWithinScope(principal);
@@ -144,6 +152,28 @@ export function registerConfigRoutes(router: Router, ctx: CmsContext): void {
     store().save(info, merged);
     const saved = store().effective(info);
     ctx.events.record('onAdminAfterSave', { scope, data: saved });
+    ctx.events.record('onApiConfigUpdated', { scope, data: saved });
+    const tags = [`config:update:${scope}`, ...(info.plugin ? [`plugins:update:${info.plugin}`, 'plugins:list'] : [])];
+    const { body: out, headers } = answer(info, real ? invalidates(tags) : {});
+    json(res, 200, out, headers);
+  });
+}
+
+function registerRevert(router: Router, ctx: CmsContext, resolveScope: (p: Principal, scope: string, write: boolean) => ScopeInfo, answer: (info: ScopeInfo, extra?: Record<string, string>) => { body: unknown; headers: Record<string, string> }): void {
+  const real = ctx.flavor === 'real';
+  router.on('POST', '/config/{scope+}/revert', async (req, res, params, url) => {
+    const principal = authorize(ctx, req, url, 'api.config.write');
+    const scope = params.scope!;
+    const info = resolveScope(principal, scope, true);
+    const env = real ? targetEnvironment(req) : null;
+    checkIfMatch(req, etagOf(diff(ctx.site.config.effective(info), info.defaults)));
+    const body = await readBody(req);
+    const reset = body.reset !== undefined && body.reset !== null && body.reset !== false && body.reset !== 0 && body.reset !== '' && body.reset !== '0';
+    const keys = Array.isArray(body.keys) ? body.keys.filter((k): k is string => typeof k === 'string' && k !== '') : [];
+    if (!reset && (!Array.isArray(body.keys) || body.keys.length === 0)) throw new HttpProblem(400, 'Bad Request', 'Provide a non-empty "keys" array or "reset": true.');
+    // a named environment has no file here: nothing to drop (the real service's revert is then a no-op)
+    if (env === null) ctx.site.config.revert(info, reset ? null : keys);
+    const saved = ctx.site.config.effective(info);
     ctx.events.record('onApiConfigUpdated', { scope, data: saved });
     const tags = [`config:update:${scope}`, ...(info.plugin ? [`plugins:update:${info.plugin}`, 'plugins:list'] : [])];
     const { body: out, headers } = answer(info, real ? invalidates(tags) : {});

@@ -6,7 +6,7 @@
  * Services/ConfigDiffer.php: the file is the delta against the defaults, lists compared whole).
  * The effective values are the defaults with the delta merged in.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isObject } from '../content/common';
 import { isCoreScope, SCOPE_FORMS } from './config-forms';
@@ -81,6 +81,20 @@ export function setAt(data: Data, path: string, value: unknown): void {
   node[segs[segs.length - 1]!] = value;
 }
 
+/** Removes a dotted key, and the maps it leaves empty on its way up. */
+export function unsetAt(data: Data, path: string): void {
+  const [head, ...rest] = path.split('.');
+  if (head === undefined || !(head in data)) return;
+  if (!rest.length) {
+    delete data[head];
+    return;
+  }
+  const child = data[head];
+  if (!isObject(child)) return;
+  unsetAt(child, rest.join('.'));
+  if (!Object.keys(child).length) delete data[head];
+}
+
 /** Keys sorted at every level, so a hash does not depend on the order values were written in. */
 export function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -103,7 +117,10 @@ export class SiteConfig {
     const seed = this.#seed;
     this.#seed = null;
     mkdirSync(this.root, { recursive: true });
-    for (const [scope, data] of Object.entries(seed())) this.writeDelta(scope, data);
+    for (const [scope, data] of Object.entries(seed())) {
+      const info = scopeInfo(scope);
+      if (info) this.save(info, deepMerge(info.defaults, data));
+    }
   }
 
   private file(scope: string): string {
@@ -127,6 +144,17 @@ export class SiteConfig {
     const d = diff(full, info.defaults);
     if (!Object.keys(d).length && !existsSync(this.file(info.scope))) return;
     this.writeDelta(info.scope, d);
+  }
+
+  /** Drops overridden values (dotted keys) from the site's file, or the whole file (`null`): the defaults show again. */
+  revert(info: ScopeInfo, keys: string[] | null): void {
+    this.ready();
+    const f = this.file(info.scope);
+    if (!existsSync(f)) return;
+    const delta = keys ? this.delta(info.scope) : {};
+    for (const key of keys ?? []) unsetAt(delta, key);
+    if (Object.keys(delta).length) this.writeDelta(info.scope, delta);
+    else unlinkSync(f);
   }
 
   private writeDelta(scope: string, data: Data): void {

@@ -122,7 +122,7 @@ export function registerSiteMediaRoutes(router: Router, ctx: CmsContext): void {
     authorize(ctx, req, url, 'api.media.write');
     const rel = url.searchParams.get('path') ? relativePath(url.searchParams.get('path')!) : '';
     const media = lib();
-    if (media.exists(rel) && !media.isDir(rel)) throw unprocessable('Unable to create upload directory.');
+    if (fileOnTheWay(ctx, rel)) throw unprocessable('Unable to create upload directory.');
     const max = ctx.settings.uploadMax;
     const form = await readMultipart(req, max * 4 + 1024 * 1024);
     if (!form.files.length) throw unprocessable('No files were uploaded.');
