@@ -20,6 +20,9 @@ test('change a setting with the diff shown before saving, then undo it', async (
   await demo.connect(page);
   const pane = await openArea(page, 'Demo', 'Settings');
   const nav = pane.getByRole('navigation', { name: 'Settings' });
+  // the first scope opens by itself; a field whose options the site resolves becomes a select of them
+  await expect(nav.getByRole('button', { name: 'System', exact: true })).toHaveAttribute('aria-current', 'page');
+  await expect(pane.getByLabel('Timezone', { exact: true }).locator('option[value="Europe/Berlin"]')).toHaveCount(1);
   await nav.getByRole('button', { name: 'Site', exact: true }).click();
   await expect(nav.getByRole('button', { name: 'Site', exact: true })).toHaveAttribute('aria-current', 'page');
   const title = pane.getByLabel('Site title', { exact: true });

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { BlueprintField } from '../../electron/contract';
 import { adminApi } from '../support/host-calls';
 import { withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
@@ -35,6 +36,18 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(typeof form.values.title).toBe('string');
     expect(form.etag).toBeTruthy();
     expect(form.copiedAt).toBeNull();
+  });
+
+  test('a field whose options the site resolves: the time zones, by the callable its blueprint names', async () => {
+    const form = await fx.call('settings.open', { siteId: fx.site.id, scope: 'system' });
+    const find = (list: BlueprintField[]): BlueprintField | undefined => list.map((f) => (f.name === 'timezone' ? f : find(f.fields ?? []))).find(Boolean);
+    expect(find(form.fields)?.dataOptions).toBe('\\Grav\\Common\\Utils::timezones');
+    const options = await fx.call('blueprints.options', { siteId: fx.site.id, callable: '\\Grav\\Common\\Utils::timezones' });
+    expect(options.length).toBeGreaterThan(100);
+    expect(options.some((o) => o.value === 'Europe/Berlin')).toBe(true);
+    // a callable the site has not approved is refused by the site, in words
+    const err = await fx.fails('blueprints.options', { siteId: fx.site.id, callable: 'System::exec' });
+    expect(err.code).toMatch(/invalid_input|http/);
   });
 
   test('a save sends only the changed leaf, answers what changed, and undo puts it back', async () => {
