@@ -25,6 +25,10 @@ export interface Account {
   twofa_secret: string;
   /** preferred editor; empty string when unset */
   content_editor: string;
+  /** the groups the account belongs to (their access is inherited, see users/groups.ts); absent = none */
+  groups?: string[];
+  /** preferred admin language; absent or empty = the site's */
+  language?: string;
   avatar: { name: string; type: string } | null;
   /** pending password reset, `token::expiresEpochSeconds` as the login plugin stores it */
   reset?: string;
@@ -49,6 +53,8 @@ export interface NewAccount {
   twofa_enabled?: boolean;
   twofa_secret?: string;
   content_editor?: string;
+  groups?: string[];
+  language?: string;
 }
 
 /** Usernames the documents' setup accepts. */
@@ -111,6 +117,8 @@ export class Accounts {
       twofa_enabled: input.twofa_enabled ?? false,
       twofa_secret: input.twofa_secret ?? '',
       content_editor: input.content_editor ?? '',
+      groups: input.groups ?? [],
+      language: input.language ?? '',
       avatar: null,
       created: now,
       modified: now,

@@ -1,10 +1,11 @@
 /**
  * The CMS sandbox (documents 1 and 2 of ../shared/spec), grown issue by issue: a real HTTP server
  * on a free loopback port with its own data folder (accounts, keys, tokens, pages on disk). So far:
- * the public health check, the authentication endpoints, GET /me, and the content: pages, page
- * media, taxonomy, languages, translations and page blueprints (content/). Routes live under the
+ * the public health check, the authentication endpoints, GET /me, the content: pages, page
+ * media, taxonomy, languages, translations and page blueprints (content/), and the users with
+ * their avatars, 2FA, API keys and the list's extension points (users/). Routes live under the
  * configurable prefix, default /api/v1; outside it the site answers HTML like a real CMS (and serves
- * page media under /user/pages/…), except for the test-only control routes under /__sandbox (see
+ * page media under /user/pages/…, avatars under /user/accounts/avatars/…), except for the test-only control routes under /__sandbox (see
  * control-routes.ts).
  *
  * `flavor: 'real'` makes it answer as the real Grav API plugin does where that differs from the
@@ -16,14 +17,14 @@
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { resolve as resolvePath, sep } from 'node:path';
+import { join, resolve as resolvePath, sep } from 'node:path';
 import { dataFolder, serveSandbox } from '../bootstrap';
 import { problem, Router } from '../http';
 import { Accounts } from './accounts';
 import { ApiKeys } from './api-keys';
 import { registerAuthRoutes } from './auth-routes';
 import { Clock } from '../clock';
-import { DEFAULT_SETTINGS, REAL_VERSIONS, type CmsContext, type CmsSettings } from './context';
+import { DEFAULT_SETTINGS, REAL_VERSIONS, type CmsContext, type CmsSettings, type UserListPolicy } from './context';
 import { registerBlueprintRoutes } from './content/blueprint-routes';
 import { registerBulkRoutes } from './content/bulk-routes';
 import { EventLog } from './content/events';
@@ -44,6 +45,8 @@ import { RequestLog } from './request-log';
 import { registerMeRoutes } from './me-route';
 import { environmentProblem, REAL_HEADERS, realProblem, writeEnvironmentProblem } from './real-wire';
 import { seed as seedData, type SeedInfo, type SeedName } from './seed';
+import type { Memberships } from './users/demo-plugins';
+import { registerUserRoutes } from './users/user-routes';
 
 export interface CmsSandboxOptions {
   /** which service to imitate: the documents (`spec`, default) or the real Grav API plugin (`real`) */
@@ -91,6 +94,11 @@ export interface CmsSandboxOptions {
   batchMax?: number;
   /** largest media upload per file in bytes (default 64 MB) */
   uploadMax?: number;
+  /**
+   * the two demo plugins that extend the Users list (users/demo-plugins.ts; default true); false
+   * leaves the list's tabs, columns and actions as empty as on the recorded real site
+   */
+  userListPlugins?: boolean;
 }
 
 export interface CmsSandbox {
@@ -118,6 +126,10 @@ export interface CmsSandbox {
   content: PageFiles;
   /** what content seeding wrote; null when the folder already had pages */
   contentSeeded: ContentSeedInfo | null;
+  /** the Users-list demo plugins' switch and page policy, changeable while running (`userList.showAll = false`) */
+  userList: UserListPolicy;
+  /** the membership demo plugin's data (`memberships.get(username)`) */
+  memberships: Memberships;
   /** the events fired so far: `events.list('onApiPageUpdated')`, `events.names()`, `events.clear()` */
   events: EventLog;
   /** the API requests and their statuses, when started with `recordRequests: true` (empty otherwise) */
@@ -152,9 +164,10 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     content: new PageFiles(dataDir, clock),
     events: new EventLog(clock),
     prefix,
+    userList: { plugins: opts.userListPlugins ?? true, defaultFilter: 'billing', showAll: true },
   };
   const faults = new Faults();
-  const seeded = await seedData(opts.seed ?? 'demo', ctx.accounts, ctx.apiKeys);
+  const seeded = await seedData(opts.seed ?? 'demo', ctx.accounts, ctx.apiKeys, { dataDir, clock });
   // Content is written on first use (the first request that looks at pages, or `content`/
   // `contentSeeded` on this handle), so sandboxes that never serve a page start as fast as before.
   let contentSeeded: ContentSeedInfo | null = null;
@@ -177,6 +190,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
   registerMediaRoutes(api, ctx);
   registerPageRoutes(api, ctx);
   registerBlueprintRoutes(api, ctx);
+  const userPlugins = registerUserRoutes(api, ctx);
   const control = opts.control === false ? null : controlRouter(ctx, faults);
 
   const requests = new RequestLog();
@@ -198,6 +212,8 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
         ctx.content.ready();
         if (serveMedia(ctx.content.root, path.slice('/user/pages/'.length), res)) return;
       }
+      // account avatars, where a user's `avatar_url` points
+      if (req.method === 'GET' && path.startsWith('/user/accounts/avatars/') && serveMedia(join(dataDir, 'avatars'), path.slice('/user/accounts/avatars/'.length), res)) return;
       // outside the API prefix a CMS serves its web pages: HTML, like a real site would
       res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Not found</title><h1>Not found</h1>');
     },
@@ -264,6 +280,8 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
       return contentSeeded;
     },
     events: ctx.events,
+    userList: ctx.userList,
+    memberships: userPlugins.memberships,
     requests,
     editPage: (edit) => editPage(ctx, edit),
     close: async () => {
