@@ -10,7 +10,8 @@
  *     membership, a root-relative result url) and Cancel (only for `api.users.write`, a
  *     cross-origin url that is dropped).
  *   - `activity`: tabs 2FA off (a badge) and Disabled; columns Last sign-in (datetime), Verified
- *     (boolean), Profile (a link without label), Risk (formatter `html`, which becomes `text`),
+ *     (boolean), Profile (a link without label), Risk (formatter `html`, which becomes `text`, and
+ *     loses its label field),
  *     a field with unsafe characters, a duplicate id and one without field (both dropped), values
  *     that are not scalars (dropped) or too long (cut); actions Sign out everywhere (a confirm,
  *     refused for a super admin target, a same-origin absolute url), Export (a `javascript:` url
@@ -151,11 +152,11 @@ export class DemoUserPlugins {
       { id: 'membership-valid-till', plugin: 'membership', label: 'Valid until', field: 'membership.valid_till', formatter: 'date', sortable: true, priority: 40 },
       { id: 'activity-verified', plugin: 'activity', label: 'Verified', field: 'activity.verified', formatter: 'boolean', priority: 35 },
       { id: 'membership-renewed', plugin: 'membership', label: 'Last renewal', field: 'membership.renewed_at', formatter: 'datetime', priority: 30 },
-      { id: 'activity-risk', plugin: 'activity', label: 'Risk', field: 'activity.risk', formatter: 'html', priority: 25 },
+      { id: 'activity-risk', plugin: 'activity', label: 'Risk', field: 'activity.risk', formatter: 'html', labelField: 'activity.risk_label', priority: 25 },
       { id: 'membership-seats', plugin: 'membership', label: 'Seats', field: 'membership.seats', formatter: 'number', sortable: true, priority: 20 },
       { id: 'membership-invoice', plugin: 'membership', label: 'Latest invoice', field: 'membership.invoice_url', formatter: 'link', labelField: 'membership.invoice_label', priority: 10 },
       { id: 'membership-revenue', plugin: 'membership', label: 'Revenue', field: 'membership.revenue', formatter: 'number', priority: 8, authorize: 'api.users.write' },
-      { id: 'activity-profile', plugin: 'activity', label: 'Profile', field: 'activity.profile', formatter: 'link', labelField: 'activity.ignored', priority: 5 },
+      { id: 'activity-profile', plugin: 'activity', label: 'Profile', field: 'activity.profile', formatter: 'link', priority: 5 },
       // unsafe characters are taken out of the field: it becomes `activity.notes`
       { id: 'activity-notes', plugin: 'activity', label: 'Notes', field: 'activity.<notes>', formatter: 'text', priority: 0 },
       // the same id again: the first declaration wins
