@@ -394,6 +394,23 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
   });
 
+  test('the auth routes that write an account fire their events: setup (created, setup complete), password reset', async () => {
+    const fresh = await startCmsSandbox({ flavor, seed: 'empty' });
+    try {
+      const post = (path: string, body: unknown) => fetch(fresh.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect((await post('/auth/setup', { username: 'owner', password: 'Owner-pass-1', email: 'owner@example.test' })).status).toBe(200);
+      expect(fresh.events.names()).toEqual(['onApiUserCreated', 'onApiSetupComplete']);
+      expect(fresh.events.list('onApiSetupComplete')[0]!.data).toEqual({ user: expect.objectContaining({ username: 'owner', email: 'owner@example.test' }) });
+      fresh.events.clear();
+      await post('/auth/forgot-password', { email: 'owner@example.test' });
+      const token = fresh.mail.last()!.token;
+      expect((await post('/auth/reset-password', { username: 'owner', token, password: 'Owner-pass-2' })).status).toBe(200);
+      expect(fresh.events.list('onApiPasswordReset')).toEqual([expect.objectContaining({ data: { user: expect.objectContaining({ username: 'owner' }), ip: '127.0.0.1' } })]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   test('with the demo plugins off, the rows carry no `extra`', async () => {
     const bare = await startCmsSandbox({ flavor, userListPlugins: false });
     try {
