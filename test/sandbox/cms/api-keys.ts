@@ -90,8 +90,12 @@ export class ApiKeys {
     if (!record || !record.active) return null;
     const now = this.clock.nowSec();
     if (record.expires !== null && record.expires <= now) return null;
-    record.last_used = now;
-    this.write(keys);
+    // like the real service (ApiKeyManager touchKey()), last_used is written at most once a minute:
+    // rewriting the keys file on every call would cost every API-key request a write
+    if (record.last_used === null || now - record.last_used >= 60) {
+      record.last_used = now;
+      this.write(keys);
+    }
     return record;
   }
 

@@ -167,13 +167,12 @@ export class DemoUserPlugins {
   }
 
   /** onApiUserListColumnData: values for the usernames of the page served, and only those. */
-  columnData(usernames: string[]): Record<string, Record<string, unknown>> {
+  columnData(accounts: Account[]): Record<string, Record<string, unknown>> {
     if (!this.on) return {};
     const m = this.memberships.all();
     const out: Record<string, Record<string, unknown>> = {};
-    for (const username of usernames) {
-      const account = this.ctx.accounts.get(username);
-      if (!account) continue;
+    for (const account of accounts) {
+      const { username } = account;
       const row: Record<string, unknown> = {
         'activity.last_login': account.modified ? new Date(account.modified * 1000).toISOString() : null,
         'activity.verified': account.email.endsWith('.test'),

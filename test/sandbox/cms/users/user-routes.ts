@@ -158,7 +158,7 @@ export function registerUserRoutes(router: Router, ctx: CmsContext): DemoUserPlu
       const usernames = slice.map((a) => a.username);
       ctx.events.record('onApiUserListColumnData', { usernames, user: p.account.username });
       try {
-        const values = plugins.columnData(usernames);
+        const values = plugins.columnData(slice);
         for (const row of data) {
           const extra = values[row.username as string];
           if (!isObject(extra)) continue;
