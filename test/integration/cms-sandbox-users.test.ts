@@ -394,6 +394,20 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
   });
 
+  test('bodies the routes cannot read: malformed JSON and a non-object (400, the real service 422), an upload that is not multipart, one far too large (413); a method the path does not take (405)', async () => {
+    const BAD = real ? 422 : 400;
+    for (const [method, path] of [['POST', '/users'], ['PATCH', '/users/viewer'], ['POST', '/users/viewer/api-keys'], ['POST', '/users/viewer/row-action'], ['POST', '/users/viewer/2fa/disable']] as const) {
+      expectProblem(await admin.request(method, path, '{"username": ', { 'content-type': 'application/json' }), BAD);
+      expectProblem(await admin.request(method, path, '["a list"]', { 'content-type': 'application/json' }), BAD);
+    }
+    expect(expectProblem(await admin.post('/users/viewer/avatar', { avatar: 'not a file' }), BAD).detail).toBe('Expected a multipart/form-data body.');
+    const huge = await admin.upload('/users/viewer/avatar', [{ name: 'big.png', data: Buffer.alloc(33 * 1024 * 1024), field: 'avatar' }]);
+    expectProblem(huge, 413);
+    expect((await admin.get('/users/viewer')).body.data.avatar_url).toBeNull();
+    expectProblem(await admin.put('/users/viewer', { fullname: 'x' }), 405);
+    expectProblem(await admin.request('PATCH', '/users'), 405);
+  });
+
   test('the auth routes that write an account fire their events: setup (created, setup complete), password reset', async () => {
     const fresh = await startCmsSandbox({ flavor, seed: 'empty' });
     try {

@@ -372,8 +372,9 @@ export function registerUserRoutes(router: Router, ctx: CmsContext): DemoUserPlu
     const isAdmin = scopesAllow(p.scopes, 'api.users.write') && holds(p.account, 'api.users.write');
     if (!isSelf && !isAdmin) throw new HttpProblem(403, 'Forbidden', 'You do not have permission to disable 2FA for this user.');
     requireNotSuperTarget(p.account, target);
+    // read even when forced: a body that is not JSON is refused on every route
+    const body = await readBody(req);
     if (isSelf && !isAdmin) {
-      const body = await readBody(req);
       requireFields(body, ['code'], 400);
       requireTwofa();
       if (!target.twofa_secret || !verifyTotp(target.twofa_secret, String(body.code).replace(/\s/g, ''), ctx.clock.now())) {
