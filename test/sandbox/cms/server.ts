@@ -5,8 +5,8 @@
  * media, taxonomy, languages, translations and page blueprints (content/), and the users with
  * their avatars, 2FA, API keys and the list's extension points (users/). Routes live under the
  * configurable prefix, default /api/v1; outside it the site answers HTML like a real CMS (and serves
- * page media under /user/pages/…, avatars under /user/accounts/avatars/…), except for the test-only control routes under /__sandbox (see
- * control-routes.ts).
+ * page media under /user/pages/…, avatars under /user/accounts/avatars/…), except for the
+ * test-only control routes under /__sandbox (see control-routes.ts).
  *
  * `flavor: 'real'` makes it answer as the real Grav API plugin does where that differs from the
  * documents: every reply carries the plugin's headers and its problem bodies, `X-Grav-Environment`
