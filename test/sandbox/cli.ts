@@ -97,6 +97,7 @@ function describe(cms: CmsSandbox): string[] {
       `    admin  / ${s.passwords.admin}   super admin`,
       `    editor / ${s.passwords.editor}  pages and media; two-factor sign-in`,
       `    viewer / ${s.passwords.viewer}  api.access only`,
+      ...(s.members ? [`    and ${s.members.count} more for the Users list (groups, own access, 2FA, some disabled), password ${s.members.password}`] : []),
       `  editor's TOTP secret: ${s.totpSecret}  (code now: ${totp(s.totpSecret!, now)}, for ${totpSecondsLeft(now)} s more)`,
       `    ${otpauthUri(s.totpSecret!, 'editor', 'Sitedesk sandbox')}`,
       `  admin's API key (shown only now): ${s.adminApiKey}`,
@@ -109,7 +110,8 @@ function describe(cms: CmsSandbox): string[] {
   const media = cms.site.media.counts();
   lines.push(`  media library: ${media.files} files in ${media.folders} folders${cms.site.mediaSeeded ? '' : ', existing library kept'} (${cms.url}/media, files under ${cms.origin}/user/media/)`);
   lines.push(`  settings: ${cms.url}/config/{system,site,media,security,scheduler,backups,plugins/<name>,themes/<name>}; plugins api, email, login, team-notes, problems; themes quark2, antimatter`);
-  lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys,events,content,pages/edit}`);
+  lines.push(`  users list: two demo plugins add tabs, columns and row actions (${cms.origin}/__sandbox/user-list turns them off)`);
+  lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys,user-list,events,content,pages/edit}`);
   return lines;
 }
 

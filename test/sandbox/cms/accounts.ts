@@ -3,7 +3,7 @@
  * `user/accounts/<username>.yaml`. Files are read on every lookup, so an edit by hand (or by a
  * test) takes effect at once.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { normalizeAccess, type AccessMap } from './access';
 import type { Clock } from '../clock';
@@ -25,6 +25,10 @@ export interface Account {
   twofa_secret: string;
   /** preferred editor; empty string when unset */
   content_editor: string;
+  /** the groups the account belongs to (their access is inherited, see users/groups.ts); absent = none */
+  groups?: string[];
+  /** preferred admin language; absent or empty = the site's */
+  language?: string;
   avatar: { name: string; type: string } | null;
   /** pending password reset, `token::expiresEpochSeconds` as the login plugin stores it */
   reset?: string;
@@ -49,6 +53,8 @@ export interface NewAccount {
   twofa_enabled?: boolean;
   twofa_secret?: string;
   content_editor?: string;
+  groups?: string[];
+  language?: string;
 }
 
 /** Usernames the documents' setup accepts. */
@@ -59,6 +65,8 @@ const FILE_NAME_RE = /^(?!\.)(?!.*\.\.)[A-Za-z0-9._-]{3,64}$/;
 
 export class Accounts {
   private readonly dir: string;
+  /** parsed account files by username, with the size and mtime they were parsed at (see list()) */
+  private readonly parsed = new Map<string, { stamp: string; account: Account }>();
 
   constructor(dataDir: string, private readonly clock: Clock) {
     this.dir = join(dataDir, 'accounts');
@@ -69,12 +77,33 @@ export class Accounts {
     return FILE_NAME_RE.test(username) ? join(this.dir, `${username}.json`) : null;
   }
 
+  /**
+   * Every account, by username. A file whose size and modification time are unchanged since the
+   * last listing is not parsed again (the Users list reads every account on every request), so an
+   * edit by hand still shows at once. The objects are copies: changing one changes nothing.
+   */
   list(): Account[] {
-    return readdirSync(this.dir)
-      .filter((f) => f.endsWith('.json'))
-      .map((f) => this.get(f.slice(0, -5)))
-      .filter((a): a is Account => a !== null)
-      .sort((a, b) => a.username.localeCompare(b.username));
+    const seen = new Set<string>();
+    const out: Account[] = [];
+    for (const f of readdirSync(this.dir)) {
+      if (!f.endsWith('.json')) continue;
+      const username = f.slice(0, -5);
+      const file = this.file(username);
+      const st = file ? statSync(file, { throwIfNoEntry: false }) : undefined;
+      if (!st) continue;
+      seen.add(username);
+      const stamp = `${st.mtimeMs}:${st.size}`;
+      let hit = this.parsed.get(username);
+      if (hit?.stamp !== stamp) {
+        const account = this.get(username);
+        if (!account) continue;
+        hit = { stamp, account };
+        this.parsed.set(username, hit);
+      }
+      out.push(structuredClone(hit.account));
+    }
+    for (const name of this.parsed.keys()) if (!seen.has(name)) this.parsed.delete(name);
+    return out.sort((a, b) => a.username.localeCompare(b.username));
   }
 
   count(): number {
@@ -111,6 +140,8 @@ export class Accounts {
       twofa_enabled: input.twofa_enabled ?? false,
       twofa_secret: input.twofa_secret ?? '',
       content_editor: input.content_editor ?? '',
+      groups: input.groups ?? [],
+      language: input.language ?? '',
       avatar: null,
       created: now,
       modified: now,

@@ -33,6 +33,13 @@ export interface NewApiKey {
   expiry_days?: number | null;
 }
 
+/** A key as listed (GET /users/{username}/api-keys; recordings 72–73): never the key or its hash. */
+export type ApiKeyMeta = Pick<ApiKeyRecord, 'id' | 'name' | 'prefix' | 'scopes' | 'active' | 'created' | 'last_used' | 'expires'>;
+
+export function keyMeta(k: ApiKeyRecord): ApiKeyMeta {
+  return { id: k.id, name: k.name, prefix: k.prefix, scopes: k.scopes, active: k.active, created: k.created, last_used: k.last_used, expires: k.expires };
+}
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export class ApiKeys {
@@ -83,9 +90,33 @@ export class ApiKeys {
     if (!record || !record.active) return null;
     const now = this.clock.nowSec();
     if (record.expires !== null && record.expires <= now) return null;
-    record.last_used = now;
-    this.write(keys);
+    // like the real service (ApiKeyManager touchKey()), last_used is written at most once a minute:
+    // rewriting the keys file on every call would cost every API-key request a write
+    if (record.last_used === null || now - record.last_used >= 60) {
+      record.last_used = now;
+      this.write(keys);
+    }
     return record;
+  }
+
+  /** An account's keys as the service lists them: everything but the hash and the owner. */
+  listFor(username: string): ApiKeyMeta[] {
+    return this.list()
+      .filter((k) => k.username === username)
+      .map(keyMeta);
+  }
+
+  /** Revokes one key of one account; false when that account has no such key. */
+  revokeFor(username: string, id: string): boolean {
+    const keys = this.list();
+    if (!keys.some((k) => k.id === id && k.username === username)) return false;
+    this.write(keys.filter((k) => k.id !== id));
+    return true;
+  }
+
+  /** Removes every key of an account (its deletion, in the documents' flavour). */
+  revokeAll(username: string): void {
+    this.write(this.list().filter((k) => k.username !== username));
   }
 
   revoke(id: string): boolean {

@@ -24,6 +24,7 @@ import { rateLimitHeaders, tooMany, type LimitName, type LimitState } from './li
 import { tokenPair } from './profile';
 import { realAccessToken } from './credentials';
 import { verifyTotp } from './totp';
+import { userRef } from './users/serialize';
 
 const NEUTRAL_FORGOT = 'If an account exists for that email, a reset link has been sent.';
 const VAGUE_RESET = 'Invalid or expired reset link.';
@@ -112,6 +113,7 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
       title: str(body, 'title').trim() || 'Administrator',
       access: { site: { login: true }, api: { super: true } },
     });
+    setupEvents(account);
     json(res, 200, { data: tokenPair(ctx, account) }, NO_STORE);
   });
 
@@ -138,7 +140,14 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
       title: typeof body.title === 'string' ? body.title : 'Administrator',
       access: { site: { login: true }, api: { super: true } },
     });
+    setupEvents(account);
     json(res, 200, { data: tokenPair(ctx, account) });
+  };
+
+  /** The first account is a user write like any other, and completes the setup. */
+  const setupEvents = (account: Account) => {
+    ctx.events.record('onApiUserCreated', { user: userRef(account) });
+    ctx.events.record('onApiSetupComplete', { user: userRef(account) });
   };
 
   router.on('POST', '/auth/token', async (req, res) => {
@@ -259,6 +268,7 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
 
     // the real service ends every token issued before the reset
     await ctx.accounts.update(account.username, { password, reset: null, ...(real ? { api_tokens_valid_after: ctx.clock.nowSec() } : {}) });
+    ctx.events.record('onApiPasswordReset', { user: userRef(account), ip: clientIp(req) });
     clearLimit('reset', username);
     json(res, 200, { data: { message: 'Password reset successfully.' } });
   });

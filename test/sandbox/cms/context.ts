@@ -13,6 +13,16 @@ import type { Limits } from './limits';
 import type { Mailbox } from './mail';
 import type { SiteState } from './site/state';
 
+/** The Users-list demo plugins (users/demo-plugins.ts) and the page-level policy they set; mutable at run time. */
+export interface UserListPolicy {
+  /** the two demo plugins answer the list's extension events (default true) */
+  plugins: boolean;
+  /** the tab they ask the client to land on (default `billing`, which only `api.users.write` sees) */
+  defaultFilter: string | null;
+  /** false asks to drop the built-in `all` tab (default true) */
+  showAll: boolean;
+}
+
 /** Lifetimes in seconds; mutable at run time (tests, `POST /__sandbox/settings`). */
 export interface CmsSettings {
   /** access token, default 3600 (1 hour) */
@@ -31,6 +41,8 @@ export interface CmsSettings {
   batchMax: number;
   /** largest accepted media upload per file in bytes; default 64 MB */
   uploadMax: number;
+  /** the login plugin's 2FA support is installed (default true); false makes the 2FA routes answer 500 */
+  twofaAvailable: boolean;
 }
 
 export const DEFAULT_SETTINGS: CmsSettings = {
@@ -42,6 +54,7 @@ export const DEFAULT_SETTINGS: CmsSettings = {
   adminVersion: '1.0.12',
   batchMax: 50,
   uploadMax: 64 * 1024 * 1024,
+  twofaAvailable: true,
 };
 
 /** The versions the real flavour reports by default: the Grav and admin2 of the recorded replies. */
@@ -68,4 +81,6 @@ export interface CmsContext {
   events: EventLog;
   /** the API prefix, e.g. /api/v1 (for Location headers) */
   prefix: string;
+  /** what the Users-list demo plugins declare */
+  userList: UserListPolicy;
 }

@@ -3,10 +3,11 @@
  * another process (Playwright's) can be steered the way in-process tests steer the handle:
  *
  *   /__sandbox/faults and /__sandbox/clock (../control.ts, shared with the store sandbox)
- *   GET|POST        /__sandbox/settings  token lifetimes and reported versions
+ *   GET|POST        /__sandbox/settings  token lifetimes, reported versions, twofaAvailable (false: 2FA routes answer 500)
  *   GET|DELETE      /__sandbox/mail      the mails "sent" (reset links with their tokens)
  *   POST            /__sandbox/accounts  create or change an account ({username, …fields})
  *   POST            /__sandbox/api-keys  create an API key ({username, scopes?, name?, expiry_days?})
+ *   GET|POST        /__sandbox/user-list  the Users-list demo plugins: {plugins?, defaultFilter?, showAll?}
  *   GET|DELETE      /__sandbox/events    the events fired so far (`?name=onApiPageUpdated` filters)
  *   GET             /__sandbox/content   {pages, languages, default_language, root}
  *   POST            /__sandbox/pages/edit  change a page file behind the app's back (its ETag changes):
@@ -55,7 +56,21 @@ export function controlRouter(ctx: CmsContext, faults: Faults): Router {
     }
     if (typeof body.cmsVersion === 'string') ctx.settings.cmsVersion = body.cmsVersion;
     if (typeof body.adminVersion === 'string' || body.adminVersion === null) ctx.settings.adminVersion = body.adminVersion as CmsSettings['adminVersion'];
+    if (body.twofaAvailable !== undefined) {
+      if (typeof body.twofaAvailable !== 'boolean') throw bad('twofaAvailable must be true or false.');
+      ctx.settings.twofaAvailable = body.twofaAvailable;
+    }
     json(res, 200, { data: ctx.settings });
+  });
+
+  router.on('GET', '/user-list', (_req, res) => json(res, 200, { data: ctx.userList }));
+  router.on('POST', '/user-list', async (req, res) => {
+    const body = await readBody(req);
+    if (body.plugins !== undefined && typeof body.plugins !== 'boolean') throw bad('plugins must be true or false.');
+    if (body.showAll !== undefined && typeof body.showAll !== 'boolean') throw bad('showAll must be true or false.');
+    if (body.defaultFilter !== undefined && body.defaultFilter !== null && typeof body.defaultFilter !== 'string') throw bad('defaultFilter must be a tab id or null.');
+    Object.assign(ctx.userList, pick(body, ['plugins', 'showAll', 'defaultFilter']));
+    json(res, 200, { data: ctx.userList });
   });
 
   router.on('GET', '/mail', (_req, res) => json(res, 200, { data: ctx.mail.messages }));
@@ -67,7 +82,7 @@ export function controlRouter(ctx: CmsContext, faults: Faults): Router {
   router.on('POST', '/accounts', async (req, res) => {
     const body = await readBody(req);
     const username = typeof body.username === 'string' ? body.username : '';
-    const fields = pick(body, ['password', 'email', 'fullname', 'title', 'state', 'access', 'twofa_enabled', 'twofa_secret', 'content_editor']);
+    const fields = pick(body, ['password', 'email', 'fullname', 'title', 'state', 'access', 'twofa_enabled', 'twofa_secret', 'content_editor', 'groups', 'language']);
     try {
       const existing = ctx.accounts.get(username);
       const account = existing

@@ -17,6 +17,7 @@ import { grants, isSuper, resolve, resolveExact, scopesAllow } from './access';
 import type { Account } from './accounts';
 import type { CmsContext } from './context';
 import { DEMO_WRITABLE } from './profile';
+import { accessWithGroups } from './users/groups';
 
 export interface Principal {
   account: Account;
@@ -70,8 +71,10 @@ export function authorize(ctx: CmsContext, req: IncomingMessage, url: URL, permi
   if (account.state === 'disabled') throw new HttpProblem(403, 'Forbidden', 'This user account is disabled.');
   if (!scopesAllow(scopes, permission)) throw new HttpProblem(403, 'Forbidden', `API key is not authorized for: ${permission}`);
   if (isSuper(account.access)) return principal;
-  if (!grants(account.access, 'api.access')) throw new HttpProblem(403, 'Forbidden', 'API access is not enabled for this user.');
-  if (!grants(account.access, permission)) throw new HttpProblem(403, 'Forbidden', `Missing required permission: ${permission}`);
+  // the account's groups grant too (users/groups.ts)
+  const access = accessWithGroups(account);
+  if (!grants(access, 'api.access')) throw new HttpProblem(403, 'Forbidden', 'API access is not enabled for this user.');
+  if (!grants(access, permission)) throw new HttpProblem(403, 'Forbidden', `Missing required permission: ${permission}`);
   return principal;
 }
 
@@ -111,7 +114,8 @@ function authorizeReal(ctx: CmsContext, req: IncomingMessage, url: URL, permissi
     throw new HttpProblem(403, 'Demo Mode', 'This is a read-only demo. Changes are disabled.', { code: 'demo_mode_write_blocked' });
   }
   if (isSuper(account.access)) return principal;
-  if (resolve(account.access, 'api.access') !== true) throw new HttpProblem(403, 'Forbidden', 'API access is not enabled for this user.');
-  if (resolve(account.access, permission) !== true) throw new HttpProblem(403, 'Forbidden', `Missing required permission: ${permission}`);
+  const access = accessWithGroups(account);
+  if (resolve(access, 'api.access') !== true) throw new HttpProblem(403, 'Forbidden', 'API access is not enabled for this user.');
+  if (resolve(access, permission) !== true) throw new HttpProblem(403, 'Forbidden', `Missing required permission: ${permission}`);
   return principal;
 }

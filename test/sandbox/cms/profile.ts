@@ -10,6 +10,7 @@
 import { flatResolvedMap, isSuper, resolvedMap, resolveExact, type AccessMap } from './access';
 import type { Account } from './accounts';
 import type { CmsContext } from './context';
+import { accessWithGroups } from './users/groups';
 
 export interface UserProfile {
   username: string;
@@ -52,7 +53,7 @@ function userProfile(account: Account): UserProfile {
     email: account.email,
     avatar_url: account.avatar ? `/user/accounts/avatars/${account.avatar.name}` : null,
     super_admin: isSuper(account.access),
-    access: resolvedMap(account.access),
+    access: resolvedMap(accessWithGroups(account)),
     content_editor: account.content_editor ?? '',
   };
 }
@@ -66,7 +67,7 @@ function realUserProfile(account: Account): RealUserProfile {
     email: account.email,
     avatar_url: account.avatar ? `/user/accounts/avatars/${account.avatar.name}` : null,
     super_admin: isSuper(account.access),
-    access: flatResolvedMap(account.access),
+    access: flatResolvedMap(accessWithGroups(account)),
     content_editor: account.content_editor ?? '',
     // no demo baseline is ever captured here, so no reset is pending
     demo_mode: { enabled: demo, writable: demo ? [...DEMO_WRITABLE] : [], reset_interval: 30, seconds_until_reset: null },

@@ -1,12 +1,14 @@
 /**
  * The CMS sandbox (documents 1 and 2 of ../shared/spec), grown issue by issue: a real HTTP server
  * on a free loopback port with its own data folder (accounts, keys, tokens, pages on disk). So far:
- * the public health check, the authentication endpoints, GET /me, and the content: pages, page
- * media, taxonomy, languages, translations and page blueprints (content/); the account, plugin,
- * theme and configuration blueprints, the configuration and the site media library (site/). Routes
- * live under the configurable prefix, default /api/v1; outside it the site answers HTML like a real
- * CMS (and serves page media under /user/pages/…, the media library under /user/media/…), except
- * for the test-only control routes under /__sandbox (see control-routes.ts).
+ * the public health check, the authentication endpoints, GET /me, the content: pages, page
+ * media, taxonomy, languages, translations and page blueprints (content/); the users with their
+ * avatars, 2FA, API keys and the list's extension points (users/); the account, plugin, theme and
+ * configuration blueprints, the configuration and the site media library (site/). Routes live
+ * under the configurable prefix, default /api/v1; outside it the site answers HTML like a real CMS
+ * (and serves page media under /user/pages/…, the media library under /user/media/…, avatars under
+ * /user/accounts/avatars/…), except for the test-only control routes under /__sandbox (see
+ * control-routes.ts).
  *
  * `flavor: 'real'` makes it answer as the real Grav API plugin does where that differs from the
  * documents: every reply carries the plugin's headers and its problem bodies, `X-Grav-Environment`
@@ -17,14 +19,14 @@
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { resolve as resolvePath, sep } from 'node:path';
+import { join, resolve as resolvePath, sep } from 'node:path';
 import { dataFolder, serveSandbox } from '../bootstrap';
 import { problem, Router } from '../http';
 import { Accounts } from './accounts';
 import { ApiKeys } from './api-keys';
 import { registerAuthRoutes } from './auth-routes';
 import { Clock } from '../clock';
-import { DEFAULT_SETTINGS, REAL_VERSIONS, type CmsContext, type CmsSettings } from './context';
+import { DEFAULT_SETTINGS, REAL_VERSIONS, type CmsContext, type CmsSettings, type UserListPolicy } from './context';
 import { registerBlueprintRoutes } from './content/blueprint-routes';
 import { registerBulkRoutes } from './content/bulk-routes';
 import { EventLog } from './content/events';
@@ -49,6 +51,8 @@ import { registerSiteBlueprintRoutes } from './site/blueprint-routes';
 import { registerConfigRoutes } from './site/config-routes';
 import { registerSiteMediaRoutes } from './site/media-routes';
 import { SiteState } from './site/state';
+import type { Memberships } from './users/demo-plugins';
+import { registerUserRoutes } from './users/user-routes';
 
 export interface CmsSandboxOptions {
   /** which service to imitate: the documents (`spec`, default) or the real Grav API plugin (`real`) */
@@ -96,6 +100,11 @@ export interface CmsSandboxOptions {
   batchMax?: number;
   /** largest media upload per file in bytes (default 64 MB) */
   uploadMax?: number;
+  /**
+   * the two demo plugins that extend the Users list (users/demo-plugins.ts; default true); false
+   * leaves the list's tabs, columns and actions as empty as on the recorded real site
+   */
+  userListPlugins?: boolean;
 }
 
 export interface CmsSandbox {
@@ -125,6 +134,10 @@ export interface CmsSandbox {
   contentSeeded: ContentSeedInfo | null;
   /** the site's configuration (`site.config`) and media library (`site.media`, written on first use; `site.mediaSeeded`) */
   site: SiteState;
+  /** the Users-list demo plugins' switch and page policy, changeable while running (`userList.showAll = false`) */
+  userList: UserListPolicy;
+  /** the membership demo plugin's data (`memberships.get(username)`) */
+  memberships: Memberships;
   /** the events fired so far: `events.list('onApiPageUpdated')`, `events.names()`, `events.clear()` */
   events: EventLog;
   /** the API requests and their statuses, when started with `recordRequests: true` (empty otherwise) */
@@ -161,9 +174,10 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     site: new SiteState(dataDir, content),
     events: new EventLog(clock),
     prefix,
+    userList: { plugins: opts.userListPlugins ?? true, defaultFilter: 'billing', showAll: true },
   };
   const faults = new Faults();
-  const seeded = await seedData(opts.seed ?? 'demo', ctx.accounts, ctx.apiKeys);
+  const seeded = await seedData(opts.seed ?? 'demo', ctx.accounts, ctx.apiKeys, { dataDir, clock });
   // Content is written on first use (the first request that looks at pages, or `content`/
   // `contentSeeded` on this handle), so sandboxes that never serve a page start as fast as before.
   let contentSeeded: ContentSeedInfo | null = null;
@@ -189,6 +203,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
   registerSiteBlueprintRoutes(api, ctx);
   registerConfigRoutes(api, ctx);
   registerSiteMediaRoutes(api, ctx);
+  const userPlugins = registerUserRoutes(api, ctx);
   const control = opts.control === false ? null : controlRouter(ctx, faults);
 
   const requests = new RequestLog();
@@ -212,6 +227,8 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
       }
       // the media library, where its items' `url` points
       if (req.method === 'GET' && path.startsWith('/user/media/') && serveMedia(ctx.site.media.ready().root, path.slice('/user/media/'.length), res)) return;
+      // account avatars, where a user's `avatar_url` points
+      if (req.method === 'GET' && path.startsWith('/user/accounts/avatars/') && serveMedia(join(dataDir, 'avatars'), path.slice('/user/accounts/avatars/'.length), res)) return;
       // outside the API prefix a CMS serves its web pages: HTML, like a real site would
       res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Not found</title><h1>Not found</h1>');
     },
@@ -279,6 +296,8 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     },
     site: ctx.site,
     events: ctx.events,
+    userList: ctx.userList,
+    memberships: userPlugins.memberships,
     requests,
     editPage: (edit) => editPage(ctx, edit),
     close: async () => {
