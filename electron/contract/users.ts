@@ -1,0 +1,195 @@
+/**
+ * The `users.*` channels: a CMS site's accounts (document 1, Users; the real service's record),
+ * the list's extension points plugins add (filter tabs, columns, row actions), and each account's
+ * API keys. Writes are never queued: an account change the site does not answer is refused with
+ * the reason. Usernames go into URL paths, so they never climb (`pathName`).
+ */
+import * as v from 'valibot';
+import { channel } from './define';
+import { SiteId } from './sites';
+import { pathName } from './names';
+import type { AccessMap } from './auth';
+import { headerProblem } from './header';
+
+export const CmsUsername = pathName('username', 256);
+
+const Text = (max: number, what: string) => v.pipe(v.string(), v.trim(), v.maxLength(max, `${what} is at most ${max} characters.`));
+const Email = v.pipe(v.string(), v.trim(), v.maxLength(254, 'At most 254 characters.'), v.email('Enter a valid email address.'));
+const Password = v.pipe(v.string(), v.minLength(8, 'At least 8 characters.'), v.maxLength(4096));
+const State = v.picklist(['enabled', 'disabled'], 'Enabled or disabled.');
+/** An access map (`{api: {pages: {read: true}}}` or flat `{"api.pages.read": true}`), within the header's bounds. */
+const Access = v.pipe(
+  v.custom<AccessMap>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'The permissions must be a map.'),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const problem = headerProblem(dataset.value);
+    if (problem) addIssue({ message: problem.replace('The header', 'The permissions') });
+  }),
+);
+const Groups = v.pipe(v.array(pathName('group', 100)), v.maxLength(100, 'At most 100 groups.'));
+
+export const USERS_PER_PAGE_MAX = 100;
+
+export const UsersQuery = v.strictObject({
+  siteId: SiteId,
+  page: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))),
+  perPage: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(USERS_PER_PAGE_MAX))),
+  search: v.optional(Text(200, 'A search')),
+  /** A filter tab's id (`all` = none). */
+  filter: v.optional(v.pipe(v.string(), v.maxLength(100))),
+  access: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  group: v.optional(v.pipe(v.string(), v.maxLength(100))),
+});
+
+export const CmsUserCreate = v.strictObject({
+  siteId: SiteId,
+  user: v.strictObject({
+    username: v.pipe(v.string(), v.trim(), v.regex(/^(?!\.)(?!.*\.\.)[A-Za-z0-9._-]{3,64}$/, '3 to 64 characters: letters, digits, hyphen, underscore and dot.')),
+    password: Password,
+    email: Email,
+    fullname: v.optional(Text(200, 'A full name')),
+    title: v.optional(Text(200, 'A title')),
+    state: v.optional(State),
+    access: v.optional(Access),
+    groups: v.optional(Groups),
+  }),
+});
+
+export const CmsUserChanges = v.strictObject({
+  email: v.optional(Email),
+  fullname: v.optional(Text(200, 'A full name')),
+  title: v.optional(Text(200, 'A title')),
+  state: v.optional(State),
+  access: v.optional(Access),
+  groups: v.optional(Groups),
+  password: v.optional(Password),
+});
+
+export const CmsUserUpdate = v.strictObject({
+  siteId: SiteId,
+  username: CmsUsername,
+  /** The ETag the account was read with; a change made meanwhile on the site is then a conflict. */
+  etag: v.nullable(v.pipe(v.string(), v.maxLength(512))),
+  changes: CmsUserChanges,
+});
+
+export const CmsUserRef = v.strictObject({ siteId: SiteId, username: CmsUsername });
+
+export const RowActionRun = v.strictObject({ siteId: SiteId, username: CmsUsername, actionId: v.pipe(v.string(), v.minLength(1), v.maxLength(200)) });
+
+export const ApiKeyCreate = v.strictObject({
+  siteId: SiteId,
+  username: CmsUsername,
+  name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Name the key (where it is used).'), v.maxLength(100, 'At most 100 characters.')),
+  scopes: v.pipe(v.array(v.pipe(v.string(), v.maxLength(200))), v.maxLength(200)),
+  /** Days until the key stops working; null: it does not expire. */
+  expiryDays: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1, 'At least one day.'), v.maxValue(3650, 'At most ten years.'))),
+});
+
+export const ApiKeyRef = v.strictObject({ siteId: SiteId, username: CmsUsername, keyId: pathName('key id', 200) });
+
+/** A scalar a plugin column shows (`extra`). */
+export type ExtraValue = string | number | boolean | null;
+
+export interface CmsUser {
+  username: string;
+  email: string;
+  fullname: string;
+  title: string;
+  state: 'enabled' | 'disabled' | string;
+  /** The account's own permissions (not those its groups give). */
+  access: AccessMap;
+  groups: string[];
+  /** Where the avatar is (an absolute URL on the site), or null. */
+  avatarUrl: string | null;
+  twofaEnabled: boolean;
+  created: string | null;
+  modified: string | null;
+  /** Plugin columns' values, on list rows only. */
+  extra: Record<string, ExtraValue>;
+}
+
+export interface CmsUserRead {
+  user: CmsUser;
+  etag: string | null;
+}
+
+export interface UserPage {
+  items: CmsUser[];
+  total: number | null;
+  page: number;
+  perPage: number;
+  /** A further page exists. */
+  more: boolean;
+  /** Rows the site sent that could not be read, each saying why (absent when none). */
+  unreadable?: string[];
+}
+
+export type ColumnFormatter = 'text' | 'link' | 'date' | 'datetime' | 'boolean' | 'number' | 'badge';
+
+export interface UserListTab {
+  id: string;
+  plugin: string;
+  label: string;
+  badge: string | number | null;
+}
+
+export interface UserListColumn {
+  id: string;
+  plugin: string;
+  label: string;
+  field: string;
+  formatter: ColumnFormatter;
+  sortable: boolean;
+}
+
+export interface UserRowAction {
+  id: string;
+  plugin: string;
+  label: string;
+  /** The prompt a person must confirm before it runs, or null. */
+  confirm: string | null;
+}
+
+export interface UserListExtensions {
+  tabs: UserListTab[];
+  defaultFilter: string;
+  showAll: boolean;
+  columns: UserListColumn[];
+  actions: UserRowAction[];
+}
+
+export interface RowActionResult {
+  ok: boolean;
+  message: string | null;
+  /** Where the site sends the person next: root-relative or on the site's own origin only. */
+  url: string | null;
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  name: string;
+  scopes: string[];
+  created: string | null;
+  expires: string | null;
+}
+
+export interface ApiKeyMinted extends ApiKeyInfo {
+  /** The raw key: shown once, never kept by Sitedesk unless the person stores it as the site's key. */
+  apiKey: string;
+}
+
+export const usersChannels = {
+  'users.list': channel<UserPage>()(UsersQuery),
+  'users.extensions': channel<UserListExtensions>()(v.strictObject({ siteId: SiteId })),
+  'users.get': channel<CmsUserRead>()(CmsUserRef),
+  'users.create': channel<CmsUserRead>()(CmsUserCreate),
+  'users.update': channel<CmsUserRead>()(CmsUserUpdate),
+  'users.delete': channel<{ username: string }>()(CmsUserRef),
+  'users.rowAction': channel<RowActionResult>()(RowActionRun),
+  'users.apiKeys': channel<ApiKeyInfo[]>()(CmsUserRef),
+  'users.createApiKey': channel<ApiKeyMinted>()(ApiKeyCreate),
+  'users.deleteApiKey': channel<{ keyId: string }>()(ApiKeyRef),
+};
+
+export const usersEvents = {};

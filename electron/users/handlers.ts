@@ -1,0 +1,19 @@
+/** The `users.*` channels (contract/users.ts) on the users service. */
+import type { usersChannels } from '../contract';
+import type { HandlersOf, Lazy } from '../base/handlers';
+import type { UsersService } from './service';
+
+export function usersHandlers(users: Lazy<UsersService>): HandlersOf<typeof usersChannels> {
+  return {
+    'users.list': (q) => users().list(q),
+    'users.extensions': ({ siteId }) => users().extensions(siteId),
+    'users.get': ({ siteId, username }) => users().get(siteId, username),
+    'users.create': (input) => users().create(input),
+    'users.update': (input) => users().update(input),
+    'users.delete': ({ siteId, username }) => users().remove(siteId, username),
+    'users.rowAction': ({ siteId, username, actionId }) => users().rowAction(siteId, username, actionId),
+    'users.apiKeys': ({ siteId, username }) => users().apiKeys(siteId, username),
+    'users.createApiKey': (input) => users().createApiKey(input),
+    'users.deleteApiKey': ({ siteId, username, keyId }) => users().deleteApiKey(siteId, username, keyId),
+  };
+}

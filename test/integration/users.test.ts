@@ -1,0 +1,111 @@
+/**
+ * A CMS site's accounts through the Host against the sandbox (both flavours): the list paged by
+ * the site with its plugins' tabs, columns and values, an account's life (create, read, change with
+ * its ETag, a conflict with another admin, delete), the site's refusals at their fields, a row
+ * action and its result, API keys (the raw key once, and it really signs in), and a write while the
+ * site is away: refused with the reason, nothing queued.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { adminApi } from '../support/host-calls';
+import { withHost, type DemoHost } from '../support/demo-host';
+import { flavors } from '../support/flavors';
+
+describe.each(flavors)('%s flavour', (flavor) => {
+  let fx: DemoHost;
+  beforeAll(async () => {
+    fx = await withHost({ sandbox: { flavor, limits: { api: { limit: 100_000, windowSec: 60 } } } });
+  });
+  afterAll(async () => {
+    await fx?.close();
+  });
+  const siteId = () => fx.site.id;
+
+  test('the list: paged by the site, searched, narrowed by a plugin tab, with the plugin columns’ values', async () => {
+    const first = await fx.call('users.list', { siteId: siteId(), perPage: 10 });
+    expect(first.items).toHaveLength(10);
+    expect(first.total).toBeGreaterThan(30);
+    expect(first.more).toBe(true);
+    const second = await fx.call('users.list', { siteId: siteId(), perPage: 10, page: 2 });
+    expect(second.items.map((u) => u.username)).not.toContain(first.items[0]!.username);
+
+    const ext = await fx.call('users.extensions', { siteId: siteId() });
+    expect(ext.tabs[0]!.id).toBe('all');
+    expect(ext.tabs.map((x) => x.id)).toEqual(expect.arrayContaining(['members', 'twofa-off']));
+    expect(ext.tabs.filter((x) => x.id === 'all')).toHaveLength(1); // a plugin's "all" does not shadow the built-in tab
+    const plan = ext.columns.find((c) => c.id === 'membership-plan')!;
+    expect(plan).toMatchObject({ formatter: 'badge', sortable: true });
+    expect(ext.columns.find((c) => c.id === 'activity-risk')?.formatter).toBe('text'); // an unknown formatter is text
+    expect(ext.actions.find((a) => a.id === 'membership-extend')?.confirm).toBe('Extend this membership by one year?');
+
+    const members = await fx.call('users.list', { siteId: siteId(), filter: 'members', perPage: 100 });
+    expect(members.items.length).toBeGreaterThan(0);
+    expect(members.items.length).toBeLessThan(first.total!);
+    expect(members.items.some((u) => typeof u.extra[plan.field] === 'string')).toBe(true);
+
+    const found = await fx.call('users.list', { siteId: siteId(), search: 'admin' });
+    expect(found.items.map((u) => u.username)).toContain('admin');
+  });
+
+  test('an account’s life: create, read, change with its ETag, a conflict, delete', async () => {
+    const username = `e2e-${flavor}-life`;
+    const created = await fx.call('users.create', { siteId: siteId(), user: { username, password: 'Long-enough-pass1', email: `${username}@example.test`, fullname: 'Life Cycle', access: { api: { access: true, pages: { read: true } } } } });
+    expect(created.user).toMatchObject({ username, fullname: 'Life Cycle', state: 'enabled' });
+    const read = await fx.call('users.get', { siteId: siteId(), username });
+    expect(read.etag).toBeTruthy();
+    const changed = await fx.call('users.update', { siteId: siteId(), username, etag: read.etag, changes: { fullname: 'Changed Name' } });
+    expect(changed.user.fullname).toBe('Changed Name');
+    // another admin changes the account; a save with the old ETag is a conflict, in words
+    await adminApi(fx.cms).call({ method: 'PATCH', path: `/users/${username}`, body: { fullname: 'Other admin' } });
+    const conflict = await fx.fails('users.update', { siteId: siteId(), username, etag: changed.etag, changes: { fullname: 'Mine' } });
+    expect(conflict).toMatchObject({ code: 'conflict', message: expect.stringMatching(/changed on the site since you opened it/) });
+    expect((await fx.call('users.get', { siteId: siteId(), username })).user.fullname).toBe('Other admin');
+    expect(await fx.call('users.delete', { siteId: siteId(), username })).toEqual({ username });
+    expect((await fx.fails('users.get', { siteId: siteId(), username })).code).toBe('not_found');
+    // deleting what is gone already is what was asked
+    expect(await fx.call('users.delete', { siteId: siteId(), username })).toEqual({ username });
+  });
+
+  test('the site’s refusals land at their fields: a taken username, an invalid address', async () => {
+    const taken = await fx.fails('users.create', { siteId: siteId(), user: { username: 'admin', password: 'Long-enough-pass1', email: 'x@example.test' } });
+    expect(taken).toMatchObject({ code: 'duplicate', fields: { 'user.username': 'This username is taken on the site.' } });
+    const bad = await fx.fails('users.create', { siteId: siteId(), user: { username: 'no', password: 'Long-enough-pass1', email: 'x@example.test' } });
+    expect(bad.code).toBe('invalid_input');
+    expect(Object.keys(bad.fields ?? {})).toContain('user.username');
+  });
+
+  test('a row action with its result; one the account may not run is refused', async () => {
+    const { items } = await fx.call('users.list', { siteId: siteId(), filter: 'members', perPage: 5 });
+    const result = await fx.call('users.rowAction', { siteId: siteId(), username: items[0]!.username, actionId: 'membership-extend' });
+    expect(result.ok).toBe(true);
+    expect(result.message).toEqual(expect.any(String));
+    if (result.url) expect(result.url.startsWith(fx.cms.origin)).toBe(true);
+    const unknown = await fx.fails('users.rowAction', { siteId: siteId(), username: items[0]!.username, actionId: 'no-such-action' });
+    expect(unknown.code).toBe('not_found');
+  });
+
+  test('API keys: the raw key once, listed without it, it signs in, and revoked it stops', async () => {
+    const minted = await fx.call('users.createApiKey', { siteId: siteId(), username: 'admin', name: 'CI deploys', scopes: ['api.access', 'api.pages.read'], expiryDays: 30 });
+    expect(minted.apiKey.length).toBeGreaterThan(20);
+    const keys = await fx.call('users.apiKeys', { siteId: siteId(), username: 'admin' });
+    const listed = keys.find((k) => k.id === minted.id)!;
+    expect(listed).toMatchObject({ name: 'CI deploys', scopes: ['api.access', 'api.pages.read'] });
+    expect(JSON.stringify(keys)).not.toContain(minted.apiKey);
+    const as = (path: string) => fetch(`${fx.cms.url}${path}`, { headers: { 'X-API-Key': minted.apiKey } }).then((r) => r.status);
+    expect(await as('/pages?per_page=1')).toBe(200);
+    expect(await as('/config')).toBe(403); // its scopes hold even for a super account's key
+    await fx.call('users.deleteApiKey', { siteId: siteId(), username: 'admin', keyId: minted.id });
+    expect(await as('/pages?per_page=1')).toBe(401);
+  });
+
+  test('a change while the site is away is refused with the reason, and nothing waits to be sent', async () => {
+    fx.cms.faults.set({ route: '*', drop: true });
+    try {
+      const err = await fx.fails('users.update', { siteId: siteId(), username: 'admin', etag: null, changes: { fullname: 'Offline' } });
+      expect(err.code).toMatch(/network|timeout/);
+      expect(err.message).toMatch(/nothing waits to be sent/);
+      expect(await fx.call('sync.outbox', { siteId: siteId() })).toEqual([]);
+    } finally {
+      fx.cms.faults.clear();
+    }
+  });
+});
