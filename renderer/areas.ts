@@ -29,7 +29,7 @@ export const AREAS: AreaRegistry = {
     { id: 'media', label: 'Media', icon: Image, load: () => import('./views/media/MediaArea.svelte') },
     /** Local changes not on the site yet (drafts and the outbox); not a permission of the site's. */
     { id: 'changes', label: 'Changes', icon: CloudUpload, load: () => import('./views/sync/ChangesArea.svelte') },
-    { id: 'users', label: 'Users', icon: Users },
+    { id: 'users', label: 'Users', icon: Users, load: () => import('./views/users/UsersArea.svelte') },
     { id: 'settings', label: 'Settings', icon: Settings, load: () => import('./views/settings/SettingsArea.svelte') },
     { id: 'packages', label: 'Packages', icon: Package },
     { id: 'dashboard', label: 'Dashboard', icon: LayoutDashboard },

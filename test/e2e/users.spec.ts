@@ -1,0 +1,98 @@
+/**
+ * Issue 14 end to end, accounts: the Users area lists the site's accounts as the site pages them
+ * (more as the end comes into view), its plugins' tabs narrow the list, their columns show their
+ * values; a new account is created with a group and edited; a plugin's row action runs after its
+ * confirm and says its result; an account is deleted after a confirm. Checked against the sandbox.
+ */
+import { expect, test } from '@playwright/test';
+import { openArea, useDemoSite, UNHURRIED } from './support/app';
+
+const demo = useDemoSite('sitedesk-users-e2e-', UNHURRIED);
+
+test('list, tabs and plugin columns; create, edit and delete an account; a row action with its confirm', async ({ page }) => {
+  await demo.connect(page);
+  const pane = await openArea(page, 'Demo', 'Users');
+  const table = pane.getByRole('table', { name: 'Accounts' });
+  // the site's default tab opens first (the demo plugins make it Billing issues)
+  await expect(pane.getByRole('tab', { name: 'Billing issues' })).toHaveAttribute('aria-selected', 'true');
+  await pane.getByRole('tab', { name: /^All/ }).click();
+  await expect(table.getByRole('button', { name: 'Open admin' })).toBeVisible();
+  await expect(table.getByRole('columnheader', { name: 'Plan' })).toBeVisible();
+  const count = pane.getByText(/^\d+ accounts$/);
+  const total = Number((await count.textContent())!.split(' ')[0]);
+  expect(total).toBeGreaterThan(30);
+
+  // the site's tabs narrow the list
+  await pane.getByRole('tab', { name: /^Members/ }).click();
+  await expect(pane.getByRole('tab', { name: /^Members/ })).toHaveAttribute('aria-selected', 'true');
+  await expect.poll(async () => Number((await count.textContent())!.split(' ')[0])).toBeLessThan(total);
+  await pane.getByRole('tab', { name: /^All/ }).click();
+
+  // a new account with a group
+  await pane.getByRole('button', { name: 'New account…' }).click();
+  const create = page.getByRole('dialog', { name: 'New account' });
+  await create.getByLabel('Username').fill('ines');
+  await create.getByLabel('Full name').fill('Ines Editor');
+  await create.getByLabel('Email').fill('ines@example.test');
+  await create.getByLabel('Password').fill('short');
+  await create.getByRole('button', { name: 'Create account' }).click();
+  await expect(create.getByText('At least 8 characters.')).toBeVisible(); // said at the field, nothing sent
+  await create.getByLabel('Password').fill('Long-enough-pass1');
+  await create.getByLabel('Groups').fill('editors,');
+  await create.getByRole('button', { name: 'Create account' }).click();
+  await expect(create).toBeHidden();
+  await expect(page.getByText('Created ines')).toBeVisible();
+  await expect(table.getByRole('button', { name: 'Open ines', exact: true })).toBeVisible(); // shown at once, before the list is read again
+  expect(demo.cms.accounts.get('ines')).toMatchObject({ fullname: 'Ines Editor', groups: ['editors'] });
+
+  // edit: only what changed is sent
+  await table.getByRole('button', { name: 'Open ines', exact: true }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit ines' });
+  await expect(edit.getByLabel('Full name')).toHaveValue('Ines Editor');
+  await edit.getByLabel('Full name').fill('Ines E.');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(edit).toBeHidden();
+  await expect(table.getByText('Ines E.')).toBeVisible();
+  expect(demo.cms.accounts.get('ines')?.fullname).toBe('Ines E.');
+
+  // a plugin's row action asks first, then says its result
+  await pane.getByRole('tab', { name: /^Members/ }).click();
+  const firstMember = table.getByRole('row').nth(1);
+  const member = (await firstMember.getByRole('button', { name: /^Open / }).textContent())!.trim();
+  await firstMember.getByRole('button', { name: `Actions for ${member}` }).click();
+  await page.getByRole('menuitem', { name: 'Extend membership…' }).click();
+  const ask = page.getByRole('alertdialog', { name: `Extend membership: ${member}?` });
+  await expect(ask).toContainText('Extend this membership by one year?');
+  await ask.getByRole('button', { name: 'Extend membership' }).click();
+  await expect(ask).toBeHidden();
+  await expect(page.getByText(`Extend membership: ${member}`)).toBeVisible();
+
+  // delete, after a confirm (found by the site's search)
+  await pane.getByRole('tab', { name: /^All/ }).click();
+  await pane.getByRole('searchbox', { name: 'Search accounts' }).fill('ines');
+  await pane.getByRole('searchbox', { name: 'Search accounts' }).press('Enter');
+  await expect(table.getByRole('button', { name: 'Open admin' })).toHaveCount(0);
+  await table.getByRole('button', { name: 'Actions for ines', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Delete…' }).click();
+  const del = page.getByRole('alertdialog', { name: 'Delete ines?' });
+  await del.getByRole('button', { name: 'Delete account' }).click();
+  await expect(del).toBeHidden();
+  await expect(table.getByRole('button', { name: 'Open ines', exact: true })).toHaveCount(0);
+  expect(demo.cms.accounts.get('ines')).toBeNull();
+});
+
+test('the list is paged by the site: scrolling to its end reads the next page', async ({ page }) => {
+  // more accounts than one page of the list (50)
+  for (let i = 0; i < 30; i++) await demo.cms.accounts.create({ username: `crowd-${String(i).padStart(2, '0')}`, email: `crowd-${i}@example.test`, password: 'Long-enough-pass1' });
+  await demo.connect(page);
+  const pane = await openArea(page, 'Demo', 'Users');
+  const table = pane.getByRole('table', { name: 'Accounts' });
+  await pane.getByRole('tab', { name: /^All/ }).click();
+  await expect(table.getByRole('button', { name: 'Open admin' })).toBeVisible();
+
+  const last = () => table.getByRole('row').last().getAttribute('aria-rowindex').then(Number);
+  for (let i = 0; i < 20 && (await last()) < 52; i++) await table.evaluate((el) => el.scrollBy(0, 2000));
+  await expect.poll(last, { timeout: 10_000 }).toBeGreaterThan(51);
+  // still virtualised: far fewer rows in the DOM than accounts read
+  expect(await table.getByRole('row').count()).toBeLessThan(45);
+});
