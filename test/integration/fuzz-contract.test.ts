@@ -16,8 +16,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import * as v from 'valibot';
-import { channels, type ChannelName, type ErrorInfo, type Result, type Site } from '../../electron/contract';
+import { channels, isChannelName, type ChannelName, type ErrorInfo, type Result, type Site } from '../../electron/contract';
 import { startWebServer, type WebServer } from '../../electron/web/server';
+import { isRequestMessage } from '../../electron/contract/protocol';
 import { startStoreSandbox, type StoreSandbox } from '../sandbox/store/server';
 import { withHost, type DemoHost } from '../support/demo-host';
 import { fuzzSeed, mutate, rng, validInput, type Dictionary, type Mutated, namesMutation } from '../support/fuzz';
@@ -281,6 +282,63 @@ describe('fuzzing the contract channels', () => {
     expect(await fx.host.invoke('app.info', {})).toMatchObject({ ok: true });
     expect(await overBridge(JSON.stringify({ id: ++frameId, channel: 'app.info', input: {} }), frameId)).toMatchObject({ ok: true });
   }, 120_000);
+});
+
+/** A random frame for the bridge: text that is not JSON, JSON that is not a request, requests with odd ids, channels and inputs. */
+function randomFrame(r: ReturnType<typeof rng>, names: readonly string[]): string {
+  const id = () => r.pick<unknown>([r.between(1, 1e6), 0, -1, 1.5, 2 ** 53, '7', null, [], {}, 1e308]);
+  const channel = () => r.pick<unknown>([r.pick(names), r.pick(names), '__proto__', 'constructor', 'toString', 'hasOwnProperty', '', 'x'.repeat(10_000), 'pages.', 42, null]);
+  const input = () => r.pick<unknown>([{}, null, [], 'x', 0, { siteId: fx.site.id }, { __proto__: null, polluted: 1 }, JSON.parse('{"__proto__":{"polluted":"yes"}}')]);
+  const request = () => JSON.stringify({ id: id(), channel: channel(), input: input() });
+  switch (r.int(10)) {
+    case 0:
+      return Array.from({ length: r.between(0, 200) }, () => String.fromCharCode(r.int(0x10000))).join('');
+    case 1:
+      return request().slice(0, r.int(40)); // cut short
+    case 2:
+      return `${'['.repeat(r.pick([100, 10_000, 200_000]))}1${']'.repeat(r.chance(0.5) ? 0 : 100)}`;
+    case 3:
+      return `{"id":${r.between(1, 1e6)},"channel":"app.info","input":{},"id":"dup","__proto__":{"polluted":"yes"}}`;
+    case 4:
+      return `{"id":${r.between(1, 1e6)},"channel":"${r.pick(names)}","input":${r.pick(['1e999', '-1e999', '"\\ud800"', '{"a":"\\u0000"}', '[[[[[]]]]]'])}}`;
+    case 5:
+      return r.pick(['null', 'true', '0', '""', '[]', '{}', '"\\u0000"', '1e999']);
+    default:
+      return request();
+  }
+}
+
+describe('fuzzing the bridge with raw frames', () => {
+  test('600 random frames: requests are answered and never internal, the rest are ignored, the socket stays open', async () => {
+    const r = rng(SEED ^ 0x5eed);
+    const names = Object.keys(channels);
+    const started = Date.now();
+    let answered = 0;
+    const failures: string[] = [];
+    for (let i = 0; i < 600; i++) {
+      const frame = randomFrame(r, names);
+      let parsed: unknown = null;
+      try {
+        parsed = JSON.parse(frame);
+      } catch {
+        // not JSON: ignored by the bridge
+      }
+      const request = isRequestMessage(parsed) ? parsed : null;
+      const answer = await overBridge(frame, request ? request.id : null, 5_000);
+      if (!request) continue;
+      answered++;
+      const problem = answer ? problemWith({ ...(answer as object) } as Result<unknown>, null) : 'no answer within 5 s';
+      if (problem) failures.push(`frame ${i}: ${problem}\n    frame: ${describeInput(frame)}`);
+      else if (!isChannelName(request.channel) && (answer!.error as ErrorInfo | undefined)?.code !== 'unknown_channel') failures.push(`frame ${i}: an unknown channel answered ${describeInput(answer)}`);
+      if (({} as Record<string, unknown>).polluted !== undefined) failures.push(`frame ${i}: a prototype was touched`);
+    }
+    console.log(`bridge frames: FUZZ_SEED=${SEED}, 600 frames (${answered} requests) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    expect(failures, failures.slice(0, 20).join('\n')).toEqual([]);
+    expect(answered).toBeGreaterThan(100);
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    expect(await overBridge(JSON.stringify({ id: ++frameId, channel: 'app.info', input: {} }), frameId)).toMatchObject({ ok: true });
+    expect(unhandled).toEqual([]);
+  }, 60_000);
 });
 
 /** Cases the fuzzer found, kept as they were found (each answered `internal` or lost its field before the fix). */
