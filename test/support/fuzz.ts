@@ -602,9 +602,10 @@ function mutateAt(spot: Spot, input: unknown, r: Rng, dict: Dictionary): Mutated
   if (inner.type === 'array') {
     const max = maxLen(inner);
     const min = minLen(inner) ?? 0;
-    if (roll <= 4 && max !== undefined && max <= 20_000) {
+    if (roll <= 4 && (max === undefined || max <= 20_000)) {
+      // past its maximum, or very long where it has none (each item may cost a request)
       const item = valid(inner.item!, String(spot.path[spot.path.length - 1] ?? ''), [...spot.path, 0], r, dict);
-      return at('array past its maximum', Array.from({ length: max + 1 }, () => item), true);
+      return max === undefined ? at('very long array', Array.from({ length: 10_000 }, () => item), false) : at('array past its maximum', Array.from({ length: max + 1 }, () => item), true);
     }
     if (roll <= 6) return at('empty array', [], min > 0);
     return at('deeply nested array', [nested(r.pick([50, 500, 5000]), 'x', true)], !is(inner.item!, nested(1, 'x', true)));
@@ -640,4 +641,48 @@ export function namesMutation(name: string, m: Mutated): boolean {
   const own = dot(m.path);
   if (name === own || name === dot(m.path.slice(0, -1)) || m.unions.some((u) => dot(u) === name)) return true;
   return m.path.length === 0 || name.startsWith(`${own}.`);
+}
+
+/** Whether a regular expression accepts only strings of a bounded length (anchored, no `*`, `+` or `{n,}` outside lookarounds). */
+function regexBounded(re: RegExp): boolean {
+  const src = re.source.replace(/\(\?<?[=!](?:[^()\\]|\\.)*\)/g, '');
+  return src.startsWith('^') && src.endsWith('$') && !/(^|[^\\])[*+]|\{\d+,\}/.test(src);
+}
+
+/**
+ * The places in a schema where a string or a list has no upper bound (`siteId`, `statuses[]`): a
+ * string needs a maximum length, a fixed format (uuid, timestamp) or a pattern of bounded length;
+ * a list needs a maximum length. A very long value there is only stopped by the message size.
+ */
+export function unboundedPlaces(schema: v.GenericSchema): string[] {
+  const out: string[] = [];
+  const walk = (n: Node, at: string) => {
+    switch (n.type) {
+      case 'optional':
+      case 'nullish':
+      case 'exact_optional':
+      case 'undefinedable':
+      case 'nullable':
+        return walk(n.wrapped!, at);
+      case 'strict_object':
+      case 'object':
+      case 'loose_object':
+        for (const [k, e] of Object.entries(n.entries!)) walk(e, at ? `${at}.${k}` : k);
+        return;
+      case 'array':
+        if (maxLen(n) === undefined) out.push(at || '_');
+        return walk(n.item!, `${at}[]`);
+      case 'union':
+      case 'variant':
+        for (const o of n.options!) walk(node(o), at);
+        return;
+      case 'string': {
+        const acts = actionsOf(n);
+        const bounded = maxLen(n) !== undefined || acts.some((a) => a.type === 'uuid' || a.type === 'iso_timestamp' || (a.type === 'regex' && a.requirement instanceof RegExp && regexBounded(a.requirement)));
+        if (!bounded) out.push(at || '_');
+      }
+    }
+  };
+  walk(node(schema), '');
+  return out;
 }
