@@ -388,7 +388,7 @@ interface Spot {
   path: Path;
   node: Node;
   value: Made;
-  /** the schema of the object holding this field, when it is one */
+  /** a field of an object (so it can be left out) */
   inObject: boolean;
   /** paths of the unions and variants above (a union cannot tell which option was meant, so it names itself) */
   unions: Path[];
