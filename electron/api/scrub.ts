@@ -6,6 +6,7 @@
  * key (a JWT, a `Bearer …`, the value of a `…token`/`…key`/`secret`/`password`/`session` field, a long
  * run of letters and digits mixed as random strings are, unlike words, slugs and numbers).
  */
+import { hasBrokenCharacter } from '../contract';
 
 export const HIDDEN = '[hidden]';
 
@@ -36,7 +37,7 @@ function hideKnown(text: string, known: readonly string[]): string {
   for (const k of known) {
     if (typeof k !== 'string' || k.length < MIN_KNOWN) continue;
     values.add(k);
-    values.add(encodeURIComponent(k));
+    if (!hasBrokenCharacter(k)) values.add(encodeURIComponent(k)); // a broken character has no URL form (it would throw)
     values.add(JSON.stringify(k).slice(1, -1));
   }
   // the longest first, so a secret that contains another is hidden whole

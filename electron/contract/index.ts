@@ -29,6 +29,7 @@ export * from './auth';
 export * from './permissions';
 export * from './header';
 export * from './names';
+export * from './text';
 export * from './header-patch';
 export * from './pages';
 export * from './translations';

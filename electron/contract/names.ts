@@ -4,9 +4,11 @@
  * segment) and again where the path is made (api/url-path.ts), so no name can climb: `.` and `..`,
  * the separators `/` and `\`, and control characters are refused. Nothing wider: dots inside a
  * name, spaces and letters of any language are legal on both services (Grav refuses a leading dot
- * or `..` inside a file name itself and says so; Petstore takes any username).
+ * or `..` inside a file name itself and says so; Petstore takes any username). A lone half of a
+ * surrogate pair is refused too: no URL can encode it.
  */
 import * as v from 'valibot';
+import { hasBrokenCharacter } from './text';
 
 // C0 controls, DEL and C1 controls: never part of a real name, and a CR/LF can split a header line
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -17,6 +19,7 @@ export function segmentProblem(name: string): string | null {
   if (name === '.' || name === '..') return 'A name cannot be . or ..';
   if (/[/\\]/.test(name)) return 'A name cannot hold / or \\.';
   if (CONTROL.test(name)) return 'A name cannot hold control characters.';
+  if (hasBrokenCharacter(name)) return 'A name cannot hold a broken character (half of a surrogate pair).';
   return null;
 }
 

@@ -334,7 +334,7 @@ export const MediaList = v.strictObject({
   route: Route,
   /** `field:op:value` clauses, at most 10 (the site's limit). */
   filter: v.optional(v.pipe(v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(500, 'A filter clause is at most 500 characters.'))), v.maxLength(10, 'At most 10 filter clauses.'))),
-  sort: v.optional(v.pipe(v.string(), v.regex(/^[a-z_]+$/))),
+  sort: v.optional(v.pipe(v.string(), v.maxLength(64, 'A sort field is at most 64 characters.'), v.regex(/^[a-z_]+$/))),
   order: v.optional(v.picklist(['asc', 'desc'])),
 });
 

@@ -203,8 +203,15 @@ export const PetRef = v.strictObject({ siteId: SiteId, petId: PetId });
 
 export const PetListQuery = v.strictObject({
   siteId: SiteId,
-  /** default: all three */
-  statuses: v.optional(v.pipe(v.array(v.picklist(PET_STATUSES, 'Choose available, pending or sold.')), v.minLength(1, 'Choose at least one status.'))),
+  /** default: all three; each at most once (the store is asked once per status) */
+  statuses: v.optional(
+    v.pipe(
+      v.array(v.picklist(PET_STATUSES, 'Choose available, pending or sold.')),
+      v.minLength(1, 'Choose at least one status.'),
+      v.maxLength(PET_STATUSES.length, 'Choose each status at most once.'),
+      v.check((s) => new Set(s).size === s.length, 'Choose each status at most once.'),
+    ),
+  ),
   /** pets carrying any of these tags (names, compared as the store compares them: document 3 ignores case, Petstore does not) */
   tags: v.optional(v.pipe(v.array(trimmed(1, 50, 'A tag cannot be empty.')), v.maxLength(20, 'At most 20 tags.'))),
 });

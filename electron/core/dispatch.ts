@@ -3,7 +3,7 @@
  * channel's schema, runs the handler and answers a Result, whatever happened.
  */
 import * as v from 'valibot';
-import { channels, isChannelName, type ErrorInfo, type Result } from '../contract';
+import { BROKEN_TEXT, brokenTextPath, channels, isChannelName, type ErrorInfo, type Result } from '../contract';
 import { isAppError } from '../base/app-error';
 import type { Handlers } from '../base/handlers';
 import { fieldErrors } from '../common/field-errors';
@@ -26,7 +26,8 @@ export interface Dispatcher {
 const CLOSING: ErrorInfo = { code: 'host_unavailable', message: 'Sitedesk is closing, so this was not done. It will be there when Sitedesk starts again.' };
 
 /**
- * The boundary: the input is checked against the channel's schema before any service sees it;
+ * The boundary: the input is checked against the channel's schema (and its text for broken
+ * characters, contract/text.ts) before any service sees it;
  * every outcome, thrown or not, becomes a Result. Inputs are never logged (they may hold secrets).
  */
 export function createDispatcher(handlers: Handlers, log: Log): Dispatcher {
@@ -67,6 +68,12 @@ export function createDispatcher(handlers: Handlers, log: Log): Dispatcher {
   async function answer(channel: string, input: unknown): Promise<Result<unknown>> {
     if (!isChannelName(channel)) {
       return { ok: false, error: { code: 'unknown_channel', message: `There is no channel named “${channel}”.` } };
+    }
+    // text no URL or UTF-8 can carry is refused for every channel here, one rule for all their strings
+    const broken = brokenTextPath(input);
+    if (broken) {
+      const fields = Object.defineProperty({}, broken.join('.') || '_', { value: BROKEN_TEXT, enumerable: true }) as Record<string, string>;
+      return { ok: false, error: { code: 'invalid_input', message: 'Some fields need attention.', fields } };
     }
     const parsed = v.safeParse(channels[channel].input, input);
     if (!parsed.success) {
