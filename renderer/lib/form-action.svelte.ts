@@ -120,7 +120,8 @@ export class FormAction<F extends string = string> {
   check(schema: v.GenericSchema, input: unknown, prefix = ''): boolean {
     const result = v.safeParse(schema, input);
     if (result.success) return true;
-    const fields: Record<string, string> = {};
+    // no prototype: an input key named constructor or toString is a field like any other
+    const fields = Object.create(null) as Record<string, string>;
     for (const [path, message] of Object.entries(fieldErrors(result.issues))) {
       fields[prefix && path.startsWith(prefix) ? path.slice(prefix.length) : path] ??= message;
     }

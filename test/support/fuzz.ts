@@ -370,6 +370,8 @@ function make(n: Node, key: string, path: Path, r: Rng, dict: Dictionary): Made 
       if (known.length && r.chance(0.5)) return r.pick(known);
       return r.chance(0.3) ? {} : jsonObject(r);
     }
+    case 'unknown': // any JSON value (a setting's value): a scalar, a list or a map
+      return r.chance(0.4) ? jsonObject(r) : r.pick<unknown>(['text', 42, true, null, [], ['a', 'b'], 0.5]);
     default:
       throw new Error(`The fuzz generator does not know valibot's ${n.type} schema (at ${path.join('.') || '(input)'}); teach test/support/fuzz.ts to make one`);
   }

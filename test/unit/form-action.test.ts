@@ -199,3 +199,14 @@ describe('FormAction and who stops it', () => {
     expect(call).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('a refused input key named like an inherited member', () => {
+  test('constructor or toString is refused at its own field, not dropped', () => {
+    const f = inRoot(() => new FormAction());
+    const schema = v.strictObject({ name: v.string() });
+    expect(f.check(schema, JSON.parse('{"name": "x", "toString": 2}'))).toBe(false);
+    expect(Object.keys(f.fields)).toEqual(['toString']);
+    expect(f.check(schema, JSON.parse('{"name": "x", "constructor": 1}'))).toBe(false);
+    expect(Object.keys(f.fields)).toEqual(['constructor']);
+  });
+});
