@@ -9,7 +9,7 @@ import { AppError } from '../base/app-error';
 import { assertNoClimb } from './url-path';
 import { badResponse, errorFromResponse, retryAfterSeconds, type ServerTextRules } from './errors';
 import { scrubSecrets } from './scrub';
-import { parseJson, send, type FetchLike, type HttpResponse } from './http';
+import { parseJson, send, type FetchLike, type HttpResponse, type ReplyKind } from './http';
 import type { Pacer, Priority } from './pacer';
 import { readingOf, retryWaitMs } from './rate-bucket';
 import { isPlainObject } from '../contract';
@@ -38,6 +38,8 @@ export interface CallOptions {
   ifNoneMatch?: string;
   ifMatch?: string;
   timeoutMs?: number;
+  /** The kind of answer due, for its size cap (http.ts REPLY_LIMITS): a page with content, media; default 'json'. */
+  reply?: ReplyKind;
   /** Envelope: 'data' unwraps {data, meta} (CMS); 'raw' returns the parsed body (store API); 'text' the body as sent (the store's login). */
   envelope?: 'data' | 'raw' | 'text';
   /** Who waits for the answer: a person (default) or background work; see pacer.ts. */
@@ -198,6 +200,7 @@ export class Transport {
               ? { body: JSON.stringify(o.body) }
               : {}),
           timeoutMs: o.timeoutMs ?? this.opts.timeoutMs ?? 15_000,
+          ...(o.reply ? { reply: o.reply } : {}),
         });
       } catch (err) {
         ticket?.done(null);
