@@ -38,6 +38,7 @@ export * from './search';
 export * from './workspace';
 export * from './store';
 export * from './database';
+export * from './effects';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */
