@@ -64,7 +64,7 @@ export interface TransportOptions {
   fetch: FetchLike;
   credentials?: CredentialSource;
   timeoutMs?: number;
-  /** Waits between retries of idempotent calls (network failure, 5xx, short 429). */
+  /** Waits between retries of idempotent calls (network failure, 5xx). */
   retryDelaysMs?: number[];
   /**
    * false: a call that gets no answer at all (refused, unreachable, timed out) is not tried again;
@@ -219,7 +219,9 @@ export class Transport {
       }
       if (res.status === 429) {
         const wait = limitWait(res);
-        if (idempotent && limited < LIMITED_RETRIES && (priority === 'background' || wait.ms <= maxWaitMs)) {
+        // a 429 is the site refusing before it does anything, so any method may wait it out and go
+        // again (a POST too: unlike a lost answer, nothing can have arrived)
+        if (limited < LIMITED_RETRIES && (priority === 'background' || wait.ms <= maxWaitMs)) {
           limited++;
           // the pacer learnt the wait from this answer and holds the next request until then
           if (!pacer || !wait.known) await sleep(wait.ms);
@@ -243,6 +245,8 @@ export class Transport {
     if (res.status === 304) return { ...base, data: undefined as T, notModified: true };
     if (res.status < 200 || res.status >= 300) throw errorFromResponse(res, this.host, rules);
     if (res.status === 204 || res.text === '') return { ...base, data: undefined as T, notModified: false };
+    // a web page with a 200 (a proxy's, a login portal's) is not the API's answer, even where any text would do
+    if (envelope === 'text' && (res.headers.get('content-type') ?? '').includes('text/html')) throw badResponse(res, this.host, "the API's answer", rules);
     if (envelope === 'text') return { ...base, data: res.text as T, notModified: false };
     const body = parseJson(res);
     if (body === undefined) throw badResponse(res, this.host, 'JSON', rules);
