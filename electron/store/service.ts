@@ -65,6 +65,8 @@ export interface StoreDeps {
   now?: () => number;
   /** the ids of new pets and orders (default: time and chance, see ids.ts) */
   newId?: () => number;
+  /** waits between retries of idempotent calls (the transport's default when absent) */
+  retryDelaysMs?: number[];
 }
 
 interface Live {
@@ -156,7 +158,7 @@ export function storeService(deps: StoreDeps) {
       return res;
     };
     // 429s reach the caller at once: the renderer counts down and retries, the Host never waits and resends
-    return new Transport({ baseUrl: site.baseUrl, fetch: observed, credentials: l.session, secrets: () => l.session.held(), maxAutoWaitS: 0 });
+    return new Transport({ baseUrl: site.baseUrl, fetch: observed, credentials: l.session, secrets: () => l.session.held(), maxAutoWaitS: 0, ...(deps.retryDelaysMs ? { retryDelaysMs: deps.retryDelaysMs } : {}) });
   }
 
   /** A 429, said about this site: what it is limiting, the plan when known, and when to try again. */

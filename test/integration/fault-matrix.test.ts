@@ -473,7 +473,8 @@ describe('the fault matrix', () => {
   let ctx: Ctx;
 
   beforeAll(async () => {
-    fx = await withHost({ host: { fetch: hostFetch, now: () => Date.now() + skewMs }, site: false });
+    // retries keep their number, not their length: the run stays short
+    fx = await withHost({ host: { fetch: hostFetch, now: () => Date.now() + skewMs, retryDelaysMs: [20, 50] }, site: false });
     store = (await startStoreSandbox({ flavor: 'spec' })) as SpecStoreSandbox;
     const site = await fx.call('sites.add', { name: 'Faults', kind: 'cms', baseUrl: fx.cms.url, environment: null, authMode: 'password' });
     await fx.call('auth.signIn', { siteId: site.id, username: 'admin', password: DEMO_ACCOUNTS.admin.password });
