@@ -219,9 +219,10 @@ export class Transport {
       }
       if (res.status === 429) {
         const wait = limitWait(res);
-        // a 429 is the site refusing before it does anything, so any method may wait it out and go
-        // again (a POST too: unlike a lost answer, nothing can have arrived)
-        if (limited < LIMITED_RETRIES && (priority === 'background' || wait.ms <= maxWaitMs)) {
+        // a 429 is the site refusing before it does anything, so a write may wait it out and go
+        // again too (unlike a lost answer, nothing can have arrived); not a sign-in: there it is the
+        // guard against guessing, and the person sees the countdown (nothing is sent on its own)
+        if ((idempotent || o.auth !== false) && limited < LIMITED_RETRIES && (priority === 'background' || wait.ms <= maxWaitMs)) {
           limited++;
           // the pacer learnt the wait from this answer and holds the next request until then
           if (!pacer || !wait.known) await sleep(wait.ms);
