@@ -107,10 +107,16 @@ export function storeService(deps: StoreDeps) {
   const uncertain = new Map<string, { id: number; at: number }>();
   /** Image uploads whose answer never came, by site, pet and bytes: how many photos the pet had before. */
   const uncertainUploads = new Map<string, { photos: number; at: number }>();
+  /** Past UNCERTAIN_MS the same write asked again is a new one. */
+  function forgetOld(): void {
+    for (const [k, u] of uncertain) if (now() - u.at >= UNCERTAIN_MS) uncertain.delete(k);
+    for (const [k, u] of uncertainUploads) if (now() - u.at >= UNCERTAIN_MS) uncertainUploads.delete(k);
+  }
   async function createOnce<T>(siteId: string, what: unknown, lookup: (t: Transport, id: number) => Promise<T>, create: (id: number) => Promise<T>): Promise<T> {
+    forgetOld();
     const key = `${siteId}\n${JSON.stringify(what)}`;
     const earlier = uncertain.get(key);
-    const id = earlier && now() - earlier.at < UNCERTAIN_MS ? earlier.id : newId();
+    const id = earlier?.id ?? newId();
     if (id === earlier?.id) {
       // not there, or a store that cannot look that id up (document 3 finds orders 1 to 10 only):
       // it goes again, as it would have without the lookup
@@ -316,10 +322,11 @@ export function storeService(deps: StoreDeps) {
       if (bytes.length === 0) throw AppError.fields({ data: 'The file is empty.' }, 'The file is empty.');
       // an upload whose answer was lost: the pet has a photo more than it had before it, so it
       // arrived and is not sent twice (a store names the photo itself, so the count is the sign)
+      forgetOld();
       const key = `${q.siteId}\n${q.petId}\n${createHash('sha256').update(bytes).digest('hex')}`;
       const earlier = uncertainUploads.get(key);
       const photos = (await remote(q.siteId, (t) => storePets.get(t, q.petId), noPet(q.petId))).photoUrls.length;
-      if (earlier && now() - earlier.at < UNCERTAIN_MS && photos > earlier.photos) {
+      if (earlier && photos > earlier.photos) {
         uncertainUploads.delete(key);
         return { pet: await this.pet(q.siteId, q.petId), message: 'The image was uploaded (the store’s first answer was lost).' };
       }
