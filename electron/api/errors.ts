@@ -100,6 +100,8 @@ export function errorFromResponse(res: HttpResponse, host: string, rules: Server
   const demo = status === 403 && isPlainObject(body) && body.code === DEMO_REFUSAL;
   if (demo) message = `This is a demo account: ${host} lets it read but refuses this change${message ? ` (it says: ${message.replace(/\.$/, '')})` : ''}.`;
   if (status >= 500) message = `${host} had a problem (HTTP ${status})${message ? `: ${message}` : '.'}`;
+  // the site's own words ("Rate limit exceeded") do not say which site: the person may have several
+  if (status === 429) message = `${host} is rate-limiting requests${message ? ` (it says: ${message.replace(/\.$/, '')})` : ''}.`;
   message ??= FALLBACK[status] ?? `${host} answered HTTP ${status}.`;
   const retryAfter = status === 429 ? (retryAfterS ?? retryAfterSeconds(res.headers.get('retry-after'))) : undefined;
   if (retryAfter !== undefined) message = `${message.replace(/\.$/, '')}. Try again in ${retryAfter} s.`;

@@ -2,7 +2,7 @@ import { AppError } from '../base/app-error';
 
 /**
  * The one place the Host talks HTTP: `send` makes a request and reads its answer (timeouts, upload
- * progress, errors in the app's words). Credentials, ETags, retries and the single-flight refresh
+ * progress, a size cap per kind of answer, errors in the app's words). Credentials, ETags, retries and the single-flight refresh
  * are the transport's (api/transport.ts), which funnels every request through here.
  */
 export type FetchLike = typeof globalThis.fetch;
@@ -15,6 +15,65 @@ export interface HttpRequest {
   body?: string | Uint8Array;
   onProgress?: (sent: number, total: number) => void;
   timeoutMs?: number;
+  /** What kind of answer is due, for its size cap (REPLY_LIMITS). Default 'json'. */
+  reply?: ReplyKind;
+}
+
+/**
+ * The kinds of answer the Host reads, each with its own cap: 'json' (lists, metadata, every answer
+ * by default), 'page' (a page with its content), 'media' (uploads' answers, any binary read).
+ */
+export type ReplyKind = 'json' | 'page' | 'media';
+
+const MiB = 1024 * 1024;
+
+/**
+ * Far above anything a real site sends for that kind (a page list of 100 rows is tens of KiB, a
+ * long page a few MiB), low enough that a broken or hostile server cannot fill the Host's memory,
+ * even with the mirror's several requests at once (docs/architecture.md, Talking to sites).
+ */
+export const REPLY_LIMITS: Readonly<Record<ReplyKind, number>> = { json: 16 * MiB, page: 32 * MiB, media: 64 * MiB };
+
+const KIND_WORDS: Record<ReplyKind, string> = { json: 'an answer', page: 'a page', media: 'a media answer' };
+
+const sizeText = (bytes: number): string => (bytes % MiB === 0 ? `${bytes / MiB} MiB` : bytes >= MiB ? `${(bytes / MiB).toFixed(1)} MiB` : `${bytes} bytes`);
+
+function tooLarge(host: string, kind: ReplyKind, limit: number): AppError {
+  return new AppError({
+    code: 'bad_response',
+    message: `${host} sent an answer larger than Sitedesk reads for ${KIND_WORDS[kind]} (${sizeText(limit)}); it was not read.`,
+    detail: `more than ${limit} bytes`,
+  });
+}
+
+/**
+ * An answer's body as text, read at most `limit` bytes: a Content-Length above it is refused before
+ * reading, a body without one (chunked) is counted as it streams and the read is cancelled at the
+ * limit, which frees the connection. Nothing of a refused body is returned.
+ */
+export async function readLimited(res: Response, limit: number, host: string, kind: ReplyKind = 'json'): Promise<string> {
+  const declared = res.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > limit) {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooLarge(host, kind, limit);
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let read = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    read += value.byteLength;
+    if (read > limit) {
+      chunks.length = 0;
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(host, kind, limit);
+    }
+    chunks.push(value);
+  }
+  // decoded once at the end: one string, not one per chunk
+  return new TextDecoder().decode(Buffer.concat(chunks, read));
 }
 
 const CHUNK = 64 * 1024;
@@ -85,14 +144,16 @@ function errorCode(err: unknown): string | undefined {
   return undefined;
 }
 
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
 export function classifyFetchError(err: unknown, url: string, timeoutMs: number): AppError {
-  const host = (() => {
-    try {
-      return new URL(url).host;
-    } catch {
-      return url;
-    }
-  })();
+  const host = hostOf(url);
   if (err instanceof AppError) return err;
   const name = (err as { name?: string })?.name;
   if (name === 'TimeoutError' || name === 'AbortError') {
@@ -146,7 +207,7 @@ export async function send(fetchImpl: FetchLike, req: HttpRequest): Promise<Http
       redirect: 'manual', // a redirect is reported, never followed blindly with credentials attached
       signal: AbortSignal.timeout(timeoutMs),
     });
-    const text = await res.text();
+    const text = await readLimited(res, REPLY_LIMITS[req.reply ?? 'json'], hostOf(req.url), req.reply ?? 'json');
     return { status: res.status, headers: res.headers, text, ms: Math.round(performance.now() - started) };
   } catch (err) {
     throw classifyFetchError(err, req.url, timeoutMs);

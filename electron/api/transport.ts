@@ -9,7 +9,7 @@ import { AppError } from '../base/app-error';
 import { assertNoClimb } from './url-path';
 import { badResponse, errorFromResponse, retryAfterSeconds, type ServerTextRules } from './errors';
 import { scrubSecrets } from './scrub';
-import { parseJson, send, type FetchLike, type HttpResponse } from './http';
+import { parseJson, send, type FetchLike, type HttpResponse, type ReplyKind } from './http';
 import type { Pacer, Priority } from './pacer';
 import { readingOf, retryWaitMs } from './rate-bucket';
 import { isPlainObject } from '../contract';
@@ -38,6 +38,8 @@ export interface CallOptions {
   ifNoneMatch?: string;
   ifMatch?: string;
   timeoutMs?: number;
+  /** The kind of answer due, for its size cap (http.ts REPLY_LIMITS): a page with content, media; default 'json'. */
+  reply?: ReplyKind;
   /** Envelope: 'data' unwraps {data, meta} (CMS); 'raw' returns the parsed body (store API); 'text' the body as sent (the store's login). */
   envelope?: 'data' | 'raw' | 'text';
   /** Who waits for the answer: a person (default) or background work; see pacer.ts. */
@@ -62,7 +64,7 @@ export interface TransportOptions {
   fetch: FetchLike;
   credentials?: CredentialSource;
   timeoutMs?: number;
-  /** Waits between retries of idempotent calls (network failure, 5xx, short 429). */
+  /** Waits between retries of idempotent calls (network failure, 5xx). */
   retryDelaysMs?: number[];
   /**
    * false: a call that gets no answer at all (refused, unreachable, timed out) is not tried again;
@@ -198,6 +200,7 @@ export class Transport {
               ? { body: JSON.stringify(o.body) }
               : {}),
           timeoutMs: o.timeoutMs ?? this.opts.timeoutMs ?? 15_000,
+          ...(o.reply ? { reply: o.reply } : {}),
         });
       } catch (err) {
         ticket?.done(null);
@@ -216,7 +219,10 @@ export class Transport {
       }
       if (res.status === 429) {
         const wait = limitWait(res);
-        if (idempotent && limited < LIMITED_RETRIES && (priority === 'background' || wait.ms <= maxWaitMs)) {
+        // a 429 is the site refusing before it does anything, so a write may wait it out and go
+        // again too (unlike a lost answer, nothing can have arrived); not a sign-in: there it is the
+        // guard against guessing, and the person sees the countdown (nothing is sent on its own)
+        if ((idempotent || o.auth !== false) && limited < LIMITED_RETRIES && (priority === 'background' || wait.ms <= maxWaitMs)) {
           limited++;
           // the pacer learnt the wait from this answer and holds the next request until then
           if (!pacer || !wait.known) await sleep(wait.ms);
@@ -240,6 +246,8 @@ export class Transport {
     if (res.status === 304) return { ...base, data: undefined as T, notModified: true };
     if (res.status < 200 || res.status >= 300) throw errorFromResponse(res, this.host, rules);
     if (res.status === 204 || res.text === '') return { ...base, data: undefined as T, notModified: false };
+    // a web page with a 200 (a proxy's, a login portal's) is not the API's answer, even where any text would do
+    if (envelope === 'text' && (res.headers.get('content-type') ?? '').includes('text/html')) throw badResponse(res, this.host, "the API's answer", rules);
     if (envelope === 'text') return { ...base, data: res.text as T, notModified: false };
     const body = parseJson(res);
     if (body === undefined) throw badResponse(res, this.host, 'JSON', rules);

@@ -29,3 +29,13 @@ export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
  * copy" or "offline". It narrows to the two codes, so an AppError it says no to stays an AppError.
  */
 export const isUnreachable = (e: unknown): e is AppError & { code: 'network' | 'timeout' } => isAppError(e) && (e.code === 'network' || e.code === 'timeout');
+
+/** How long a write whose answer was lost is remembered, for the same write asked again. */
+export const UNCERTAIN_MS = 15 * 60_000;
+
+/**
+ * An error after which the site may have done the write all the same: no answer, a late, cut or
+ * unreadable one, a 5xx. The same write asked again must first find out, or say so.
+ */
+export const mayHaveArrived = (err: unknown): boolean =>
+  isAppError(err) && (err.code === 'network' || err.code === 'timeout' || err.code === 'bad_response' || (err.code === 'http' && (err.info.status ?? 0) >= 500));

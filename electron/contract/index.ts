@@ -43,6 +43,7 @@ export * from './store';
 export * from './database';
 export * from './settings';
 export * from './users';
+export * from './effects';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */

@@ -75,7 +75,13 @@ export const CmsUserUpdate = v.strictObject({
 
 export const CmsUserRef = v.strictObject({ siteId: SiteId, username: CmsUsername });
 
-export const RowActionRun = v.strictObject({ siteId: SiteId, username: CmsUsername, actionId: v.pipe(v.string(), v.minLength(1), v.maxLength(200)) });
+export const RowActionRun = v.strictObject({
+  siteId: SiteId,
+  username: CmsUsername,
+  actionId: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  /** Run it even though an earlier run's answer was lost (the person checked, and chose to). */
+  again: v.optional(v.boolean()),
+});
 
 export const ApiKeyCreate = v.strictObject({
   siteId: SiteId,

@@ -67,6 +67,8 @@ export interface HostOptions {
   chooseFolder?: () => Promise<string | null>;
   /** How often free space is looked at while the disk is full (default 2 s; tests shorten it). */
   spacePollMs?: number;
+  /** Waits between retries of a site's idempotent calls (default 250 ms, then 1 s; tests shorten them). */
+  retryDelaysMs?: number[];
 }
 
 export interface Host extends HostEndpoint {
@@ -197,7 +199,18 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     // each site row and API key read once for the whole Host, forgotten at every edit and removal
     const rows = new SiteRows(r.sites);
     const apiKeys = new ApiKeys(secrets);
-    const s = sessionManager({ sites: r.sites, rows, apiKeys, repo: r.sessions, secrets, fetch: fetchImpl, emit: (info) => emit('auth.session', info), reach, ...(opts.now ? { now: opts.now } : {}) });
+    const s = sessionManager({
+      sites: r.sites,
+      rows,
+      apiKeys,
+      repo: r.sessions,
+      secrets,
+      fetch: fetchImpl,
+      emit: (info) => emit('auth.session', info),
+      reach,
+      ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.retryDelaysMs ? { retryDelaysMs: opts.retryDelaysMs } : {}),
+    });
     sessions = s;
     sites = sitesService({
       repo: r.sites,
@@ -232,7 +245,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     media = mediaService({ ...calls, progress: (p) => emit('media.progress', p) });
     blueprints = blueprintsService(calls);
     settings = settingsService({ ...calls, siteCache: r.siteCache });
-    users = usersService(calls);
+    users = usersService({ ...calls, ...(opts.now ? { now: opts.now } : {}) });
     const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
     sync = sy;
     const m = mirrorService({ sites: r.sites, rows, sessions: s, pages: r.pages, repo: r.mirror, prefs: r.prefs, siteCache: r.siteCache, emit: (p) => emit('mirror.progress', p) });
@@ -251,6 +264,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       budget: (b) => emit('store.budget', b),
       progress: (p) => emit('store.progress', p),
       ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.retryDelaysMs ? { retryDelaysMs: opts.retryDelaysMs } : {}),
     });
     offline = autoSync({
       sites: () => r.sites.list().filter((x) => x.kind === 'cms').map((x) => x.id),

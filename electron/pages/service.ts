@@ -255,18 +255,21 @@ export function pagesService(deps: PagesDeps) {
       const { siteId, route, lang, ...mine } = q;
       const known = cache.getPage(siteId, route, key(lang))?.page.parentRoute;
       const parent = known && known !== '/' ? known : parentOf(route);
-      const free = async (candidate: string) => {
+      /** The page at a candidate name; null when the name is free. */
+      const at = async (candidate: string): Promise<Page | null> => {
         try {
-          await cmsPages.get(t(siteId), candidate, lang ? { lang } : {});
-          return false;
+          return await cmsPages.get(t(siteId), candidate, lang ? { lang } : {});
         } catch (err) {
-          if (isAppError(err) && err.code === 'not_found') return true;
+          if (isAppError(err) && err.code === 'not_found') return null;
           throw err;
         }
       };
       for (let n = 1; n <= MAX_COPY_NAMES; n++) {
         const candidate = joinRoute(parent, `${slugOf(route)}-copy${n > 1 ? `-${n}` : ''}`);
-        if (await free(candidate)) return this.create({ siteId, route: candidate, ...mine, ...(lang ? { lang } : {}) });
+        const there = await at(candidate);
+        if (!there) return this.create({ siteId, route: candidate, ...mine, ...(lang ? { lang } : {}) });
+        // my copy made by an earlier try whose answer was lost: it is the copy, not a reason for another
+        if (there.title === mine.title && there.content.trim() === mine.content.trim()) return there;
       }
       throw new AppError({ code: 'invalid_input', message: `Every “-copy” name up to ${MAX_COPY_NAMES} is taken; nothing was created.` });
     },

@@ -24,6 +24,8 @@ export interface SessionsDeps {
   fetch: FetchLike;
   emit: (info: SessionInfo) => void;
   now?: () => number;
+  /** Waits between retries of idempotent calls (the transport's default when absent). */
+  retryDelaysMs?: number[];
   /** Told of every request to a site: answered (online) or not (offline). See sync/connectivity.ts. */
   reach?: { reachable(siteId: string): void; unreachable(siteId: string): void };
   /** Background requests in flight at most per site (the pacer's ceiling; default 8). */

@@ -28,6 +28,8 @@ export interface SessionDeps {
   fetch: FetchLike;
   emit: (info: SessionInfo) => void;
   now?: () => number;
+  /** Waits between retries of idempotent calls (the transport's default when absent). */
+  retryDelaysMs?: number[];
   /** Refresh this long before the access token runs out. */
   refreshMarginMs?: number;
   /** The pacer of this site and the account signed in now (cms-session-manager.ts keeps one per site and account). */
@@ -76,6 +78,7 @@ export class CmsSession implements CredentialSource {
       secrets: () => this.held(),
       ...(this.deps.pacer ? { pacer: this.deps.pacer } : {}),
       ...(o.priority ? { priority: o.priority } : {}),
+      ...(this.deps.retryDelaysMs ? { retryDelaysMs: this.deps.retryDelaysMs } : {}),
     });
   }
 

@@ -91,9 +91,7 @@ export function settingsService(deps: SettingsDeps) {
     },
 
     async save(siteId: string, scope: string, etag: string | null, changes: { path: string[]; value?: unknown }[]): Promise<SettingsSaved> {
-      if (away(siteId)) {
-        throw new AppError({ code: 'network', message: 'The site is not reachable, so the settings were not saved. Settings are never saved later by themselves: save again once the site answers.' });
-      }
+      // no look at whether the site was away a moment ago: a person asking to save is a try worth making
       const before = siteCache.get<SettingsForm>(siteId, formKey(scope))?.value;
       let read: ConfigRead;
       try {

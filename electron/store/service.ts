@@ -5,7 +5,8 @@
  * the store's errors into sentences about this site. Pets and the inventory are kept in SQLite as
  * read, so they can be read (marked `cachedAt`) when the store cannot be reached.
  * What holds on both kinds of store: the pets and orders created here carry ids Sitedesk chose
- * (ids.ts); an edit reads the record first and sends it back whole; the store's id rules are
+ * (ids.ts), and a create whose answer was lost goes again with the same id, looked up first
+ * (createOnce); an edit reads the record first and sends it back whole; the store's id rules are
  * explained when it refuses an id, not enforced here; a delete of something already gone is no
  * error.
  */
@@ -28,8 +29,9 @@ import {
   type UnreadableEntry,
   type UserChanges,
 } from '../contract/store';
+import { createHash } from 'node:crypto';
 import type { Site } from '../contract';
-import { AppError, isAppError, isUnreachable } from '../base/app-error';
+import { AppError, isAppError, isUnreachable, mayHaveArrived, UNCERTAIN_MS } from '../base/app-error';
 import { throttledProgress, type UploadProgress } from '../base/upload-progress';
 import type { FetchLike } from '../api/http';
 import { Transport } from '../api/transport';
@@ -63,6 +65,8 @@ export interface StoreDeps {
   now?: () => number;
   /** the ids of new pets and orders (default: time and chance, see ids.ts) */
   newId?: () => number;
+  /** waits between retries of idempotent calls (the transport's default when absent) */
+  retryDelaysMs?: number[];
 }
 
 interface Live {
@@ -83,10 +87,51 @@ const renamed =
     return new AppError({ ...err.info, fields }, { cause: err });
   };
 
+
 export function storeService(deps: StoreDeps) {
   const now = deps.now ?? Date.now;
   const ids = new IdMaker();
   const newId = deps.newId ?? (() => ids.next());
+  /**
+   * Creates whose answer never came, by site and what was sent: the id they went with. The same
+   * create asked again (the person's retry) is looked up by that id first and, found, answered
+   * from the store without a second POST; not found, it goes again with the same id. So a lost
+   * answer never makes a second pet or order (the outbox's rule for pages, sync/push.ts).
+   */
+  const uncertain = new Map<string, { id: number; at: number }>();
+  /** Image uploads whose answer never came, by site, pet and bytes: how many photos the pet had before. */
+  const uncertainUploads = new Map<string, { photos: number; at: number }>();
+  /** Past UNCERTAIN_MS the same write asked again is a new one. */
+  function forgetOld(): void {
+    for (const [k, u] of uncertain) if (now() - u.at >= UNCERTAIN_MS) uncertain.delete(k);
+    for (const [k, u] of uncertainUploads) if (now() - u.at >= UNCERTAIN_MS) uncertainUploads.delete(k);
+  }
+  async function createOnce<T>(siteId: string, what: unknown, lookup: (t: Transport, id: number) => Promise<T>, create: (id: number) => Promise<T>): Promise<T> {
+    forgetOld();
+    const key = `${siteId}\n${JSON.stringify(what)}`;
+    const earlier = uncertain.get(key);
+    const id = earlier?.id ?? newId();
+    if (id === earlier?.id) {
+      // not there, or a store that cannot look that id up (document 3 finds orders 1 to 10 only):
+      // it goes again, as it would have without the lookup
+      const found = await remote(siteId, (t) => lookup(t, id)).catch((err: unknown) => {
+        if (isAppError(err) && (err.code === 'not_found' || err.code === 'invalid_input')) return null;
+        throw err;
+      });
+      if (found !== null) {
+        uncertain.delete(key);
+        return found;
+      }
+    }
+    try {
+      const made = await create(id);
+      uncertain.delete(key);
+      return made;
+    } catch (err) {
+      if (mayHaveArrived(err)) uncertain.set(key, { id, at: now() });
+      throw err;
+    }
+  }
   const iso = () => new Date(now()).toISOString();
   const live = new Map<string, Live>();
   const { rows, apiKeys } = deps;
@@ -113,7 +158,7 @@ export function storeService(deps: StoreDeps) {
       return res;
     };
     // 429s reach the caller at once: the renderer counts down and retries, the Host never waits and resends
-    return new Transport({ baseUrl: site.baseUrl, fetch: observed, credentials: l.session, secrets: () => l.session.held(), maxAutoWaitS: 0 });
+    return new Transport({ baseUrl: site.baseUrl, fetch: observed, credentials: l.session, secrets: () => l.session.held(), maxAutoWaitS: 0, ...(deps.retryDelaysMs ? { retryDelaysMs: deps.retryDelaysMs } : {}) });
   }
 
   /** A 429, said about this site: what it is limiting, the plan when known, and when to try again. */
@@ -138,6 +183,11 @@ export function storeService(deps: StoreDeps) {
     } catch (err) {
       if (!isAppError(err)) throw err;
       if (err.code === 'rate_limited') throw slowDown(l, l.site, err);
+      // the store's own words for a 401 ("Unauthorized") name neither the store nor what to do
+      if (err.code === 'unauthorized' && err.info.status === 401) {
+        const reason = l.session.info().reason ?? `${l.site.name} did not accept Sitedesk's credentials (it says: ${err.message.replace(/\.$/, '')}).`;
+        throw new AppError({ ...err.info, message: reason }, { cause: err });
+      }
       throw explain?.(err, l.site) ?? err;
     }
   }
@@ -238,8 +288,7 @@ export function storeService(deps: StoreDeps) {
     /** The pet goes out with an id chosen here: a store may make none up (Petstore does not). */
     async createPet(p: PetCreate): Promise<Pet> {
       const { siteId, ...fields } = p;
-      const body = { ...fields, id: newId() };
-      const pet = await remote(siteId, (t) => storePets.create(t, body), renamed(petField));
+      const pet = await createOnce(siteId, ['pet', fields], storePets.get, (id) => remote(siteId, (t) => storePets.create(t, { ...fields, id }), renamed(petField)));
       deps.repo.putPet(siteId, pet, iso());
       return pet;
     },
@@ -265,15 +314,32 @@ export function storeService(deps: StoreDeps) {
     async uploadImage(q: PetUpload): Promise<{ pet: Pet; message: string }> {
       const bytes = Buffer.from(q.data, 'base64');
       if (bytes.length === 0) throw AppError.fields({ data: 'The file is empty.' }, 'The file is empty.');
-      const { message } = await remote(
-        q.siteId,
-        (t) =>
-          storePets.uploadImage(t, q.petId, bytes, {
-            ...(q.metadata ? { metadata: q.metadata } : {}),
-            onProgress: throttledProgress(q.uploadId, deps.progress),
-          }),
-        noPet(q.petId),
-      );
+      // an upload whose answer was lost: the pet has a photo more than it had before it, so it
+      // arrived and is not sent twice (a store names the photo itself, so the count is the sign)
+      forgetOld();
+      const key = `${q.siteId}\n${q.petId}\n${createHash('sha256').update(bytes).digest('hex')}`;
+      const earlier = uncertainUploads.get(key);
+      const photos = (await remote(q.siteId, (t) => storePets.get(t, q.petId), noPet(q.petId))).photoUrls.length;
+      if (earlier && photos > earlier.photos) {
+        uncertainUploads.delete(key);
+        return { pet: await this.pet(q.siteId, q.petId), message: 'The image was uploaded (the store’s first answer was lost).' };
+      }
+      let message: string;
+      try {
+        ({ message } = await remote(
+          q.siteId,
+          (t) =>
+            storePets.uploadImage(t, q.petId, bytes, {
+              ...(q.metadata ? { metadata: q.metadata } : {}),
+              onProgress: throttledProgress(q.uploadId, deps.progress),
+            }),
+          noPet(q.petId),
+        ));
+      } catch (err) {
+        if (mayHaveArrived(err)) uncertainUploads.set(key, { photos, at: now() });
+        throw err;
+      }
+      uncertainUploads.delete(key);
       const pet = await this.pet(q.siteId, q.petId);
       return { pet, message };
     },
@@ -302,8 +368,8 @@ export function storeService(deps: StoreDeps) {
      */
     async placeOrder(o: OrderPlace): Promise<Order> {
       const { siteId, ...fields } = o;
-      const body = { ...fields, id: newId(), status: fields.status ?? 'placed', complete: fields.complete ?? false };
-      return remote(siteId, (t) => storeOrders.place(t, body));
+      const body = { ...fields, status: fields.status ?? 'placed', complete: fields.complete ?? false };
+      return createOnce(siteId, ['order', body], storeOrders.get, (id) => remote(siteId, (t) => storeOrders.place(t, { ...body, id })));
     },
 
     order(siteId: string, orderId: number): Promise<Order> {

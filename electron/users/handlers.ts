@@ -11,7 +11,7 @@ export function usersHandlers(users: Lazy<UsersService>): HandlersOf<typeof user
     'users.create': (input) => users().create(input),
     'users.update': (input) => users().update(input),
     'users.delete': ({ siteId, username }) => users().remove(siteId, username),
-    'users.rowAction': ({ siteId, username, actionId }) => users().rowAction(siteId, username, actionId),
+    'users.rowAction': ({ siteId, username, actionId, again }) => users().rowAction(siteId, username, actionId, again),
     'users.apiKeys': ({ siteId, username }) => users().apiKeys(siteId, username),
     'users.createApiKey': (input) => users().createApiKey(input),
     'users.deleteApiKey': ({ siteId, username, keyId }) => users().deleteApiKey(siteId, username, keyId),

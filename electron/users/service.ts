@@ -4,7 +4,7 @@
  * security-relevant, so a change the site does not answer is refused with the reason. Account data
  * is personal: it is not kept in the database and never written to a log.
  */
-import { AppError, isAppError } from '../base/app-error';
+import { AppError, isAppError, mayHaveArrived, UNCERTAIN_MS } from '../base/app-error';
 import { cmsUsers } from '../api/cms/users';
 import type { ApiKeyMinted, ChannelParsed, CmsUserRead, RowActionResult, UserListExtensions, UserPage } from '../contract';
 import { siteCalls, unreachable, type SiteCallDeps } from '../sites/calls';
@@ -17,8 +17,22 @@ function notSent(err: unknown, what: string): never {
   throw err;
 }
 
-export function usersService(deps: SiteCallDeps) {
+export function usersService(deps: SiteCallDeps & { now?: () => number }) {
   const { t, read } = siteCalls(deps);
+  const now = deps.now ?? Date.now;
+  /**
+   * Writes that are not safe to send twice (a plugin's row action, minting a key) whose answer was
+   * lost, by site, account and what: when. The same write asked again within UNCERTAIN_MS is not
+   * simply sent again (the site may have done it): a row action asks the person to check first; a
+   * key is looked for and, found, revoked (its secret was never seen) before a new one is made.
+   */
+  const uncertain = new Map<string, { at: number; keysBefore?: ReadonlySet<string> }>();
+  const since = (key: string) => {
+    const u = uncertain.get(key);
+    if (u !== undefined && now() - u.at >= UNCERTAIN_MS) uncertain.delete(key);
+    return uncertain.get(key);
+  };
+  const timeOf = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
   return {
     list: (q: ChannelParsed<'users.list'>): Promise<UserPage> => cmsUsers.list(read(q.siteId), q),
@@ -59,10 +73,21 @@ export function usersService(deps: SiteCallDeps) {
       return { username };
     },
 
-    async rowAction(siteId: string, username: string, actionId: string): Promise<RowActionResult> {
+    async rowAction(siteId: string, username: string, actionId: string, again = false): Promise<RowActionResult> {
+      const key = `${siteId}\n${username}\n${actionId}`;
+      const earlier = since(key);
+      if (earlier !== undefined && !again) {
+        throw new AppError({
+          code: 'conflict',
+          message: `The site may already have run this for ${username}: its answer to the run at ${timeOf(earlier.at)} was lost. Check the account; run it again only if it did not happen.`,
+        });
+      }
       try {
-        return await cmsUsers.rowAction(t(siteId), username, actionId);
+        const result = await cmsUsers.rowAction(t(siteId), username, actionId);
+        uncertain.delete(key);
+        return result;
       } catch (err) {
+        if (mayHaveArrived(err)) uncertain.set(key, { at: now() });
         return notSent(err, `${username}'s account`);
       }
     },
@@ -70,9 +95,25 @@ export function usersService(deps: SiteCallDeps) {
     apiKeys: (siteId: string, username: string) => cmsUsers.apiKeys(read(siteId), username),
 
     async createApiKey(input: ChannelParsed<'users.createApiKey'>): Promise<ApiKeyMinted> {
+      const key = `${input.siteId}\n${input.username}\n${input.name}`;
+      const earlier = since(key);
+      const listed = async () => (await cmsUsers.apiKeys(t(input.siteId), input.username)).filter((k) => k.name === input.name);
+      try {
+        if (earlier?.keysBefore) {
+          // a key the site made while its answer was lost: nobody saw its secret, so it goes
+          for (const k of await listed()) if (!earlier.keysBefore.has(k.id)) await cmsUsers.deleteApiKey(t(input.siteId), input.username, k.id);
+          uncertain.delete(key);
+        }
+      } catch (err) {
+        return notSent(err, 'No key');
+      }
+      // the keys of that name there are now, so a key made by a lost answer can be told apart later
+      // (not known: a lost answer later cannot be told apart, and no key of the person's is touched)
+      const before = await listed().then((ks) => new Set(ks.map((k) => k.id)), () => undefined);
       try {
         return await cmsUsers.createApiKey(t(input.siteId), input.username, input);
       } catch (err) {
+        if (mayHaveArrived(err) && before) uncertain.set(key, { at: now(), keysBefore: before });
         return notSent(err, 'No key');
       }
     },

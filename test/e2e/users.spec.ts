@@ -96,3 +96,33 @@ test('the list is paged by the site: scrolling to its end reads the next page', 
   // still virtualised: far fewer rows in the DOM than accounts read
   expect(await table.getByRole('row').count()).toBeLessThan(45);
 });
+
+test('mint a key with its scopes (shown once, it signs in), then revoke it', async ({ page }) => {
+  await demo.connect(page);
+  const pane = await openArea(page, 'Demo', 'Users');
+  await pane.getByRole('tab', { name: /^All/ }).click();
+  const table = pane.getByRole('table', { name: 'Accounts' });
+  await table.getByRole('button', { name: 'Actions for editor', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'API keys…' }).click();
+  const keys = page.getByRole('dialog', { name: 'API keys of editor' });
+  await keys.getByLabel('Name').fill('deploys');
+  await keys.getByLabel('Scopes').fill('api.pages.read,');
+  await keys.getByRole('button', { name: 'Create key' }).click();
+  const raw = keys.getByLabel('The new key');
+  await expect(raw).toBeVisible();
+  const key = (await raw.textContent())!.trim();
+  const as = (path: string) => fetch(`${demo.cms.url}${path}`, { headers: { 'X-API-Key': key } }).then((r) => r.status);
+  expect(await as('/pages?per_page=1')).toBe(200);
+  expect(await as('/config')).toBe(403); // only its scopes
+  const row = keys.getByRole('list', { name: 'Keys' }).getByRole('listitem').filter({ hasText: 'deploys' });
+  await expect(row).toContainText('api.access, api.pages.read');
+  await row.getByRole('button', { name: 'Revoke deploys' }).click();
+  await expect(row).toHaveCount(0);
+  expect(await as('/pages?per_page=1')).toBe(401);
+  // the raw key is gone with the dialog: reopening shows none
+  await keys.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(keys).toBeHidden();
+  await table.getByRole('button', { name: 'Actions for editor', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'API keys…' }).click();
+  await expect(page.getByRole('dialog', { name: 'API keys of editor' }).getByLabel('The new key')).toHaveCount(0);
+});

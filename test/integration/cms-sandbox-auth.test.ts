@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startCmsSandbox, type CmsSandbox, type CmsSandboxOptions } from '../sandbox/cms/server';
 import { DEMO_ACCOUNTS, DEMO_TOTP_SECRET } from '../sandbox/cms/seed';
+import { Faults } from '../sandbox/faults';
 import { base32Encode, totp, verifyTotp } from '../sandbox/cms/totp';
 import { flavors } from '../support/flavors';
 import { tempDir } from '../support/tmp';
@@ -741,6 +742,54 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(gateway.status).toBe(502);
       expect(await gateway.text()).toMatch(/^<!doctype html>/);
       expect((await read(await get(sb, '/ping'))).body).toEqual({ data: { pong: true } });
+    });
+
+    test('429 without Retry-After: a bare refusal that says nothing of when to come back', async () => {
+      const sb = await sandbox();
+      sb.faults.set({ route: 'GET /ping', rateLimit: {}, times: 1 });
+      const res = await get(sb, '/ping');
+      expect(res.headers.get('retry-after')).toBeNull();
+      expect(res.headers.get('x-ratelimit-reset')).toBeNull();
+      await expectProblem(res, 429);
+    });
+
+    test("the route's answer cut in half, with a Content-Length that matches the half", async () => {
+      const sb = await sandbox();
+      const whole = await (await get(sb, '/ping')).text();
+      sb.faults.set({ route: 'GET /ping', truncate: true, times: 1 });
+      const res = await get(sb, '/ping');
+      const text = await res.text();
+      expect(res.status).toBe(200);
+      expect(text).toBe(whole.slice(0, Math.floor(whole.length / 2)));
+      expect(res.headers.get('content-length')).toBe(String(text.length));
+      expect(() => JSON.parse(text)).toThrow();
+    });
+
+    test('a drop after the route did its work: the write is made, its answer never comes', async () => {
+      const sb = await sandbox();
+      sb.faults.set({ route: 'POST /auth/forgot-password', dropAfter: true, times: 1 });
+      await expect(post(sb, '/auth/forgot-password', { email: 'admin@example.test' })).rejects.toThrow();
+      expect(sb.mail.messages).toHaveLength(1);
+    });
+
+    test('an answer that starts as JSON and goes on past any cap, without a Content-Length', async () => {
+      const sb = await sandbox();
+      sb.faults.set({ route: 'GET /pages', oversized: { bytes: 1024 * 1024 } });
+      const res = await get(sb, '/pages');
+      expect(res.headers.get('content-length')).toBeNull();
+      const text = await res.text();
+      expect(text.startsWith('{"data":[')).toBe(true);
+      expect(text.length).toBeGreaterThan(1024 * 1024);
+    });
+
+    test('a rule does one thing, and each kind is checked', () => {
+      const faults = new Faults();
+      expect(() => faults.set({ route: 'GET /ping', drop: true, truncate: true })).toThrow(/one thing/);
+      expect(() => faults.set({ route: 'GET /ping', truncate: true, status: 500 })).toThrow(/takes no status/);
+      expect(() => faults.set({ route: 'GET /ping', rateLimit: { retryAfter: -1 } })).toThrow(/rateLimit/);
+      expect(() => faults.set({ route: 'GET /ping', oversized: { bytes: 0 } })).toThrow(/oversized/);
+      expect(() => faults.set({ route: 'GET /ping', dropAfter: 'yes' as unknown as boolean })).toThrow(/dropAfter/);
+      expect(() => faults.set({ route: 'GET /ping', rateLimit: {} })).not.toThrow();
     });
 
     test('faults never touch the control routes or the pages outside the prefix', async () => {

@@ -88,7 +88,7 @@ describe('Transport', () => {
     expect(post.fetchImpl).toHaveBeenCalledTimes(1);
   });
 
-  test('a short Retry-After on a GET is waited out; a long one, or any on a POST, reaches the caller with its seconds', async () => {
+  test('a short Retry-After is waited out, on a POST too (a 429 is refused before anything is done) but not on a sign-in; a long one reaches the caller with its seconds', async () => {
     const short = transport([json(429, { title: 'slow down' }, { 'retry-after': '2' }), json(200, { data: 1 })]);
     expect((await short.t.call({ path: '/pages' })).data).toBe(1);
     expect(short.sleeps).toEqual([2000]);
@@ -96,8 +96,19 @@ describe('Transport', () => {
     const long = transport([json(429, { title: 'slow down' }, { 'retry-after': '120' })]);
     await expect(long.t.call({ path: '/pages' })).rejects.toMatchObject({ code: 'rate_limited', info: { retryAfter: 120 } });
 
-    const post = transport([json(429, { title: 'slow down' }, { 'retry-after': '1' })]);
-    await expect(post.t.call({ method: 'POST', path: '/auth/token', body: {}, auth: false })).rejects.toMatchObject({ info: { retryAfter: 1 } });
+    const post = transport([json(429, { title: 'slow down' }, { 'retry-after': '1' }), json(200, { data: 2 })]);
+    expect((await post.t.call({ method: 'POST', path: '/pages', body: {} })).data).toBe(2);
+    expect(post.sleeps).toEqual([1000]);
+    // a sign-in's 429 is the guard against guessing: the person sees it, nothing goes again on its own
+    const signIn = transport([json(429, { title: 'slow down' }, { 'retry-after': '1' })]);
+    await expect(signIn.t.call({ method: 'POST', path: '/auth/token', body: {}, auth: false })).rejects.toMatchObject({ code: 'rate_limited', info: { retryAfter: 1 } });
+    expect(signIn.sleeps).toEqual([]);
+    const longPost = transport([json(429, { title: 'slow down' }, { 'retry-after': '120' })]);
+    await expect(longPost.t.call({ method: 'POST', path: '/auth/token', body: {}, auth: false })).rejects.toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringMatching(/^cms\.example\.com is rate-limiting requests \(it says: slow down\)\. Try again in 120 s\.$/),
+      info: { retryAfter: 120 },
+    });
   });
 
   test('a 429 without Retry-After (Grav): the wait comes from X-RateLimit-*, never a made-up minute', async () => {

@@ -50,6 +50,7 @@ export const cmsMedia = {
       path: `/pages/${routePath(route)}/media`,
       raw: { ...body, ...(o.onProgress ? { onProgress: o.onProgress } : {}) },
       timeoutMs: 10 * 60_000,
+      reply: 'media',
     };
     const r = await request(t, call);
     return parseAnswer(v.array(Item), r.data, t, 'a media list', callName(call)).map(toItem);

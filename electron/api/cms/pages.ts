@@ -276,7 +276,7 @@ export const cmsPages = {
   /** A read; a plain one (no render, no translations) gives the ETag that If-Match accepts. */
   async get(t: Transport, route: string, o: { lang?: string; render?: boolean; translations?: boolean } = {}): Promise<Page> {
     const plain = !o.render && !o.translations;
-    const call: CallOptions = { path: `/pages/${routePath(route)}`, query: { lang: o.lang, render: o.render || undefined, translations: o.translations || undefined } };
+    const call: CallOptions = { path: `/pages/${routePath(route)}`, query: { lang: o.lang, render: o.render || undefined, translations: o.translations || undefined }, reply: 'page' };
     const r = await request(t, call);
     return inLanguage(toPage(parseAnswer(PageSchema, r.data, t, 'a page', callName(call)), plain ? (r.etag ?? null) : null), route, o.lang);
   },
@@ -288,7 +288,7 @@ export const cmsPages = {
    * it is answered there.
    */
   async create(t: Transport, body: { route: string; title: string; template?: string; content?: string; header?: Header; order?: number; lang?: string }) {
-    const call: CallOptions = { method: 'POST', path: '/pages', body };
+    const call: CallOptions = { method: 'POST', path: '/pages', body, reply: 'page' };
     const r = await request(t, call).catch((err: unknown) => {
       if (!isAppError(err) || err.code !== 'invalid_input') throw err;
       const said = err.info.fields?.route ?? (err.info.fields ? undefined : err.message);
@@ -316,6 +316,7 @@ export const cmsPages = {
       path: `/pages/${routePath(route)}`,
       query: { lang: o.lang },
       body: patch,
+      reply: 'page', // the real service answers the whole page
       ...(o.ifMatch ? { ifMatch: o.ifMatch } : {}),
     });
   },
@@ -334,7 +335,7 @@ export const cmsPages = {
   },
 
   async copy(t: Transport, route: string, destination: string) {
-    const call: CallOptions = { method: 'POST', path: `/pages/${routePath(route)}/copy`, body: { route: destination } };
+    const call: CallOptions = { method: 'POST', path: `/pages/${routePath(route)}/copy`, body: { route: destination }, reply: 'page' };
     const r = await request(t, call);
     const w = parseAnswer(WrittenSchema, r.data, t, 'an answer', callName(call));
     return { route: writtenRoute(w), ...(w.slug != null ? { slug: w.slug } : {}), ...(w.title != null ? { title: w.title } : {}) };
@@ -427,7 +428,7 @@ export const cmsPages = {
       }
       send = { ...body, header: { ...header, title: body.title } };
     }
-    const call: CallOptions = { method: 'POST', path: `/pages/${routePath(route)}/translate`, body: send };
+    const call: CallOptions = { method: 'POST', path: `/pages/${routePath(route)}/translate`, body: send, reply: 'page' };
     const r = await request(t, call);
     const d = parseAnswer(TranslatedSchema, r.data ?? {}, t, 'a translation', callName(call));
     return { route, lang: body.lang, ...(d.title != null ? { title: d.title } : {}), ...(d.content != null ? { content: d.content } : {}) };
@@ -438,7 +439,7 @@ export const cmsPages = {
   },
 
   async sync(t: Transport, route: string, sourceLang: string, targetLang: string) {
-    const call: CallOptions = { method: 'POST', path: `/pages/${routePath(route)}/sync`, body: { source_lang: sourceLang, target_lang: targetLang } };
+    const call: CallOptions = { method: 'POST', path: `/pages/${routePath(route)}/sync`, body: { source_lang: sourceLang, target_lang: targetLang }, reply: 'page' };
     const r = await request(t, call);
     const d = parseAnswer(TranslatedSchema, r.data ?? {}, t, 'a sync result', callName(call));
     return { route, lang: targetLang, ...(d.title != null ? { title: d.title } : {}), ...(d.content != null ? { content: d.content } : {}) };
@@ -510,6 +511,7 @@ export const cmsPages = {
     const call: CallOptions = {
       path: `/pages/${routePath(route)}`,
       query: { lang: o.lang },
+      reply: 'page',
       ...(o.ifNoneMatch ? { ifNoneMatch: o.ifNoneMatch } : {}),
     };
     const r = await request(t, call);

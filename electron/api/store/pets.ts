@@ -211,6 +211,7 @@ export const storePets = {
       raw: { bytes, contentType: 'application/octet-stream', ...(o.onProgress ? { onProgress: o.onProgress } : {}) },
       envelope: 'text',
       timeoutMs: 10 * 60_000,
+      reply: 'media',
     });
     return { message: uploadMessage(r.data) };
   },

@@ -1,0 +1,159 @@
+/**
+ * What every channel does to the world, decided by reading its handler. The fault matrix
+ * (test/integration/fault-matrix.test.ts) takes its rows from the 'site-write' channels, so a new
+ * write cannot be added to the contract without joining it: `satisfies Record<ChannelName, …>`
+ * makes a channel missing here a compile error.
+ *
+ * - 'read': asks a site or the app, changes nothing but caches of what was read.
+ * - 'local': writes only the app's own database, files or keychain; no site sees a change.
+ * - 'session': talks to a site's auth routes (tokens, passwords), never its content or records.
+ * - 'site-write': sends a change to a CMS site's content or a store's records (now, or queued).
+ */
+import type { ChannelName } from './index';
+
+export type Effect = 'read' | 'local' | 'session' | 'site-write';
+
+export const channelEffects = {
+  'app.info': 'read',
+
+  // the site list lives in the app's database and the keychain; the probe only reads
+  'sites.list': 'read',
+  'sites.add': 'local',
+  'sites.update': 'local',
+  'sites.remove': 'local',
+  'sites.reorder': 'local',
+  'sites.test': 'read',
+
+  'auth.sessions': 'read',
+  'auth.setupStatus': 'read',
+  // setup makes the first account of a fresh site through its public setup route, which works
+  // once (a second is refused) and answers tokens: the site's sign-in, not a change to its content
+  'auth.setup': 'session',
+  'auth.signIn': 'session',
+  // the second step of a sign-in, and dropping its challenge (kept in the Host)
+  'auth.verify2fa': 'session',
+  'auth.cancel2fa': 'session',
+  // revokes the refresh token on the site: ends a session, changes no content
+  'auth.signOut': 'session',
+  // a token refresh and GET /me
+  'auth.refreshMe': 'read',
+  // the site mails a reset link / takes a new password: the person's account, not content
+  'auth.forgotPassword': 'session',
+  'auth.resetPassword': 'session',
+
+  // reads that keep what they read in the page cache (a copy of the site, not a change)
+  'pages.list': 'read',
+  'pages.level': 'read',
+  'pages.get': 'read',
+  'pages.open': 'read',
+  'pages.taxonomy': 'read',
+  'pages.create': 'site-write',
+  // "keep mine as a copy": creates a new page on the site
+  'pages.copyAsNew': 'site-write',
+  'pages.delete': 'site-write',
+  'pages.move': 'site-write',
+  'pages.reorder': 'site-write',
+  'pages.copy': 'site-write',
+  'pages.batch': 'site-write',
+  'pages.reorganize': 'site-write',
+
+  'translations.languages': 'read',
+  'translations.siteLanguages': 'read',
+  'translations.matrix': 'read',
+  'translations.compare': 'read',
+  'translations.translate': 'site-write',
+  'translations.adopt': 'site-write',
+  // POST …/sync writes the source language's text into the target's file on the site
+  'translations.sync': 'site-write',
+
+  'media.list': 'read',
+  // stages a chunk of an upload in the Host; the upload itself is media.upload
+  'media.uploadChunk': 'local',
+  'media.upload': 'site-write',
+  'media.delete': 'site-write',
+
+  'blueprints.templates': 'read',
+  'blueprints.page': 'read',
+  // GET /data/resolve: a field's options
+  'blueprints.options': 'read',
+
+  'drafts.get': 'read',
+  'drafts.list': 'read',
+  // the draft is kept in the app's database; nothing is sent until submit or a push
+  'drafts.save': 'local',
+  // drops the draft and its queued change here: the site's copy stands, untouched
+  'drafts.discard': 'local',
+  // stores the draft and pushes that page at once
+  'drafts.submit': 'site-write',
+  // the merge view's result goes on top of the site's copy and is pushed at once
+  'drafts.resolve': 'site-write',
+  'sync.status': 'read',
+  'sync.outbox': 'read',
+  // removes an outbox item here; the site is not told
+  'sync.discard': 'local',
+  // replays the outbox: every queued create, save, move, delete… goes to the site
+  'sync.push': 'site-write',
+
+  // the mirror reads the site and writes the app's copy of it
+  'mirror.start': 'local',
+  'mirror.cancel': 'local',
+  'mirror.status': 'read',
+  'mirror.failures': 'read',
+  'mirror.settings': 'read',
+  'mirror.setSettings': 'local',
+
+  'search.query': 'read',
+
+  'workspace.get': 'read',
+  'workspace.set': 'local',
+
+  'store.sessions': 'read',
+  'store.session': 'read',
+  'store.budget': 'read',
+  // the store's login answers a token; its logout ends it: no record changes
+  'store.login': 'session',
+  'store.logout': 'session',
+  'store.inventory': 'read',
+  'store.pets.list': 'read',
+  'store.pets.get': 'read',
+  'store.pets.create': 'site-write',
+  'store.pets.update': 'site-write',
+  'store.pets.delete': 'site-write',
+  'store.pets.uploadImage': 'site-write',
+  'store.orders.get': 'read',
+  'store.orders.place': 'site-write',
+  'store.orders.delete': 'site-write',
+  'store.users.get': 'read',
+  'store.users.create': 'site-write',
+  'store.users.createList': 'site-write',
+  'store.users.update': 'site-write',
+  'store.users.delete': 'site-write',
+
+  // a site's configuration: the form and its scopes are read (and kept as a copy); a save writes
+  // the site's configuration files
+  'settings.scopes': 'read',
+  'settings.open': 'read',
+  'settings.save': 'site-write',
+
+  // a site's accounts; a row action runs a plugin's handler on the site (it may change the account)
+  'users.list': 'read',
+  'users.extensions': 'read',
+  'users.get': 'read',
+  'users.create': 'site-write',
+  'users.update': 'site-write',
+  'users.delete': 'site-write',
+  'users.rowAction': 'site-write',
+  'users.apiKeys': 'read',
+  // minting and revoking a key change the account's records on the site (not a sign-in of ours)
+  'users.createApiKey': 'site-write',
+  'users.deleteApiKey': 'site-write',
+
+  // the damaged-database screen: a folder dialog, the unsynced work saved as files there, the file
+  // kept aside and a fresh one made; all in the app's own folders
+  'database.chooseFolder': 'local',
+  'database.saveUnsynced': 'local',
+  'database.startFresh': 'local',
+} as const satisfies Record<ChannelName, Effect>;
+
+/** The channels that send a change to a site (the fault matrix's rows). */
+export const siteWrites = (Object.keys(channelEffects) as ChannelName[]).filter((c) => channelEffects[c] === 'site-write');

@@ -1,0 +1,651 @@
+/**
+ * The fault matrix: every write the app sends to a site (the 'site-write' channels of
+ * contract/effects.ts, one row each) through every fault the sandboxes inject (the columns), on a
+ * Host with a real SQLite file talking to both sandboxes over loopback. Each cell asserts:
+ * - the renderer gets a clear answer: a success the app reached by itself (a 401 refreshed, a
+ *   short 429 waited out, the write queued for the next sync), or an error with its code and a
+ *   sentence naming the site's host or the thing, never "Something went wrong inside Sitedesk";
+ * - nothing is lost locally (the draft or the outbox item is still there when the write did not
+ *   reach the site);
+ * - nothing is sent twice: once the fault is cleared and the app retried (by itself, or the same
+ *   call again as a person would), the sandbox's own state shows the write applied exactly once.
+ * A site write without a row fails the test; the matrix is printed with its counts.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { channelEffects, siteWrites, type ChannelName, type ErrorInfo, type Page, type Site } from '../../electron/contract';
+import type { FaultRule } from '../sandbox/faults';
+import { startStoreSandbox, type SpecStoreSandbox } from '../sandbox/store/server';
+import { DEMO_ACCOUNTS } from '../sandbox/cms/seed';
+import { withHost, type DemoHost } from '../support/demo-host';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { adminApi } from '../support/host-calls';
+import { cmsPages } from '../../electron/api/cms/pages';
+
+type Answer = { ok: true; value: any } | { ok: false; error: ErrorInfo };
+
+/** How long the Host waits for an answer in the timeout column (its fetch is cut short), and how late the site answers. */
+const SHORT_TIMEOUT_MS = 200;
+const LATE_MS = 450;
+
+interface Column {
+  name: string;
+  rule: (route: string) => FaultRule;
+  /** the Host's requests time out after SHORT_TIMEOUT_MS while this column runs */
+  timeout?: boolean;
+}
+
+const COLUMNS: Column[] = [
+  { name: '500', rule: (route) => ({ route, status: 500 }) },
+  { name: 'dropped', rule: (route) => ({ route, drop: true }) },
+  { name: 'answer lost', rule: (route) => ({ route, dropAfter: true, times: 1 }) },
+  { name: 'timeout', rule: (route) => ({ route, latencyMs: LATE_MS }), timeout: true },
+  { name: '429 Retry-After', rule: (route) => ({ route, rateLimit: { retryAfter: 1 }, times: 1 }) },
+  { name: '429 bare', rule: (route) => ({ route, rateLimit: {}, times: 1 }) },
+  { name: '401 mid-way', rule: (route) => ({ route, status: 401, times: 1 }) },
+  { name: 'HTML page', rule: (route) => ({ route, html: true }) },
+  { name: 'truncated JSON', rule: (route) => ({ route, truncate: true }) },
+  { name: 'oversized', rule: (route) => ({ route, oversized: {} }) },
+];
+
+interface Ctx {
+  cell: string;
+  cms: DemoHost['cms'];
+  store: SpecStoreSandbox;
+  site: Site;
+  shop: Site;
+  invoke(channel: ChannelName, input: unknown): Promise<Answer>;
+}
+
+interface Row<S = any> {
+  target: 'cms' | 'store';
+  /** makes this cell's subject, behind the app's back (or through it, for a draft) */
+  prepare(c: Ctx): Promise<S>;
+  /** the request the fault hits (relative to the API prefix) */
+  route(s: S): string;
+  /** the person's call (made again as the retry) */
+  act(c: Ctx, s: S): Promise<Answer>;
+  /** when the write did not reach the site: what must still be here (`first`: what the person was told) */
+  kept?(c: Ctx, s: S, first: Answer): Promise<void>;
+  /** how many times the sandbox shows the write applied (1 after the retry) */
+  applied(c: Ctx, s: S): number | Promise<number>;
+}
+
+/** A structural write the Host answered as queued is in the site's outbox until the next sync. */
+const queuedInOutbox =
+  (op: string) =>
+  async (c: Ctx, s: { route: string }, first: Answer): Promise<void> => {
+    if (!first.ok || first.value?.queued !== true) return;
+    const outbox = (await c.invoke('sync.outbox', { siteId: c.site.id })) as { ok: true; value: { op: string; route: string }[] };
+    expect(
+      outbox.value.some((i) => i.op === op && i.route === s.route),
+      `the queued ${op} is in the outbox`,
+    ).toBe(true);
+  };
+
+/** The page as the site has it now, read past the Host; null when there is none. */
+async function sitePage(route: string): Promise<Page | null> {
+  return cmsPages.get(adminApi(cms()), route).catch(() => null);
+}
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+
+let fx: DemoHost;
+let store: SpecStoreSandbox;
+let shop: Site;
+let cut = false;
+/** The Host's clock runs this far ahead: a rate limit's countdown passed without waiting for it. */
+let skewMs = 0;
+const results = new Map<string, Map<string, string>>();
+
+/** The Host's fetch: in the timeout column every request gives up after SHORT_TIMEOUT_MS. */
+const hostFetch: typeof fetch = (input, init) =>
+  cut ? fetch(input, { ...init, signal: AbortSignal.any([...(init?.signal ? [init.signal] : []), AbortSignal.timeout(SHORT_TIMEOUT_MS)]) }) : fetch(input, init);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const cms = () => fx.cms;
+const exists = (route: string) => cms().content.find(route) !== null && cms().content.find(route) !== undefined;
+const seqNow = () => cms().events.list().at(-1)?.seq ?? 0;
+const eventsSince = (seq: number, name: string, match: (d: Record<string, any>) => boolean) => cms().events.list(name).filter((e) => e.seq > seq && match(e.data)).length;
+const pageRoute = (d: Record<string, any>) => (d.page as { route?: string } | undefined)?.route ?? d.route;
+
+async function makePage(route: string, extra: Record<string, unknown> = {}) {
+  await adminApi(cms()).call({ method: 'POST', path: '/pages', body: { route, title: `Page ${route}`, content: 'one\ntwo\nthree', ...extra } });
+}
+async function makeMedia(route: string, filename: string) {
+  const boundary = 'xfaultmatrix';
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n`;
+  const bytes = Buffer.concat([Buffer.from(head), PNG, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  await adminApi(cms()).call({ method: 'POST', path: `/pages${route}/media`, raw: { bytes, contentType: `multipart/form-data; boundary=${boundary}` } });
+}
+const mediaNames = (route: string): string[] => {
+  const page = cms().content.find(route) as { media?: { filename: string }[] } | null;
+  return (page?.media ?? []).map((m) => m.filename);
+};
+
+/** A pet made in the store behind the app's back. */
+const makePet = (name: string) => store.data.putPet(store.data.buildPet({ name, photoUrls: [], tags: [], status: 'available' }, store.data.newPetId()));
+const makeUser = (username: string) => store.data.addUsers([{ username, firstName: 'F', lastName: 'L', email: `${username}@example.com`, password: 'x', phone: '', userStatus: 0 } as never]);
+
+/** Every site write's row. A site write missing here fails the first test. */
+const ROWS: Partial<Record<ChannelName, Row>> = {
+  'pages.create': {
+    target: 'cms',
+    prepare: async (c) => ({ route: `/fm/new-${c.cell}`, seq: seqNow() }),
+    route: () => 'POST /pages',
+    act: (c, s) => c.invoke('pages.create', { siteId: c.site.id, route: s.route, title: `New ${c.cell}`, content: 'hello' }),
+    kept: queuedInOutbox('create'),
+    applied: (_c, s) => eventsSince(s.seq, 'onApiPageCreated', (d) => pageRoute(d) === s.route),
+  },
+  'pages.copyAsNew': {
+    target: 'cms',
+    prepare: async (c) => {
+      const route = `/fm/k-${c.cell}`;
+      await makePage(route);
+      return { route, seq: seqNow() };
+    },
+    route: () => 'POST /pages',
+    act: (c, s) => c.invoke('pages.copyAsNew', { siteId: c.site.id, route: s.route, title: 'Mine', content: 'my text', header: {} }),
+    applied: (_c, s) => eventsSince(s.seq, 'onApiPageCreated', (d) => String(pageRoute(d)).startsWith(`${s.route}-copy`)),
+  },
+  'pages.delete': {
+    target: 'cms',
+    prepare: async (c) => {
+      const route = `/fm/d-${c.cell}`;
+      await makePage(route);
+      return { route };
+    },
+    route: (s) => `DELETE /pages${s.route}`,
+    act: (c, s) => c.invoke('pages.delete', { siteId: c.site.id, route: s.route }),
+    kept: queuedInOutbox('delete'),
+    applied: (_c, s) => (exists(s.route) ? 0 : 1),
+  },
+  'pages.move': {
+    target: 'cms',
+    prepare: async (c) => {
+      const route = `/fm/m-${c.cell}`;
+      await makePage(route);
+      return { route, to: `/fm-dest/m-${c.cell}` };
+    },
+    route: (s) => `POST /pages${s.route}/move`,
+    act: (c, s) => c.invoke('pages.move', { siteId: c.site.id, route: s.route, parent: '/fm-dest' }),
+    kept: queuedInOutbox('move'),
+    applied: (_c, s) => (exists(s.to) && !exists(s.route) ? 1 : 0),
+  },
+  'pages.reorder': {
+    target: 'cms',
+    prepare: async (c) => {
+      const route = `/fm/r-${c.cell}`;
+      await makePage(route);
+      await makePage(`${route}/a`, { order: 1 });
+      await makePage(`${route}/b`, { order: 2 });
+      return { route };
+    },
+    route: (s) => `POST /pages${s.route}/reorder`,
+    act: (c, s) => c.invoke('pages.reorder', { siteId: c.site.id, route: s.route, order: ['b', 'a'] }),
+    applied: async (c, s) => {
+      const level = (await c.invoke('pages.level', { siteId: c.site.id, route: s.route })) as { ok: true; value: { items: { route: string }[] } };
+      return level.ok && level.value.items.map((p) => p.route).join() === `${s.route}/b,${s.route}/a` ? 1 : 0;
+    },
+  },
+  'pages.copy': {
+    target: 'cms',
+    prepare: async (c) => {
+      const route = `/fm/c-${c.cell}`;
+      await makePage(route);
+      return { route, to: `/fm-dest/c-${c.cell}`, seq: seqNow() };
+    },
+    route: (s) => `POST /pages${s.route}/copy`,
+    act: (c, s) => c.invoke('pages.copy', { siteId: c.site.id, route: s.route, destination: s.to }),
+    applied: (_c, s) => eventsSince(s.seq, 'onApiPageCreated', (d) => String(pageRoute(d)).startsWith(s.to)) || (exists(s.to) ? 1 : 0),
+  },
+  'pages.batch': {
+    target: 'cms',
+    prepare: async (c) => {
+      const route = `/fm/b-${c.cell}`;
+      await makePage(route);
+      return { route };
+    },
+    route: () => 'POST /pages/batch',
+    act: (c, s) => c.invoke('pages.batch', { siteId: c.site.id, operation: 'unpublish', routes: [s.route] }),
+    applied: async (_c, s) => ((await sitePage(s.route))?.published === false ? 1 : 0),
+  },
+  'pages.reorganize': {
+    target: 'cms',
+    prepare: async (c) => {
+      const route = `/fm/z-${c.cell}`;
+      await makePage(route);
+      return { route, to: `/fm-dest/z-${c.cell}` };
+    },
+    route: () => 'POST /pages/reorganize',
+    act: (c, s) => c.invoke('pages.reorganize', { siteId: c.site.id, operations: [{ route: s.route, parent: '/fm-dest' }] }),
+    applied: (_c, s) => (exists(s.to) && !exists(s.route) ? 1 : 0),
+  },
+  'translations.translate': {
+    target: 'cms',
+    prepare: async (c) => {
+      const route = `/fm/t-${c.cell}`;
+      await makePage(route);
+      return { route, seq: seqNow() };
+    },
+    route: (s) => `POST /pages${s.route}/translate`,
+    act: (c, s) => c.invoke('translations.translate', { siteId: c.site.id, route: s.route, lang: 'de', title: 'Seite', content: 'Text' }),
+    kept: queuedInOutbox('translate'),
+    applied: (_c, s) => (eventsSince(s.seq, 'onApiPageTranslated', (d) => pageRoute(d) === s.route) >= 1 ? 1 : 0),
+  },
+  'translations.adopt': {
+    target: 'cms',
+    prepare: async (c) => {
+      const route = `/fm/a-${c.cell}`;
+      await makePage(route);
+      return { route, seq: seqNow() };
+    },
+    route: (s) => `POST /pages${s.route}/adopt-language`,
+    act: (c, s) => c.invoke('translations.adopt', { siteId: c.site.id, route: s.route, lang: 'en' }),
+    applied: (_c, s) => (eventsSince(s.seq, 'onApiPageLanguageAdopted', (d) => pageRoute(d) === s.route) >= 1 ? 1 : 0),
+  },
+  'translations.sync': {
+    target: 'cms',
+    prepare: async (c) => {
+      const route = `/fm/s-${c.cell}`;
+      await makePage(route);
+      await adminApi(cms()).call({ method: 'POST', path: `/pages${route}/translate`, body: { lang: 'de', title: 'Alt', content: 'alt' } });
+      return { route, seq: seqNow() };
+    },
+    route: (s) => `POST /pages${s.route}/sync`,
+    act: (c, s) => c.invoke('translations.sync', { siteId: c.site.id, route: s.route, sourceLang: 'en', targetLang: 'de' }),
+    applied: (_c, s) => (eventsSince(s.seq, 'onApiPageSynced', (d) => pageRoute(d) === s.route) >= 1 ? 1 : 0),
+  },
+  'media.upload': {
+    target: 'cms',
+    prepare: async (c) => {
+      const route = `/fm/u-${c.cell}`;
+      await makePage(route);
+      return { route };
+    },
+    route: (s) => `POST /pages${s.route}/media`,
+    act: (c, s) => c.invoke('media.upload', { siteId: c.site.id, route: s.route, uploadId: `u-${c.cell}`, filename: 'dot.png', type: 'image/png', data: PNG.toString('base64') }),
+    applied: (_c, s) => mediaNames(s.route).length,
+  },
+  'media.delete': {
+    target: 'cms',
+    prepare: async (c) => {
+      const route = `/fm/x-${c.cell}`;
+      await makePage(route);
+      await makeMedia(route, 'gone.png');
+      return { route, filename: 'gone.png' };
+    },
+    route: (s) => `DELETE /pages${s.route}/media/gone.png`,
+    act: (c, s) => c.invoke('media.delete', { siteId: c.site.id, route: s.route, filename: 'gone.png' }),
+    applied: (_c, s) => (mediaNames(s.route).includes('gone.png') ? 0 : 1),
+  },
+  'drafts.submit': {
+    target: 'cms',
+    prepare: async (c) => {
+      const route = `/fm/e-${c.cell}`;
+      await makePage(route);
+      // the editor opens the page first (its base)
+      const opened = (await c.invoke('pages.open', { siteId: c.site.id, route })) as { ok: true; value: { page: Page } };
+      return { route, header: opened.value.page.header, seq: seqNow() };
+    },
+    route: (s) => `PATCH /pages${s.route}`,
+    act: (c, s) => c.invoke('drafts.submit', { siteId: c.site.id, route: s.route, title: `Page ${s.route}`, header: s.header, content: 'one\nmine\nthree' }),
+    kept: async (c, s) => {
+      const drafts = (await c.invoke('drafts.list', { siteId: c.site.id })) as { ok: true; value: { route: string }[] };
+      expect(drafts.value.some((d) => d.route === s.route), 'the draft is kept').toBe(true);
+    },
+    applied: async (_c, s) => ((await sitePage(s.route))?.content.trim() === 'one\nmine\nthree' ? eventsSince(s.seq, 'onApiPageUpdated', (d) => pageRoute(d) === s.route) : 0),
+  },
+  'drafts.resolve': {
+    target: 'cms',
+    prepare: async (c) => {
+      const route = `/fm/v-${c.cell}`;
+      await makePage(route);
+      const opened = (await c.invoke('pages.get', { siteId: c.site.id, route })) as { ok: true; value: { header: Record<string, unknown> } };
+      await c.invoke('drafts.save', { siteId: c.site.id, route, title: `Page ${route}`, header: opened.value.header, content: 'one\nmine\nthree' });
+      cms().editPage({ route, content: 'one\ntheirs\nthree' });
+      const first = (await c.invoke('drafts.submit', { siteId: c.site.id, route, title: `Page ${route}`, header: opened.value.header, content: 'one\nmine\nthree' })) as { ok: true; value: { outcome: string; draft: { id: number } } };
+      expect(first.value.outcome).toBe('conflicted');
+      return { route, draftId: first.value.draft.id, header: opened.value.header, seq: seqNow() };
+    },
+    route: (s) => `PATCH /pages${s.route}`,
+    act: (c, s) => c.invoke('drafts.resolve', { draftId: s.draftId, title: `Page ${s.route}`, header: s.header, content: 'one\nboth\nthree' }),
+    kept: async (c, s) => {
+      const drafts = (await c.invoke('drafts.list', { siteId: c.site.id })) as { ok: true; value: { id: number }[] };
+      expect(drafts.value.some((d) => d.id === s.draftId), 'the draft is kept').toBe(true);
+    },
+    applied: async (_c, s) => ((await sitePage(s.route))?.content.trim() === 'one\nboth\nthree' ? eventsSince(s.seq, 'onApiPageUpdated', (d) => pageRoute(d) === s.route) : 0),
+  },
+  'sync.push': {
+    target: 'cms',
+    prepare: async (c) => {
+      const route = `/fm/p-${c.cell}`;
+      await makePage(route);
+      // a create queued while the site was away: the push's POST is what the fault hits
+      cms().faults.set({ route: 'POST /pages', drop: true });
+      const queued = (await c.invoke('pages.create', { siteId: c.site.id, route: `${route}/q`, title: 'Queued', content: 'q' })) as { ok: true; value: { queued?: boolean } };
+      cms().faults.clear();
+      expect(queued.value.queued).toBe(true);
+      return { route: `${route}/q`, seq: seqNow() };
+    },
+    route: () => 'POST /pages',
+    act: (c) => c.invoke('sync.push', { siteId: c.site.id }),
+    kept: async (c, s) => {
+      const outbox = (await c.invoke('sync.outbox', { siteId: c.site.id })) as { ok: true; value: { route: string }[] };
+      expect(outbox.value.some((i) => i.route === s.route), 'the outbox item is kept').toBe(true);
+    },
+    applied: (_c, s) => eventsSince(s.seq, 'onApiPageCreated', (d) => pageRoute(d) === s.route),
+  },
+
+  'store.pets.create': {
+    target: 'store',
+    prepare: async (c) => ({ name: `Rex ${c.cell}` }),
+    route: () => 'POST /pet',
+    act: (c, s) => c.invoke('store.pets.create', { siteId: c.shop.id, name: s.name, photoUrls: [], status: 'available' }),
+    applied: (_c, s) => store.data.pets().filter((p) => p.name === s.name).length,
+  },
+  'store.pets.update': {
+    target: 'store',
+    prepare: async (c) => ({ id: makePet(`Old ${c.cell}`).id, name: `New ${c.cell}` }),
+    route: () => 'PUT /pet',
+    act: (c, s) => c.invoke('store.pets.update', { siteId: c.shop.id, id: s.id, name: s.name, photoUrls: [], status: 'available' }),
+    applied: (_c, s) => (store.data.pet(s.id)?.name === s.name ? 1 : 0),
+  },
+  'store.pets.delete': {
+    target: 'store',
+    prepare: async (c) => ({ id: makePet(`Gone ${c.cell}`).id }),
+    route: (s) => `DELETE /pet/${s.id}`,
+    act: (c, s) => c.invoke('store.pets.delete', { siteId: c.shop.id, petId: s.id }),
+    applied: (_c, s) => (store.data.pet(s.id) ? 0 : 1),
+  },
+  'store.pets.uploadImage': {
+    target: 'store',
+    prepare: async (c) => ({ id: makePet(`Photo ${c.cell}`).id }),
+    route: (s) => `POST /pet/${s.id}/uploadImage`,
+    act: (c, s) => c.invoke('store.pets.uploadImage', { siteId: c.shop.id, petId: s.id, uploadId: `p-${c.cell}`, filename: 'dot.png', type: 'image/png', data: PNG.toString('base64') }),
+    applied: (_c, s) => store.data.pet(s.id)?.photoUrls.length ?? 0,
+  },
+  'store.orders.place': {
+    target: 'store',
+    prepare: async (c) => ({ petId: makePet(`Sold ${c.cell}`).id }),
+    route: () => 'POST /store/order',
+    act: (c, s) => c.invoke('store.orders.place', { siteId: c.shop.id, petId: s.petId, quantity: 1 }),
+    applied: (_c, s) => store.data.orders().filter((o) => o.petId === s.petId).length,
+  },
+  'store.orders.delete': {
+    target: 'store',
+    prepare: async (c) => ({ id: store.data.addOrder({ petId: makePet(`Ordered ${c.cell}`).id, quantity: 1, status: 'placed', complete: false } as never).id }),
+    route: (s) => `DELETE /store/order/${s.id}`,
+    act: (c, s) => c.invoke('store.orders.delete', { siteId: c.shop.id, orderId: s.id }),
+    applied: (_c, s) => (store.data.order(s.id) ? 0 : 1),
+  },
+  'store.users.create': {
+    target: 'store',
+    prepare: async (c) => ({ username: `u${c.cell.replace(/\W/g, '')}` }),
+    route: () => 'POST /user',
+    act: (c, s) => c.invoke('store.users.create', { siteId: c.shop.id, user: { username: s.username, firstName: 'Ann', lastName: 'Lee', email: `${s.username}@example.com`, password: 'Secret-pass-1', phone: '' } }),
+    applied: (_c, s) => store.data.users().filter((u) => u.username === s.username).length,
+  },
+  'store.users.createList': {
+    target: 'store',
+    prepare: async (c) => ({ names: [`l${c.cell.replace(/\W/g, '')}a`, `l${c.cell.replace(/\W/g, '')}b`] }),
+    route: () => 'POST /user/createWithList',
+    act: (c, s) =>
+      c.invoke('store.users.createList', {
+        siteId: c.shop.id,
+        users: s.names.map((username: string) => ({ username, firstName: 'Ann', lastName: 'Lee', email: `${username}@example.com`, password: 'Secret-pass-1', phone: '' })),
+      }),
+    applied: (_c, s) => Math.max(...s.names.map((n: string) => store.data.users().filter((u) => u.username === n).length)),
+  },
+  'store.users.update': {
+    target: 'store',
+    prepare: async (c) => {
+      const username = `e${c.cell.replace(/\W/g, '')}`;
+      makeUser(username);
+      return { username };
+    },
+    route: (s) => `PUT /user/${s.username}`,
+    act: (c, s) => c.invoke('store.users.update', { siteId: c.shop.id, username: s.username, changes: { firstName: 'Changed' } }),
+    applied: (_c, s) => (store.data.user(s.username)?.firstName === 'Changed' ? 1 : 0),
+  },
+  'store.users.delete': {
+    target: 'store',
+    prepare: async (c) => {
+      const username = `g${c.cell.replace(/\W/g, '')}`;
+      makeUser(username);
+      return { username };
+    },
+    route: (s) => `DELETE /user/${s.username}`,
+    act: (c, s) => c.invoke('store.users.delete', { siteId: c.shop.id, username: s.username }),
+    applied: (_c, s) => (store.data.user(s.username) ? 0 : 1),
+  },
+};
+
+/** An account made on the CMS behind the app's back. */
+const makeAccount = async (username: string) => {
+  await cms().accounts.create({ username, email: `${username}@example.test`, password: 'Long-enough-pass1', fullname: 'Before' });
+  return username;
+};
+const storedSiteTitle = (): unknown => {
+  const f = join(cms().dataDir, 'config', 'site.json');
+  return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as { title?: unknown }).title : undefined;
+};
+const cellName = (c: Ctx) => `fm-${c.cell}`;
+/** How often the membership plugin's extend ran for the cell's account (what the person checks). */
+const rowActionRuns = (s: { username: string; seq: number }) => eventsSince(s.seq, 'onApiUserListRowAction', (d) => d.id === 'membership-extend' && d.username === s.username);
+
+/** The CMS writes that are never queued (settings, accounts, keys): a refusal says why, and the person tries again. */
+Object.assign(ROWS, {
+  'settings.save': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ title: `Settings ${c.cell}` }),
+    route: () => 'PATCH /config/site',
+    act: async (c: Ctx, s: { title: string }) => {
+      const form = (await c.invoke('settings.open', { siteId: c.site.id, scope: 'site' })) as Answer;
+      if (!form.ok) return form;
+      return c.invoke('settings.save', { siteId: c.site.id, scope: 'site', etag: form.value.etag, changes: [{ path: ['title'], value: s.title }] });
+    },
+    // a PATCH of one value: applied is the value the site holds
+    applied: (_c: Ctx, s: { title: string }) => (storedSiteTitle() === s.title ? 1 : 0),
+  },
+  'users.create': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ username: cellName(c), seq: seqNow() }),
+    route: () => 'POST /users',
+    act: (c: Ctx, s: { username: string }) => c.invoke('users.create', { siteId: c.site.id, user: { username: s.username, password: 'Long-enough-pass1', email: `${s.username}@example.test` } }),
+    applied: (_c: Ctx, s: { username: string; seq: number }) => eventsSince(s.seq, 'onApiUserCreated', (d) => d.user?.username === s.username),
+  },
+  'users.update': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ username: await makeAccount(cellName(c)), fullname: `After ${c.cell}` }),
+    route: (s: { username: string }) => `PATCH /users/${s.username}`,
+    act: async (c: Ctx, s: { username: string; fullname: string }) => {
+      const read = (await c.invoke('users.get', { siteId: c.site.id, username: s.username })) as Answer;
+      if (!read.ok) return read;
+      return c.invoke('users.update', { siteId: c.site.id, username: s.username, etag: read.value.etag, changes: { fullname: s.fullname } });
+    },
+    applied: (_c: Ctx, s: { username: string; fullname: string }) => (cms().accounts.get(s.username)?.fullname === s.fullname ? 1 : 0),
+  },
+  'users.delete': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ username: await makeAccount(cellName(c)) }),
+    route: (s: { username: string }) => `DELETE /users/${s.username}`,
+    act: (c: Ctx, s: { username: string }) => c.invoke('users.delete', { siteId: c.site.id, username: s.username }),
+    applied: (_c: Ctx, s: { username: string }) => (cms().accounts.get(s.username) ? 0 : 1),
+  },
+  'users.rowAction': {
+    target: 'cms',
+    // a plugin's action is not safe to run twice: a lost answer makes the same run ask first
+    prepare: async (c: Ctx) => {
+      const username = await makeAccount(cellName(c));
+      cms().memberships.put(username, { plan: 'basic', valid_till: '2027-01-01', renewed_at: 0, seats: 1 } as never);
+      return { username, seq: seqNow() };
+    },
+    route: (s: { username: string }) => `POST /users/${s.username}/row-action`,
+    act: async (c: Ctx, s: { username: string; seq: number }) => {
+      const first = (await c.invoke('users.rowAction', { siteId: c.site.id, username: s.username, actionId: 'membership-extend' })) as Answer;
+      // asked to check first (an earlier run's answer was lost): the person looks, and runs it again only if it did not happen
+      if (!first.ok && first.error.code === 'conflict' && /may already have run/.test(first.error.message) && rowActionRuns(s) === 0) {
+        return c.invoke('users.rowAction', { siteId: c.site.id, username: s.username, actionId: 'membership-extend', again: true });
+      }
+      return first;
+    },
+    applied: (_c: Ctx, s: { username: string; seq: number }) => rowActionRuns(s),
+  },
+  'users.createApiKey': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ username: await makeAccount(cellName(c)), name: `key ${c.cell}` }),
+    route: (s: { username: string }) => `POST /users/${s.username}/api-keys`,
+    act: (c: Ctx, s: { username: string; name: string }) => c.invoke('users.createApiKey', { siteId: c.site.id, username: s.username, name: s.name, scopes: ['api.access'], expiryDays: null }),
+    // keys of that name the site holds that still sign in (one whose answer was lost is revoked)
+    applied: (_c: Ctx, s: { username: string; name: string }) => cms().apiKeys.listFor(s.username).filter((k) => k.name === s.name && k.active !== false).length,
+  },
+  'users.deleteApiKey': {
+    target: 'cms',
+    prepare: async (c: Ctx) => {
+      const username = await makeAccount(cellName(c));
+      const minted = await adminApi(cms()).call<{ id: string }>({ method: 'POST', path: `/users/${username}/api-keys`, body: { name: 'doomed' } });
+      return { username, keyId: String(minted.data.id) };
+    },
+    route: (s: { username: string; keyId: string }) => `DELETE /users/${s.username}/api-keys/${s.keyId}`,
+    act: (c: Ctx, s: { username: string; keyId: string }) => c.invoke('users.deleteApiKey', { siteId: c.site.id, username: s.username, keyId: s.keyId }),
+    applied: (_c: Ctx, s: { username: string; keyId: string }) => (cms().apiKeys.listFor(s.username).some((k) => k.id === s.keyId && k.active !== false) ? 0 : 1),
+  },
+} satisfies Partial<Record<ChannelName, Row>>);
+
+/**
+ * Cells that fail because the app is wrong and the fix is not made yet: each runs as `test.fails`
+ * (it must still fail: once fixed, the entry goes) and names the defect.
+ */
+const KNOWN: Partial<Record<ChannelName, Record<string, string>>> = {
+  'store.orders.place': {
+    'answer lost': 'document 3 makes its own order ids and looks up only 1 to 10, so an order whose answer was lost cannot be found and is placed twice',
+    'truncated JSON': 'document 3 makes its own order ids and looks up only 1 to 10, so an order whose answer was cut cannot be found and is placed twice',
+  },
+};
+
+/** An answer that says the write is kept here for later (the outbox, a draft). */
+const keptForLater = (v: any): boolean => v?.queued === true || v?.outcome === 'queued' || v?.outcome === 'signed_out' || (typeof v?.remaining === 'number' && v.remaining > 0);
+/** An answer that is a refusal in the value (a Save the site refused, a push with refused items). */
+const refusal = (v: any): string | null => (v?.outcome === 'rejected' ? v.problem.message : typeof v?.rejected === 'number' && v.rejected > 0 ? 'a change was refused' : null);
+
+/** The sentence is clear: its code, no "inside Sitedesk", and it names the site's host or the thing. */
+function clarity(message: string, code: string | undefined, names: string[]): string | null {
+  if (code === 'internal' || /Something went wrong inside Sitedesk/i.test(message)) return `internal: ${message}`;
+  if (!names.some((n) => message.includes(n))) return `unclear (${code ?? 'no code'}): ${message}`;
+  return null;
+}
+
+async function runCell(channel: ChannelName, row: Row, col: Column, c: Ctx): Promise<void> {
+  const sandbox = row.target === 'cms' ? c.cms : c.store;
+  const s = await row.prepare(c);
+  sandbox.faults.set(col.rule(row.route(s)));
+  cut = col.timeout === true;
+  let first: Answer;
+  try {
+    first = await row.act(c, s);
+  } finally {
+    cut = false;
+  }
+  // a late answer still lands on the site: wait for it before anything else
+  if (col.timeout) await sleep(LATE_MS + 100);
+  sandbox.faults.clear();
+
+  const host = new URL(sandbox.url).host;
+  const site = row.target === 'cms' ? c.site : c.shop;
+  const names = [host, site.name, ...Object.values(s).filter((x): x is string => typeof x === 'string')];
+  if (!first.ok) {
+    expect(clarity(first.error.message, first.error.code, names), 'a clear message').toBeNull();
+  } else {
+    if (first.value?.problem) expect(clarity(first.value.problem.message, undefined, names), 'a clear problem').toBeNull();
+    if (first.value?.stopped) expect(clarity(first.value.stopped.message, undefined, names), 'a clear stop').toBeNull();
+  }
+  // what did not reach the site is still here
+  if (row.kept && (await row.applied(c, s)) === 0) await row.kept(c, s, first);
+
+  // the retry: what was kept goes with the next sync; what failed is asked again, as a person would
+  // (after a rate limit's countdown: the Host's clock is moved on by it instead of waiting)
+  if (!first.ok || refusal(first.value) !== null || (keptForLater(first.value) && !('remaining' in (first.value ?? {})))) {
+    if (!first.ok && first.error.code === 'rate_limited') skewMs += (first.error.retryAfter ?? 60) * 1000;
+    let again = await row.act(c, s);
+    if (!again.ok && again.error.code === 'rate_limited') {
+      skewMs += (again.error.retryAfter ?? 60) * 1000;
+      again = await row.act(c, s);
+    }
+    // the same call again may be told the write is there already
+    if (!again.ok) expect(['not_found', 'duplicate', 'conflict', 'invalid_input'], again.error.message).toContain(again.error.code);
+  }
+  if (row.target === 'cms') await c.invoke('sync.push', { siteId: c.site.id });
+  expect(await row.applied(c, s), 'applied exactly once').toBe(1);
+}
+
+describe('the fault matrix', () => {
+  let ctx: Ctx;
+
+  beforeAll(async () => {
+    // retries keep their number, not their length: the run stays short
+    fx = await withHost({ host: { fetch: hostFetch, now: () => Date.now() + skewMs, retryDelaysMs: [20, 50] }, site: false });
+    store = (await startStoreSandbox({ flavor: 'spec' })) as SpecStoreSandbox;
+    const site = await fx.call('sites.add', { name: 'Faults', kind: 'cms', baseUrl: fx.cms.url, environment: null, authMode: 'password' });
+    await fx.call('auth.signIn', { siteId: site.id, username: 'admin', password: DEMO_ACCOUNTS.admin.password });
+    shop = await fx.call('sites.add', { name: 'Shop', kind: 'store', baseUrl: store.url, environment: null, authMode: 'apikey', apiKey: store.seeded!.keys.enterprise });
+    await makePage('/fm');
+    await makePage('/fm-dest');
+    ctx = { cell: '', cms: fx.cms, store, site, shop, invoke: (channel, input) => fx.host.invoke(channel, input as never) as Promise<Answer> };
+  });
+  afterAll(async () => {
+    const rows = [...results.keys()];
+    if (rows.length) {
+      const width = Math.max(...rows.map((r) => r.length));
+      const lines = [`${''.padEnd(width)} | ${COLUMNS.map((c) => c.name).join(' | ')}`];
+      let passed = 0;
+      let cells = 0;
+      const failures: string[] = [];
+      for (const r of rows) {
+        const marks = COLUMNS.map((c) => {
+          const v = results.get(r)!.get(c.name);
+          if (v === undefined) return '·'.padEnd(c.name.length);
+          cells++;
+          if (v === '✓') passed++;
+          else failures.push(`${r} × ${c.name}: ${v}`);
+          return (v === '✓' ? '✓' : '✗').padEnd(c.name.length);
+        });
+        lines.push(`${r.padEnd(width)} | ${marks.join(' | ')}`);
+      }
+      const known = Object.values(KNOWN).reduce((n, r) => n + Object.keys(r ?? {}).length, 0);
+      lines.push(`${rows.length} writes × ${COLUMNS.length} faults = ${rows.length * COLUMNS.length} cells, ${cells} run, ${passed} passed, ${cells - passed} failed (${known} of them known defects, marked test.fails)`);
+      console.log([...lines, ...failures].join('\n'));
+    }
+    await store?.close();
+    await fx?.close();
+  });
+
+  test('every site write of the contract has a row, and every row is a site write', () => {
+    expect(siteWrites.filter((c) => !ROWS[c])).toEqual([]);
+    expect(Object.keys(ROWS).filter((c) => channelEffects[c as ChannelName] !== 'site-write')).toEqual([]);
+  });
+
+  describe.each(siteWrites.filter((c) => ROWS[c]))('%s', (channel) => {
+    COLUMNS.forEach((col, i) => {
+      const known = KNOWN[channel]?.[col.name];
+      (known ? test.fails : test)(known ? `${col.name} (known defect: ${known})` : col.name, async () => {
+        const row = ROWS[channel]!;
+        ctx.cell = `${siteWrites.indexOf(channel)}x${i}`;
+        const mark = (v: string) => {
+          if (!results.has(channel)) results.set(channel, new Map());
+          results.get(channel)!.set(col.name, v);
+        };
+        try {
+          await runCell(channel, row, col, ctx);
+          mark('✓');
+        } catch (err) {
+          mark(String(err instanceof Error ? err.message : err).split('\n')[0]!.slice(0, 200));
+          throw err;
+        } finally {
+          fx.cms.faults.clear();
+          store.faults.clear();
+        }
+      });
+    });
+  });
+});
