@@ -242,6 +242,8 @@ export const OrderPlace = v.strictObject({
   shipDate: v.optional(v.pipe(v.string(), v.isoTimestamp('Enter the ship date as an ISO 8601 date-time, such as 2025-06-01T12:00:00Z.'))),
   status: v.optional(v.picklist(ORDER_STATUSES, 'Choose placed, approved or delivered.')),
   complete: v.optional(v.boolean()),
+  /** Place it even though an earlier try's answer was lost and the store cannot say whether it has it (the person checked). */
+  again: v.optional(v.boolean()),
 });
 
 /**

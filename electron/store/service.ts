@@ -106,7 +106,7 @@ export function storeService(deps: StoreDeps) {
     for (const [k, u] of uncertain) if (now() - u.at >= UNCERTAIN_MS) uncertain.delete(k);
     for (const [k, u] of uncertainUploads) if (now() - u.at >= UNCERTAIN_MS) uncertainUploads.delete(k);
   }
-  async function createOnce<T>(siteId: string, what: unknown, lookup: (t: Transport, id: number) => Promise<T>, create: (id: number) => Promise<T>): Promise<T> {
+  async function createOnce<T>(siteId: string, what: unknown, lookup: (t: Transport, id: number) => Promise<T>, create: (id: number) => Promise<T>, again = false): Promise<T> {
     forgetOld();
     const key = `${siteId}\n${JSON.stringify(what)}`;
     const earlier = uncertain.get(key);
@@ -114,13 +114,26 @@ export function storeService(deps: StoreDeps) {
     if (id === earlier?.id) {
       // not there, or a store that cannot look that id up (document 3 finds orders 1 to 10 only):
       // it goes again, as it would have without the lookup
+      let unknowable = false;
       const found = await remote(siteId, (t) => lookup(t, id)).catch((err: unknown) => {
-        if (isAppError(err) && (err.code === 'not_found' || err.code === 'invalid_input')) return null;
+        if (isAppError(err) && err.code === 'not_found') return null;
+        // the store cannot look that id up (document 3 finds orders 1 to 10 only): nobody knows
+        if (isAppError(err) && err.code === 'invalid_input') {
+          unknowable = true;
+          return null;
+        }
         throw err;
       });
       if (found !== null) {
         uncertain.delete(key);
         return found;
+      }
+      if (unknowable && !again) {
+        const at = new Date(earlier!.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+        throw new AppError({
+          code: 'conflict',
+          message: `The store may already have this: its answer to the same request at ${at} was lost, and it cannot look that one up to tell. Check the store; send it again only if it is not there.`,
+        });
       }
     }
     try {
@@ -367,9 +380,9 @@ export function storeService(deps: StoreDeps) {
      * one), the status (Petstore's inventory breaks on an order without one) and `complete`.
      */
     async placeOrder(o: OrderPlace): Promise<Order> {
-      const { siteId, ...fields } = o;
+      const { siteId, again, ...fields } = o;
       const body = { ...fields, status: fields.status ?? 'placed', complete: fields.complete ?? false };
-      return createOnce(siteId, ['order', body], storeOrders.get, (id) => remote(siteId, (t) => storeOrders.place(t, { ...body, id })));
+      return createOnce(siteId, ['order', body], storeOrders.get, (id) => remote(siteId, (t) => storeOrders.place(t, { ...body, id })), again === true);
     },
 
     order(siteId: string, orderId: number): Promise<Order> {
