@@ -20,6 +20,7 @@ import { workspaceChannels, workspaceEvents } from './workspace';
 import { storeChannels, storeEvents } from './store';
 import { databaseChannels, databaseEvents } from './database';
 import { settingsChannels, settingsEvents } from './settings';
+import { libraryChannels, libraryEvents } from './library';
 
 export * from './errors';
 export * from './app';
@@ -40,6 +41,7 @@ export * from './workspace';
 export * from './store';
 export * from './database';
 export * from './settings';
+export * from './library';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */
@@ -58,6 +60,7 @@ export const channels = {
   ...storeChannels,
   ...databaseChannels,
   ...settingsChannels,
+  ...libraryChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -76,6 +79,7 @@ export const events = {
   ...storeEvents,
   ...databaseEvents,
   ...settingsEvents,
+  ...libraryEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

@@ -24,6 +24,7 @@ import { translationsService, type TranslationsService } from '../translations/s
 import { mediaService, type MediaService } from '../media/service';
 import { blueprintsService, type BlueprintsService } from '../blueprints/service';
 import { settingsService, type SettingsService } from '../settings/service';
+import { libraryService, type LibraryService } from '../library/service';
 import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
@@ -41,6 +42,7 @@ import { translationsHandlers } from '../translations/handlers';
 import { mediaHandlers } from '../media/handlers';
 import { blueprintsHandlers } from '../blueprints/handlers';
 import { settingsHandlers } from '../settings/handlers';
+import { libraryHandlers } from '../library/handlers';
 import { syncHandlers } from '../sync/handlers';
 import { mirrorHandlers } from '../mirror/handlers';
 import { searchHandlers } from '../search/handlers';
@@ -95,6 +97,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let media: MediaService | undefined;
   let blueprints: BlueprintsService | undefined;
   let settings: SettingsService | undefined;
+  let library: LibraryService | undefined;
   let sync: SyncService | undefined;
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
@@ -229,6 +232,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     media = mediaService({ ...calls, progress: (p) => emit('media.progress', p) });
     blueprints = blueprintsService(calls);
     settings = settingsService({ ...calls, siteCache: r.siteCache });
+    library = libraryService({ ...calls, siteCache: r.siteCache, progress: (p) => emit('library.progress', p) });
     const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
     sync = sy;
     const m = mirrorService({ sites: r.sites, rows, sessions: s, pages: r.pages, repo: r.mirror, prefs: r.prefs, siteCache: r.siteCache, emit: (p) => emit('mirror.progress', p) });
@@ -305,6 +309,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...mediaHandlers(() => need(media)),
     ...blueprintsHandlers(() => need(blueprints)),
     ...settingsHandlers(() => need(settings)),
+    ...libraryHandlers(() => need(library)),
     ...syncHandlers(() => need(sync)),
     ...mirrorHandlers(() => need(mirror)),
     ...searchHandlers(() => need(search)),

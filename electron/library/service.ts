@@ -1,0 +1,95 @@
+/**
+ * A CMS site's media library: folders listed page by page (or searched through), uploads staged in
+ * pieces like page media and sent with progress events, deletes, renames and moves of files and
+ * folders.
+ *
+ * Offline: each listing read is kept as a copy (site_cache, one key per folder, page, type and
+ * search), so the library stays readable while the site is away, with the time of the copy. Writes
+ * are not queued: a change the site does not answer is refused with the reason, because a file
+ * moved or deleted hours later, unseen, could break pages that were fixed meanwhile.
+ */
+import { AppError } from '../base/app-error';
+import { cmsLibrary, type LibraryQuery } from '../api/cms/library';
+import type { ChannelParsed, LibraryFile, LibraryFolder, LibraryListing } from '../contract';
+import type { SiteCacheRepo } from '../db/repos/site-cache';
+import { siteCalls, unreachable, type SiteCallDeps } from '../sites/calls';
+import { uploadStaging } from '../media/upload-staging';
+import { throttledProgress, type UploadProgress } from '../base/upload-progress';
+
+export interface LibraryDeps extends SiteCallDeps {
+  siteCache: SiteCacheRepo;
+  /** Upload progress, for the `library.progress` event. */
+  progress: (p: UploadProgress) => void;
+}
+
+/** The copy's key of one listing: what was asked, so a copy answers exactly the listing it was. */
+export const listingKey = (q: LibraryQuery) => `library:list:${JSON.stringify([q.path, q.page, q.perPage, q.search ?? '', q.type ?? ''])}`;
+
+const NOT_SENT = 'Changes to the media library are never sent later by themselves: do it again once the site answers.';
+
+export function libraryService(deps: LibraryDeps) {
+  const { siteCache, progress } = deps;
+  const { t, once, away } = siteCalls(deps);
+  const staging = uploadStaging();
+
+  /** A write: refused at once while the site is known away, and with the reason when it does not answer. */
+  async function write<T>(siteId: string, what: string, send: () => Promise<T>): Promise<T> {
+    if (away(siteId)) throw new AppError({ code: 'network', message: `The site is not reachable, so ${what} was not done. ${NOT_SENT}` });
+    try {
+      return await send();
+    } catch (err) {
+      if (unreachable(err)) throw new AppError({ ...err.info, message: `${err.message.replace(/\.$/, '')}. ${what[0]!.toUpperCase()}${what.slice(1)} was not done. ${NOT_SENT}` }, { cause: err });
+      throw err;
+    }
+  }
+
+  return {
+    async list(q: ChannelParsed<'library.list'>): Promise<LibraryListing> {
+      const query: LibraryQuery = { path: q.search ? '' : q.path, page: q.page, perPage: q.perPage, search: q.search || undefined, type: q.type };
+      const key = listingKey(query);
+      const copy = siteCache.get<LibraryListing>(q.siteId, key);
+      if (copy && away(q.siteId)) return { ...copy.value, copiedAt: copy.fetchedAt };
+      try {
+        const page = await cmsLibrary.list(copy ? once(q.siteId) : t(q.siteId), query);
+        const listing: LibraryListing = { path: query.path, search: query.search ?? null, type: query.type ?? null, ...page, copiedAt: null };
+        siteCache.put(q.siteId, key, listing);
+        return listing;
+      } catch (err) {
+        if (copy && unreachable(err)) return { ...copy.value, copiedAt: copy.fetchedAt };
+        throw err;
+      }
+    },
+
+    /** A piece of a file for a later `upload`. */
+    stageChunk(q: ChannelParsed<'library.uploadChunk'>): { received: number } {
+      return { received: staging.add(q.uploadId, q.offset, Buffer.from(q.data, 'base64')) };
+    },
+
+    async upload(q: ChannelParsed<'library.upload'>): Promise<LibraryFile> {
+      if (away(q.siteId)) {
+        staging.drop(q.uploadId);
+        throw new AppError({ code: 'network', message: `The site is not reachable, so ${q.filename} was not uploaded. ${NOT_SENT}` });
+      }
+      const bytes = staging.take(q.uploadId);
+      return write(q.siteId, `the upload of ${q.filename}`, () =>
+        cmsLibrary.upload(t(q.siteId), q.path, { name: q.filename, type: q.type, bytes }, throttledProgress(q.uploadId, progress)),
+      );
+    },
+
+    remove: (q: ChannelParsed<'library.delete'>): Promise<{ path: string }> =>
+      write(q.siteId, `the delete of ${q.path}`, () => cmsLibrary.remove(t(q.siteId), q.path)).then(() => ({ path: q.path })),
+
+    move: (q: ChannelParsed<'library.move'>): Promise<LibraryFile> => write(q.siteId, `the move of ${q.from}`, () => cmsLibrary.move(t(q.siteId), q.from, q.to)),
+
+    createFolder: (q: ChannelParsed<'library.createFolder'>): Promise<LibraryFolder> =>
+      write(q.siteId, `the new folder ${q.path}`, () => cmsLibrary.createFolder(t(q.siteId), q.path)),
+
+    renameFolder: (q: ChannelParsed<'library.renameFolder'>): Promise<LibraryFolder> =>
+      write(q.siteId, `the renaming of ${q.from}`, () => cmsLibrary.renameFolder(t(q.siteId), q.from, q.to)),
+
+    removeFolder: (q: ChannelParsed<'library.deleteFolder'>): Promise<{ path: string }> =>
+      write(q.siteId, `the delete of the folder ${q.path}`, () => cmsLibrary.removeFolder(t(q.siteId), q.path)).then(() => ({ path: q.path })),
+  };
+}
+
+export type LibraryService = ReturnType<typeof libraryService>;
