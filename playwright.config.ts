@@ -31,6 +31,7 @@ const realFlavour: string[] = [
   '**/offline-walk.spec.ts',
   '**/first-walk.spec.ts',
   '**/settings.spec.ts',
+  '**/library.spec.ts',
 ];
 
 export default defineConfig({

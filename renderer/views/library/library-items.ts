@@ -5,6 +5,9 @@
  */
 import { libraryPathProblem, type LibraryFile, type LibraryFolder } from '../../../electron/contract/index';
 
+/** What a file dragged from the files carries (its library path), for a folder to take it. */
+export const DRAG_TYPE = 'application/x-sitedesk-library-file';
+
 export const parentOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
 export const baseOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 export const joinPath = (folder: string, name: string) => (folder ? `${folder}/${name}` : name);
