@@ -66,6 +66,11 @@ export const LibraryUpload = v.strictObject({
   uploadId: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
   filename: v.pipe(v.string(), v.trim(), pathOf('file name', false), v.check((s) => !s.includes('/'), 'A file name cannot hold / or \\.')),
   type: UploadType,
+  /**
+   * Replace a file of the same name (true only when the person chose Replace). Otherwise the site
+   * keeps both: a taken name gets a dated prefix, so no upload silently overwrites a file.
+   */
+  replace: v.optional(v.boolean()),
 });
 
 export const LibraryChunk = v.strictObject({

@@ -72,7 +72,7 @@ export function libraryService(deps: LibraryDeps) {
       }
       const bytes = staging.take(q.uploadId);
       return write(q.siteId, `the upload of ${q.filename}`, () =>
-        cmsLibrary.upload(t(q.siteId), q.path, { name: q.filename, type: q.type, bytes }, throttledProgress(q.uploadId, progress)),
+        cmsLibrary.upload(t(q.siteId), q.path, { name: q.filename, type: q.type, bytes }, { ...(q.replace ? { replace: true } : {}), onProgress: throttledProgress(q.uploadId, progress) }),
       );
     },
 

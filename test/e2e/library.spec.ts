@@ -1,11 +1,11 @@
 /**
  * Issue 14 end to end, the site media library: upload three files into a new folder and rename
- * one, and more by drag and drop; the tree by keyboard; a file moved by dragging it onto a folder and with Move…; preview,
+ * one, more by drag and drop, a taken name asked about; the tree by keyboard; a file moved by dragging it onto a folder and with Move…; preview,
  * Copy Markdown link, delete with confirm; a folder that is not empty refused with the site's
  * reason, an empty one deleted. Checked against the sandbox's disk too. Both flavours.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openArea, useDemoSite } from './support/app';
 
@@ -79,6 +79,14 @@ test('upload three files into a new folder and rename one', async ({ page }) => 
   for (const name of ['night.txt', 'day-three.txt']) await expect(uploads.getByRole('listitem', { name })).toContainText('Uploaded');
   await expect.poll(() => onDisk('trip/night.txt') && onDisk('trip/day-three.txt')).toBe(true);
   await expect(pane.getByText('5 files')).toBeVisible();
+
+  // a name the folder has: asked first; Keep both leaves the old file as it was
+  await pane.getByLabel('Files to upload').setInputFiles([{ name: 'day-one.txt', mimeType: 'text/plain', buffer: Buffer.from('another first day') }]);
+  const ask = page.getByRole('dialog', { name: '“day-one.txt” already exists' });
+  await ask.getByRole('button', { name: 'Keep both' }).click();
+  await expect(uploads.getByRole('listitem', { name: 'day-one.txt' }).last()).toContainText(/Uploaded as \d{14}-day-one\.txt/);
+  expect(readFileSync(join(demo.cms.dataDir, 'media', 'trip', 'day-one.txt'), 'utf8')).toBe('the first day');
+  await expect(pane.getByText('6 files')).toBeVisible();
 
   // the folder holds files: the site refuses to delete it, and says why
   await pane.getByRole('button', { name: 'Delete folder…' }).click();

@@ -1,12 +1,12 @@
 /**
  * The site media library through the Host against the CMS sandbox (both flavours): a folder's
  * listing with its subfolders and paging, the type filter, a recursive search, files uploaded into a
- * new folder with progress, a rename and a move, a folder that is not empty refused with the site's
+ * new folder with progress, a taken name kept beside the old file unless replaced, a rename and a move, a folder that is not empty refused with the site's
  * reason, a folder renamed and deleted, and the site away: the copy with its time, a write refused
  * with the reason and nothing queued.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
@@ -23,10 +23,10 @@ describe.each(flavors)('%s flavour', (flavor) => {
   const onDisk = (rel: string) => existsSync(join(fx.cms.dataDir, 'media', rel));
   const siteId = () => fx.site.id;
 
-  async function upload(path: string, filename: string, bytes: Buffer, type = 'application/octet-stream') {
+  async function upload(path: string, filename: string, bytes: Buffer, type = 'application/octet-stream', replace = false) {
     const uploadId = `t-${filename}-${Math.random().toString(36).slice(2)}`;
     await fx.call('library.uploadChunk', { uploadId, offset: 0, data: bytes.toString('base64') });
-    return { uploadId, file: await fx.call('library.upload', { siteId: siteId(), path, uploadId, filename, type }) };
+    return { uploadId, file: await fx.call('library.upload', { siteId: siteId(), path, uploadId, filename, type, ...(replace ? { replace } : {}) }) };
   }
 
   test('the root: its files paged by the site, its subfolders with their counts', async () => {
@@ -93,6 +93,16 @@ describe.each(flavors)('%s flavour', (flavor) => {
     // a name taken is the site's refusal, in its words
     const taken = await fx.fails('library.move', { siteId: siteId(), from: `${folder}/second.txt`, to: 'docs/three.txt' });
     expect(taken).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/already exists/) });
+  });
+
+  test('a taken name: kept beside the old file unless Replace was chosen', async () => {
+    await upload('same', 'note.txt', Buffer.from('first'), 'text/plain');
+    const second = await upload('same', 'note.txt', Buffer.from('second'), 'text/plain');
+    expect(second.file.name).toMatch(/^\d{14}-note\.txt$/);
+    expect(readFileSync(join(fx.cms.dataDir, 'media', 'same', 'note.txt'), 'utf8')).toBe('first');
+    const replaced = await upload('same', 'note.txt', Buffer.from('third'), 'text/plain', true);
+    expect(replaced.file.path).toBe('same/note.txt');
+    expect(readFileSync(join(fx.cms.dataDir, 'media', 'same', 'note.txt'), 'utf8')).toBe('third');
   });
 
   test('folders: created, refused while not empty with the site’s reason, renamed, deleted', async () => {

@@ -3,7 +3,8 @@
  * pages after it, ancestors expanded when a folder opens, the tree learning subfolders, a search
  * and its way back, an answer for a folder no longer shown dropped, the writes (a folder created,
  * renamed while open, a refusal kept for the dialog, a file moved out, deleted) and the upload
- * queue (pieces, then the file; a refused file keeps its reason while the next goes on). The Host
+ * queue (pieces, then the file; a refused file keeps its reason while the next goes on; a taken
+ * name asked about first). The Host
  * is a small stand-in behind the renderer's transport; the real one is in library.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -212,5 +213,26 @@ describe('LibraryState', () => {
     expect(idle).toBe(1);
     s.uploads.clearFinished();
     expect(s.uploads.items).toEqual([]);
+
+    // a name the folder shows: asked first; Skip sends nothing, Replace says so, Keep both lets the site rename
+    const sent = () => host.calls.filter((c) => c.channel === 'library.upload').length;
+    const before = sent();
+    s.uploads.add([new File(['x'], 'notes.txt')]);
+    await settle();
+    expect(s.uploads.asking?.name).toBe('notes.txt');
+    s.uploads.answer('skip');
+    await settle();
+    expect(s.uploads.items[0]!.state).toBe('skipped');
+    expect(sent()).toBe(before);
+    s.uploads.add([new File(['y'], 'notes.txt'), new File(['z'], 'hello.txt')]);
+    await settle();
+    s.uploads.answer('replace', true); // for the batch's other clash too
+    await settle();
+    const uploads = host.calls.filter((c) => c.channel === 'library.upload').slice(-2).map((c) => [c.input.filename, c.input.replace]);
+    expect(uploads).toEqual([
+      ['notes.txt', true],
+      ['hello.txt', true],
+    ]);
+    expect(s.uploads.asking).toBeNull();
   });
 });

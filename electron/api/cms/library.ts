@@ -149,9 +149,19 @@ export const cmsLibrary = {
     };
   },
 
-  /** One file into `folder` (created by the site when absent); answers the file as the site stored it. */
-  async upload(t: Transport, folder: string, file: { name: string; type: string; bytes: Uint8Array }, onProgress?: (sent: number, total: number) => void): Promise<LibraryFile> {
-    const body = multipartFile('file', file);
+  /**
+   * One file into `folder` (created by the site when absent); answers the file as the site stored
+   * it. Unless `replace`, the upload asks the site to keep a file of the same name (the field
+   * setting `avoid_overwriting`: the new one gets a dated prefix).
+   */
+  async upload(
+    t: Transport,
+    folder: string,
+    file: { name: string; type: string; bytes: Uint8Array },
+    o: { replace?: boolean; onProgress?: (sent: number, total: number) => void } = {},
+  ): Promise<LibraryFile> {
+    const body = multipartFile('file', file, o.replace ? {} : { avoid_overwriting: 'true' });
+    const onProgress = o.onProgress;
     const call: CallOptions = {
       method: 'POST',
       path: '/media',

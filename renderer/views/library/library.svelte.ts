@@ -38,7 +38,12 @@ export class LibraryState {
   #seq = 0;
 
   constructor(private readonly siteId: () => string) {
-    this.uploads = new LibraryUploads(siteId, () => this.folder, (file) => this.#uploaded(file));
+    this.uploads = new LibraryUploads(
+      siteId,
+      () => this.folder,
+      (file) => this.#uploaded(file),
+      (folder, name) => !this.searching && folder === this.folder && this.files.some((f) => f.name === name),
+    );
   }
 
   get searching(): boolean {
