@@ -3,8 +3,9 @@
  * pieces like page media and sent with progress events, deletes, renames and moves of files and
  * folders.
  *
- * Offline: each listing read is kept as a copy (site_cache, one key per folder, page, type and
- * search), so the library stays readable while the site is away, with the time of the copy. Writes
+ * Offline: each folder's listing read is kept as a copy (site_cache, one key per folder, page and
+ * type), so the library stays readable while the site is away, with the time of the copy. A search
+ * is not kept: every text searched would be a row of its own, growing without end. Writes
  * are not queued: a change the site does not answer is refused with the reason, because a file
  * moved or deleted hours later, unseen, could break pages that were fixed meanwhile.
  */
@@ -22,8 +23,8 @@ export interface LibraryDeps extends SiteCallDeps {
   progress: (p: UploadProgress) => void;
 }
 
-/** The copy's key of one listing: what was asked, so a copy answers exactly the listing it was. */
-export const listingKey = (q: LibraryQuery) => `library:list:${JSON.stringify([q.path, q.page, q.perPage, q.search ?? '', q.type ?? ''])}`;
+/** The copy's key of one folder's listing: what was asked, so a copy answers exactly the listing it was. */
+export const listingKey = (q: LibraryQuery) => `library:list:${JSON.stringify([q.path, q.page, q.perPage, q.type ?? ''])}`;
 
 const NOT_SENT = 'Changes to the media library are never sent later by themselves: do it again once the site answers.';
 
@@ -46,13 +47,13 @@ export function libraryService(deps: LibraryDeps) {
   return {
     async list(q: ChannelParsed<'library.list'>): Promise<LibraryListing> {
       const query: LibraryQuery = { path: q.search ? '' : q.path, page: q.page, perPage: q.perPage, search: q.search || undefined, type: q.type };
-      const key = listingKey(query);
-      const copy = siteCache.get<LibraryListing>(q.siteId, key);
+      const key = query.search ? null : listingKey(query);
+      const copy = key ? siteCache.get<LibraryListing>(q.siteId, key) : undefined;
       if (copy && away(q.siteId)) return { ...copy.value, copiedAt: copy.fetchedAt };
       try {
         const page = await cmsLibrary.list(copy ? once(q.siteId) : t(q.siteId), query);
         const listing: LibraryListing = { path: query.path, search: query.search ?? null, type: query.type ?? null, ...page, copiedAt: null };
-        siteCache.put(q.siteId, key, listing);
+        if (key) siteCache.put(q.siteId, key, listing);
         return listing;
       } catch (err) {
         if (copy && unreachable(err)) return { ...copy.value, copiedAt: copy.fetchedAt };

@@ -2,7 +2,7 @@
  * Issue 14 end to end, the site media library: upload three files into a new folder and rename
  * one, more by drag and drop, a taken name asked about; the tree by keyboard; a file moved by dragging it onto a folder and with Move…; preview,
  * Copy Markdown link, delete with confirm; a folder that is not empty refused with the site's
- * reason, an empty one deleted. Checked against the sandbox's disk too. Both flavours.
+ * reason, an empty one deleted; the copy while the site is away. Checked against the sandbox's disk too. Both flavours.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
@@ -97,7 +97,7 @@ test('upload three files into a new folder and rename one', async ({ page }) => 
   expect(onDisk('trip/day-one.txt')).toBe(true);
 });
 
-test('the tree by keyboard, a file moved by drag and by Move…, and a search of every folder', async ({ page }) => {
+test('the tree by keyboard, a file moved by drag and by Move…, a search of every folder, the copy while the site is away', async ({ page }) => {
   const pane = await openLibrary(page);
   const tree = pane.getByRole('tree', { name: 'Folders' });
   await tree.getByRole('treeitem', { name: 'Media library' }).focus();
@@ -141,6 +141,18 @@ test('the tree by keyboard, a file moved by drag and by Move…, and a search of
   await expect(files(pane).getByRole('group', { name: 'logo-dark.png' })).toContainText('empty');
   await pane.getByRole('button', { name: 'Clear the search' }).click();
   await expect(pane.getByRole('heading', { name: 'brand', level: 3 })).toBeVisible();
+
+  // the site away: the copy with its time, nothing can be changed
+  demo.cms.faults.set({ route: '*', drop: true });
+  try {
+    await pane.getByRole('button', { name: 'Refresh' }).click();
+    await expect(pane.getByText(/the media library is from Sitedesk’s copy of .*Nothing can be changed/)).toBeVisible({ timeout: 20_000 });
+    await expect(files(pane).getByRole('group', { name: 'mark.svg' })).toBeVisible();
+    await expect(pane.getByRole('button', { name: 'Upload files…' })).toBeDisabled();
+    await expect(pane.getByRole('button', { name: 'Delete mark.svg' })).toHaveCount(0);
+  } finally {
+    demo.cms.faults.clear();
+  }
 });
 
 test('preview, Copy Markdown link, the type filter, the list view, delete with confirm, an empty folder deleted', async ({ page }) => {

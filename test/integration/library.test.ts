@@ -130,8 +130,9 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(copy.copiedAt).toEqual(expect.any(String));
       expect(copy.files).toEqual(fresh.files);
       expect(copy.folders).toEqual(fresh.folders);
-      // a folder never listed has no copy: the failure says so
+      // a folder never listed has no copy, and a search is not kept: the failure says so
       expect((await fx.fails('library.list', { siteId: siteId(), path: 'events' })).code).toMatch(/network|timeout/);
+      expect((await fx.fails('library.list', { siteId: siteId(), path: '', search: 'favicon' })).code).toMatch(/network|timeout/);
       const err = await fx.fails('library.createFolder', { siteId: siteId(), path: 'offline-folder' });
       expect(err.code).toMatch(/network|timeout/);
       expect(err.message).toMatch(/was not done.*never sent later/);
