@@ -1,8 +1,10 @@
 /**
  * Issue 14 end to end, the site media library: upload three files into a new folder and rename
- * one, more by drag and drop, a taken name asked about; the tree by keyboard; a file moved by dragging it onto a folder and with Move…; preview,
- * Copy Markdown link, delete with confirm; a folder that is not empty refused with the site's
- * reason, an empty one deleted; the copy while the site is away. Checked against the sandbox's disk too. Both flavours.
+ * one, more by drag and drop, a taken name asked about; the tree by keyboard; a file moved by
+ * dragging it onto a folder and with Move…; preview, Copy Markdown link, a long search result
+ * virtualised and read page by page, delete with confirm; a folder that is not empty refused with
+ * the site's reason, an empty one deleted; the copy while the site is away. Checked against the
+ * sandbox's disk too. Both flavours.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
@@ -155,7 +157,7 @@ test('the tree by keyboard, a file moved by drag and by Move…, a search of eve
   }
 });
 
-test('preview, Copy Markdown link, the type filter, the list view, delete with confirm, an empty folder deleted', async ({ page }) => {
+test('preview, Copy Markdown link, a long search read page by page, the type filter, the list view, delete with confirm, an empty folder deleted', async ({ page }) => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   const pane = await openLibrary(page);
   await pane.getByRole('treeitem', { name: 'brand' }).click();
@@ -185,6 +187,21 @@ test('preview, Copy Markdown link, the type filter, the list view, delete with c
   await clip.getByRole('button', { name: /^Preview / }).click();
   await expect(page.getByRole('dialog').locator('video')).toHaveAttribute('src', new RegExp(`^${demo.cms.origin}/user/media/video/`));
   await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+
+  // a long listing: virtualised, and the site's next page read on reaching the end
+  await pane.getByLabel('Search every folder by file name').fill('.jpg');
+  await page.keyboard.press('Enter');
+  const all = demo.cms.site.media.search('.jpg');
+  expect(all.length).toBeGreaterThan(100);
+  await expect(pane.getByText(`${all.length} files`)).toBeVisible();
+  expect(await files(pane).getByRole('group').count()).toBeLessThan(60);
+  const last = `${all.at(-1)!.dir}/${all.at(-1)!.name}`;
+  const scroller = files(pane).locator('..');
+  await expect(async () => {
+    await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect(files(pane).getByTitle(last, { exact: true })).toBeVisible({ timeout: 500 });
+  }).toPass();
+  await pane.getByRole('button', { name: 'Clear the search' }).click();
 
   // the type filter and the list view
   await pane.getByRole('treeitem', { name: 'brand' }).click();
