@@ -3,7 +3,8 @@
  * one, more by drag and drop, a taken name asked about; the tree by keyboard; a file moved by
  * dragging it onto a folder and with Move…; preview, Copy Markdown link, a long search result
  * virtualised and read page by page, delete with confirm; a folder that is not empty refused with
- * the site's reason, an empty one deleted; the copy while the site is away. Checked against the
+ * the site's reason, an empty one deleted; the copy while the site is away; an account that may
+ * only read. Checked against the
  * sandbox's disk too. Both flavours.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -231,4 +232,20 @@ test('preview, Copy Markdown link, a long search read page by page, the type fil
   await expect(pane.getByRole('treeitem', { name: 'empty' })).toHaveCount(0);
   await expect(pane.getByRole('treeitem', { name: 'Media library' })).toHaveAttribute('aria-selected', 'true');
   expect(onDisk('empty')).toBe(false);
+});
+
+test('an account without api.media.write looks but changes nothing', async ({ page }) => {
+  await demo.cms.accounts.create({ username: 'mediaviewer', password: 'viewer password', email: 'mediaviewer@example.test', access: { api: { access: true, media: { read: true } } } });
+  const key = demo.cms.apiKeys.create({ username: 'mediaviewer', name: 'Viewer key' }).api_key;
+  await demo.connect(page, { apiKey: key, name: 'Press' });
+  const pane = await openArea(page, 'Press', 'Media library');
+  await pane.getByRole('treeitem', { name: 'brand' }).click();
+  await expect(pane.getByText('This account may look at the media library but not change it (it lacks api.media.write).')).toBeVisible();
+  await expect(files(pane).getByRole('group', { name: 'logo-dark.png' })).toBeVisible();
+  for (const name of ['New folder…', 'Upload files…', 'Delete folder…', 'Rename logo-dark.png', 'Delete logo-dark.png', 'Move logo-dark.png']) {
+    await expect(pane.getByRole('button', { name })).toHaveCount(0);
+  }
+  await expect(files(pane).getByRole('group', { name: 'logo-dark.png' })).not.toHaveAttribute('draggable', 'true');
+  // copying a link changes nothing, so it stays
+  await expect(pane.getByRole('button', { name: 'Copy Markdown link to logo-dark.png' })).toBeVisible();
 });
