@@ -4,8 +4,7 @@
  * dragging it onto a folder and with Move…; preview, Copy Markdown link, a long search result
  * virtualised and read page by page, delete with confirm; a folder that is not empty refused with
  * the site's reason, an empty one deleted; the copy while the site is away; an account that may
- * only read. Checked against the
- * sandbox's disk too. Both flavours.
+ * only read. Checked against the sandbox's disk too. Both flavours.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
