@@ -64,7 +64,7 @@ export const LibraryUpload = v.strictObject({
   path: LibraryFolderPath,
   /** Renderer-side id, echoed in `library.progress` events; the bytes staged under it with `library.uploadChunk`. */
   uploadId: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
-  filename: v.pipe(v.string(), v.trim(), pathOf('file name', false), v.check((s) => !s.includes('/'), 'A file name cannot hold / or \\.')),
+  filename: v.pipe(v.string(), v.trim(), v.maxLength(255, 'A file name is at most 255 characters.'), pathOf('file name', false), v.check((s) => !s.includes('/'), 'A file name cannot hold / or \\.')),
   type: UploadType,
   /**
    * Replace a file of the same name (true only when the person chose Replace). Otherwise the site

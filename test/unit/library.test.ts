@@ -99,6 +99,8 @@ describe('the contract', () => {
     expect(refused(LibraryMove, { siteId, from: 'a.txt', to: '' })).toBe(true);
     expect(refused(LibraryUpload, { siteId, path: '', uploadId: 'u', filename: 'a/b.txt', type: 'text/plain' })).toBe(true);
     expect(refused(LibraryUpload, { siteId, path: '', uploadId: 'u', filename: 'b.txt', type: 'text/plain\r\nX: y' })).toBe(true);
+    expect(refused(LibraryUpload, { siteId, path: '', uploadId: 'u', filename: `${'x'.repeat(251)}.txt`, type: 'text/plain' })).toBe(false);
+    expect(refused(LibraryUpload, { siteId, path: '', uploadId: 'u', filename: `${'x'.repeat(252)}.txt`, type: 'text/plain' })).toBe(true);
   });
 });
 
