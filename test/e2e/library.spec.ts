@@ -99,7 +99,7 @@ test('upload three files into a new folder and rename one', async ({ page }) => 
   expect(onDisk('trip/day-one.txt')).toBe(true);
 });
 
-test('the tree by keyboard, a file moved by drag and by Move…, a search of every folder, the copy while the site is away', async ({ page }) => {
+test('the tree and the files by keyboard, a file moved by drag and by Move…, a search of every folder, the copy while the site is away', async ({ page }) => {
   const pane = await openLibrary(page);
   const tree = pane.getByRole('tree', { name: 'Folders' });
   await tree.getByRole('treeitem', { name: 'Media library' }).focus();
@@ -114,6 +114,18 @@ test('the tree by keyboard, a file moved by drag and by Move…, a search of eve
   await page.keyboard.press('Enter');
   await expect(pane.getByRole('heading', { name: 'swatches', level: 3 })).toBeVisible();
   await expect(files(pane).getByRole('group', { name: 'swatch-1.gif' })).toBeVisible();
+  // the files: one tab stop, arrows between them, End to the last, Enter previews
+  await pane.getByRole('button', { name: 'Preview swatch-1.gif' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(pane.getByRole('button', { name: 'Preview swatch-2.gif' })).toBeFocused();
+  await expect(pane.getByRole('button', { name: 'Preview swatch-1.gif' })).toHaveAttribute('tabindex', '-1');
+  await page.keyboard.press('End');
+  await expect(pane.getByRole('button', { name: 'Preview swatch-12.gif' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'swatch-12.gif' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(pane.getByRole('button', { name: 'Preview swatch-12.gif' })).toBeFocused();
+  await tree.getByRole('treeitem', { name: 'swatches' }).focus();
   await page.keyboard.press('ArrowLeft'); // back to brand
   await expect(tree.getByRole('treeitem', { name: 'brand' })).toBeFocused();
   await page.keyboard.press('ArrowLeft'); // closes it
