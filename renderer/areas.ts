@@ -9,6 +9,7 @@ import type { AreaRegistry } from './state/area-registry';
 import FileText from '@lucide/svelte/icons/file-text';
 import Languages from '@lucide/svelte/icons/languages';
 import Image from '@lucide/svelte/icons/image';
+import Images from '@lucide/svelte/icons/images';
 import CloudUpload from '@lucide/svelte/icons/cloud-upload';
 import Users from '@lucide/svelte/icons/users';
 import Settings from '@lucide/svelte/icons/settings';
@@ -27,6 +28,7 @@ export const AREAS: AreaRegistry = {
     { id: 'pages', label: 'Pages', icon: FileText, load: () => import('./views/pages/PagesArea.svelte') },
     { id: 'translations', label: 'Translations', icon: Languages, load: () => import('./views/translations/TranslationsArea.svelte') },
     { id: 'media', label: 'Media', icon: Image, load: () => import('./views/media/MediaArea.svelte') },
+    { id: 'library', label: 'Media library', icon: Images, load: () => import('./views/library/LibraryArea.svelte') },
     /** Local changes not on the site yet (drafts and the outbox); not a permission of the site's. */
     { id: 'changes', label: 'Changes', icon: CloudUpload, load: () => import('./views/sync/ChangesArea.svelte') },
     { id: 'users', label: 'Users', icon: Users, load: () => import('./views/users/UsersArea.svelte') },

@@ -148,6 +148,16 @@ export const channelEffects = {
   'users.createApiKey': 'site-write',
   'users.deleteApiKey': 'site-write',
 
+  // the site's media library; an upload's chunks are staged in the Host until library.upload sends them
+  'library.list': 'read',
+  'library.uploadChunk': 'local',
+  'library.upload': 'site-write',
+  'library.delete': 'site-write',
+  'library.move': 'site-write',
+  'library.createFolder': 'site-write',
+  'library.renameFolder': 'site-write',
+  'library.deleteFolder': 'site-write',
+
   // the damaged-database screen: a folder dialog, the unsynced work saved as files there, the file
   // kept aside and a fresh one made; all in the app's own folders
   'database.chooseFolder': 'local',

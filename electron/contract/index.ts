@@ -21,6 +21,7 @@ import { storeChannels, storeEvents } from './store';
 import { databaseChannels, databaseEvents } from './database';
 import { settingsChannels, settingsEvents } from './settings';
 import { usersChannels, usersEvents } from './users';
+import { libraryChannels, libraryEvents } from './library';
 
 export * from './errors';
 export * from './app';
@@ -44,6 +45,7 @@ export * from './database';
 export * from './settings';
 export * from './users';
 export * from './effects';
+export * from './library';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */
@@ -63,6 +65,7 @@ export const channels = {
   ...databaseChannels,
   ...settingsChannels,
   ...usersChannels,
+  ...libraryChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -82,6 +85,7 @@ export const events = {
   ...databaseEvents,
   ...settingsEvents,
   ...usersEvents,
+  ...libraryEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

@@ -54,13 +54,14 @@ export function isDemoAccount(me: Pick<Me, 'access' | 'superAdmin' | 'demoMode'>
   return allowed(me.access, 'api.demo') && !isSuper(me);
 }
 
-export type CmsArea = 'pages' | 'translations' | 'media' | 'users' | 'settings' | 'packages' | 'dashboard' | 'scheduler' | 'webhooks' | 'audit' | 'mailer';
+export type CmsArea = 'pages' | 'translations' | 'media' | 'library' | 'users' | 'settings' | 'packages' | 'dashboard' | 'scheduler' | 'webhooks' | 'audit' | 'mailer';
 
 /** The permission each area needs to open (reading); writing needs the `.write` sibling where one exists. */
 export const AREA_PERMISSION: Record<CmsArea, string> = {
   pages: 'api.pages.read',
   translations: 'api.pages.read',
   media: 'api.media.read',
+  library: 'api.media.read',
   users: 'api.users.read',
   settings: 'api.config.read',
   packages: 'api.gpm.read',

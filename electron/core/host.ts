@@ -25,6 +25,7 @@ import { mediaService, type MediaService } from '../media/service';
 import { blueprintsService, type BlueprintsService } from '../blueprints/service';
 import { settingsService, type SettingsService } from '../settings/service';
 import { usersService, type UsersService } from '../users/service';
+import { libraryService, type LibraryService } from '../library/service';
 import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
@@ -43,6 +44,7 @@ import { mediaHandlers } from '../media/handlers';
 import { blueprintsHandlers } from '../blueprints/handlers';
 import { settingsHandlers } from '../settings/handlers';
 import { usersHandlers } from '../users/handlers';
+import { libraryHandlers } from '../library/handlers';
 import { syncHandlers } from '../sync/handlers';
 import { mirrorHandlers } from '../mirror/handlers';
 import { searchHandlers } from '../search/handlers';
@@ -100,6 +102,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let blueprints: BlueprintsService | undefined;
   let settings: SettingsService | undefined;
   let users: UsersService | undefined;
+  let library: LibraryService | undefined;
   let sync: SyncService | undefined;
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
@@ -246,6 +249,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     blueprints = blueprintsService(calls);
     settings = settingsService({ ...calls, siteCache: r.siteCache });
     users = usersService({ ...calls, ...(opts.now ? { now: opts.now } : {}) });
+    library = libraryService({ ...calls, siteCache: r.siteCache, progress: (p) => emit('library.progress', p) });
     const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
     sync = sy;
     const m = mirrorService({ sites: r.sites, rows, sessions: s, pages: r.pages, repo: r.mirror, prefs: r.prefs, siteCache: r.siteCache, emit: (p) => emit('mirror.progress', p) });
@@ -324,6 +328,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...blueprintsHandlers(() => need(blueprints)),
     ...settingsHandlers(() => need(settings)),
     ...usersHandlers(() => need(users)),
+    ...libraryHandlers(() => need(library)),
     ...syncHandlers(() => need(sync)),
     ...mirrorHandlers(() => need(mirror)),
     ...searchHandlers(() => need(search)),

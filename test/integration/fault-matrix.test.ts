@@ -520,6 +520,78 @@ Object.assign(ROWS, {
   },
 } satisfies Partial<Record<ChannelName, Row>>);
 
+/** The site's media library, behind the app's back. */
+const library = () => cms().site.media.ready();
+const libDir = (c: Ctx, kind: string) => `fm-${kind}-${c.cell}`;
+
+Object.assign(ROWS, {
+  'library.upload': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ dir: libDir(c, 'up'), tries: 0 }),
+    route: () => 'POST /media',
+    act: async (c: Ctx, s: { dir: string; tries: number }) => {
+      // each try stages its bytes in the Host and then sends them, as the area does
+      const uploadId = `lib-${c.cell}-${s.tries++}`;
+      const staged = (await c.invoke('library.uploadChunk', { uploadId, offset: 0, data: PNG.toString('base64') })) as Answer;
+      if (!staged.ok) return staged;
+      return c.invoke('library.upload', { siteId: c.site.id, path: s.dir, uploadId, filename: 'dot.png', type: 'image/png' });
+    },
+    // a second copy would be kept beside the first under a dated name: count every dot.png there
+    applied: (_c: Ctx, s: { dir: string }) => (library().isDir(s.dir) ? library().scan(s.dir).files.filter((f) => f.endsWith('dot.png')).length : 0),
+  },
+  'library.delete': {
+    target: 'cms',
+    prepare: async (c: Ctx) => {
+      const dir = libDir(c, 'del');
+      library().write(dir, 'gone.png', PNG);
+      return { file: `${dir}/gone.png` };
+    },
+    route: (s: { file: string }) => `DELETE /media/${s.file}`,
+    act: (c: Ctx, s: { file: string }) => c.invoke('library.delete', { siteId: c.site.id, path: s.file }),
+    applied: (_c: Ctx, s: { file: string }) => (library().exists(s.file) ? 0 : 1),
+  },
+  'library.move': {
+    target: 'cms',
+    prepare: async (c: Ctx) => {
+      const dir = libDir(c, 'mv');
+      library().write(dir, 'a.png', PNG);
+      return { from: `${dir}/a.png`, to: `${dir}/b.png` };
+    },
+    route: () => 'POST /media/rename',
+    act: (c: Ctx, s: { from: string; to: string }) => c.invoke('library.move', { siteId: c.site.id, from: s.from, to: s.to }),
+    applied: (_c: Ctx, s: { from: string; to: string }) => (library().exists(s.to) && !library().exists(s.from) ? 1 : 0),
+  },
+  'library.createFolder': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ path: libDir(c, 'mk') }),
+    route: () => 'POST /media/folders',
+    act: (c: Ctx, s: { path: string }) => c.invoke('library.createFolder', { siteId: c.site.id, path: s.path }),
+    applied: (_c: Ctx, s: { path: string }) => (library().isDir(s.path) ? 1 : 0),
+  },
+  'library.renameFolder': {
+    target: 'cms',
+    prepare: async (c: Ctx) => {
+      const from = libDir(c, 'ren');
+      library().mkdir(from);
+      return { from, to: `${from}-new` };
+    },
+    route: () => 'POST /media/folders/rename',
+    act: (c: Ctx, s: { from: string; to: string }) => c.invoke('library.renameFolder', { siteId: c.site.id, from: s.from, to: s.to }),
+    applied: (_c: Ctx, s: { from: string; to: string }) => (library().isDir(s.to) && !library().isDir(s.from) ? 1 : 0),
+  },
+  'library.deleteFolder': {
+    target: 'cms',
+    prepare: async (c: Ctx) => {
+      const path = libDir(c, 'rm');
+      library().mkdir(path);
+      return { path };
+    },
+    route: (s: { path: string }) => `DELETE /media/folders/${s.path}`,
+    act: (c: Ctx, s: { path: string }) => c.invoke('library.deleteFolder', { siteId: c.site.id, path: s.path }),
+    applied: (_c: Ctx, s: { path: string }) => (library().isDir(s.path) ? 0 : 1),
+  },
+} satisfies Partial<Record<ChannelName, Row>>);
+
 /**
  * Cells that fail because the app is wrong and the fix is not made yet: each runs as `test.fails`
  * (it must still fail: once fixed, the entry goes) and names the defect.
