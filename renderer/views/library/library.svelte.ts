@@ -3,14 +3,14 @@
  * site serves them, and its subfolders), the tree of folders seen so far with what is expanded, the
  * search and the type filter, grid or list, the copy's time while the site is away; and the writes
  * (folders created, renamed, deleted; files deleted, renamed, moved), each re-reading what it
- * changed. Uploads are a LibraryUploads queue into the open folder.
+ * changed. Uploads are an UploadQueue into the open folder.
  */
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import type { LibraryFile, LibraryFolder, LibraryListing, LibraryType } from '../../../electron/contract/index';
-import { invoke } from '../../lib/client';
+import { invoke, on } from '../../lib/client';
 import { AppError } from '../../lib/errors';
 import { baseOf, joinPath, parentOf } from './library-items';
-import { LibraryUploads } from './library-uploads.svelte';
+import { UploadQueue } from '../../lib/upload-queue.svelte';
 
 export const PAGE_SIZE = 100;
 export type LibraryView = 'grid' | 'list';
@@ -34,16 +34,24 @@ export class LibraryState {
   readonly expanded = new SvelteSet<string>();
   /** Files whose thumbnail did not load (by path): their icon instead. */
   readonly failedThumbs = new SvelteSet<string>();
-  readonly uploads: LibraryUploads;
+  readonly uploads: UploadQueue;
   #seq = 0;
 
   constructor(private readonly siteId: () => string) {
-    this.uploads = new LibraryUploads(
-      siteId,
-      () => this.folder,
-      (file) => this.#uploaded(file),
-      (folder, name) => !this.searching && folder === this.folder && this.files.some((f) => f.name === name),
-    );
+    this.uploads = new UploadQueue({
+      where: () => this.folder,
+      stage: (uploadId, offset, data) => invoke('library.uploadChunk', { uploadId, offset, data }),
+      follow: (listener) => on('library.progress', listener),
+      taken: (folder, name) => !this.searching && folder === this.folder && this.files.some((f) => f.name === name),
+      // without Replace the site keeps both (a dated name for the new one): no upload overwrites silently
+      send: async (u, choice) => {
+        const stored = await invoke('library.upload', { siteId: siteId(), path: u.where, uploadId: u.id, filename: u.name, type: u.file.type || 'application/octet-stream', ...(choice === 'replace' ? { replace: true } : {}) });
+        this.#uploaded(stored);
+        return stored.name;
+      },
+      // the batch is over: the folder's counts in the tree are read again
+      idle: () => void this.afterUploads(),
+    });
   }
 
   get searching(): boolean {

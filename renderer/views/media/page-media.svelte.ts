@@ -13,10 +13,10 @@
  */
 import { SvelteSet } from 'svelte/reactivity';
 import type { PageMediaItem, Site } from '../../../electron/contract/index';
-import { invoke } from '../../lib/client';
+import { invoke, on } from '../../lib/client';
 import { AppError } from '../../lib/errors';
 import { toasts } from '../../lib/app.svelte';
-import { UploadQueue } from './uploads.svelte';
+import { UploadQueue } from '../../lib/upload-queue.svelte';
 import { addClause, filterOf, type Clause } from './clauses';
 
 /** The sorts the site offers (`field:order`; empty: the site's own order). */
@@ -61,16 +61,28 @@ export class PageMediaState {
 
   constructor(opts: PageMediaOptions) {
     this.#opts = opts;
-    this.uploads = new UploadQueue(
-      opts.site,
-      opts.route,
-      () => this.items,
-      (list) => {
+    this.uploads = new UploadQueue({
+      where: opts.route,
+      stage: (uploadId, offset, data) => invoke('media.uploadChunk', { uploadId, offset, data }),
+      follow: (listener) => on('media.progress', listener),
+      taken: (_route, name) => this.items.some((m) => m.filename === name),
+      send: async (u, choice) => {
+        const before = new Set(this.items.map((m) => m.filename));
+        const list = await invoke('media.upload', {
+          siteId: opts.site().id,
+          route: u.where,
+          uploadId: u.id,
+          filename: u.name,
+          type: u.file.type || 'application/octet-stream',
+          // keep both: the site renames the new one
+          ...(choice === 'keep' ? { avoidOverwriting: true } : {}),
+        });
         // the upload answers the page's whole list, unfiltered: read again when a filter or sort is on
         if (this.applied.length || this.sort) void this.load();
         else this.#take(list);
+        return choice === 'keep' ? (list.find((m) => !before.has(m.filename) && m.filename.endsWith(u.name))?.filename ?? u.name) : u.name;
       },
-    );
+    });
   }
 
   /** Follows upload progress; returns the stop function. */

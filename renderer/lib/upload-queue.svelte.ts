@@ -1,23 +1,28 @@
 /**
- * Uploads of one page's media, one file after another: each file is handed to the Host in 4 MB
- * pieces (`media.uploadChunk`, "Preparing n%"), then sent to the site with `media.upload`, followed
- * by `media.progress` events carrying its uploadId. A file the site refuses shows the site's message next to it; the rest go on.
- * A file whose name is taken asks first: replace it, or keep both (the site renames the new one).
+ * Uploads, one file after another, for every place files go (a page's media, the site's media
+ * library): each file is handed to the Host in 4 MB pieces ("Preparing n%"), then sent to the site,
+ * with the Host's progress events carrying its bytes on their way. A file the site refuses keeps the
+ * site's message beside it; the others go on. A file whose name is taken where it goes asks first:
+ * Replace, Keep both (the site gives the new one another name) or Skip, optionally for the rest of
+ * the batch. Where the places differ (the channels, what "taken" means, what the answer brings) is
+ * the target's.
  */
-import { MAX_MEDIA_BYTES, MEDIA_CHUNK_BYTES, type PageMediaItem, type Site } from '../../../electron/contract/index';
-import { invoke, on } from '../../lib/client';
-import { AppError } from '../../lib/errors';
-import { fileToBase64, formatBytes } from '../../lib/base64';
+import { MAX_MEDIA_BYTES, MEDIA_CHUNK_BYTES } from '../../electron/contract/index';
+import { AppError } from './errors';
+import { fileToBase64, formatBytes } from './base64';
 
 /** The site's limit per file: larger ones are refused here, before any byte travels. */
 export const MAX_UPLOAD_BYTES = MAX_MEDIA_BYTES;
 
 export type UploadState = 'waiting' | 'asking' | 'preparing' | 'uploading' | 'done' | 'error' | 'skipped';
+export type SameNameChoice = 'replace' | 'keep' | 'skip';
 
 export interface Upload {
   id: string;
   file: File;
   name: string;
+  /** Where it goes (a page's route, a library folder), as it was when the file was added. */
+  where: string;
   size: number;
   state: UploadState;
   sent: number;
@@ -27,7 +32,20 @@ export interface Upload {
   storedAs: string | null;
 }
 
-export type SameNameChoice = 'replace' | 'keep' | 'skip';
+export interface UploadTarget {
+  /** Where a file added now goes. */
+  where(): string;
+  /** Hands the Host one piece of a file; answers how many bytes it holds now. */
+  stage(uploadId: string, offset: number, data: string): Promise<{ received: number }>;
+  /** Follows the Host's progress events for uploads; answers the unsubscribe function. */
+  follow(listener: (p: { uploadId: string; sent: number; total: number }) => void): () => void;
+  /** Whether a file of this name is known where it goes (the list on screen). */
+  taken(where: string, name: string): boolean;
+  /** Sends the staged file (`choice` when its name was taken); answers the name the site stored it under. */
+  send(u: Upload, choice: Exclude<SameNameChoice, 'skip'> | null): Promise<string>;
+  /** The batch is over (every waiting file went, failed or was skipped). */
+  idle?(): void;
+}
 
 let counter = 0;
 const newId = () => `up-${Date.now().toString(36)}-${(counter++).toString(36)}`;
@@ -38,22 +56,16 @@ export class UploadQueue {
   asking = $state<Upload | null>(null);
   running = $state(false);
   #answer: ((c: SameNameChoice) => void) | null = null;
-  /** A choice to apply to every further name clash of this batch. */
+  /** A choice for every further name clash of this batch. */
   #sticky: SameNameChoice | null = null;
 
-  constructor(
-    private readonly site: () => Site,
-    private readonly route: () => string,
-    /** The page's media as last listed (for name clashes), and where the fresh list goes. */
-    private readonly media: () => PageMediaItem[],
-    private readonly onListed: (items: PageMediaItem[]) => void,
-  ) {}
+  constructor(private readonly target: UploadTarget) {}
 
-  /** Follow progress events; returns the unsubscribe function. */
+  /** Follows progress events; returns the unsubscribe function. */
   start(): () => void {
-    return on('media.progress', ({ uploadId, sent, total }) => {
+    return this.target.follow(({ uploadId, sent, total }) => {
       const u = this.items.find((x) => x.id === uploadId);
-      if (u && u.state !== 'done' && u.state !== 'error') {
+      if (u && (u.state === 'preparing' || u.state === 'uploading')) {
         u.sent = sent;
         u.total = total;
         u.state = 'uploading';
@@ -66,23 +78,14 @@ export class UploadQueue {
   }
 
   add(files: Iterable<File>): void {
-    const added = [...files].map((file) => ({
-      id: newId(),
-      file,
-      name: file.name,
-      size: file.size,
-      state: 'waiting' as UploadState,
-      sent: 0,
-      total: file.size,
-      error: null,
-      storedAs: null,
-    }));
+    const where = this.target.where();
+    const added: Upload[] = [...files].map((file) => ({ id: newId(), file, name: file.name, where, size: file.size, state: 'waiting', sent: 0, total: file.size, error: null, storedAs: null }));
     if (!added.length) return;
     this.items = [...this.items, ...added];
     if (!this.running) void this.#run();
   }
 
-  /** The answer of the same-name question. */
+  /** The answer to the same-name question (`forAll`: for the batch's other clashes too). */
   answer(choice: SameNameChoice, forAll = false): void {
     if (forAll) this.#sticky = choice;
     const resolve = this.#answer;
@@ -99,7 +102,7 @@ export class UploadQueue {
     this.items = this.items.filter((u) => u.state !== 'done' && u.state !== 'skipped' && u.state !== 'error');
   }
 
-  /** Try a failed file again. */
+  /** Tries a failed file again. */
   retry(id: string): void {
     const u = this.items.find((x) => x.id === id);
     if (!u || u.state !== 'error') return;
@@ -121,6 +124,7 @@ export class UploadQueue {
     } finally {
       this.running = false;
       this.#sticky = null;
+      this.target.idle?.();
     }
   }
 
@@ -137,14 +141,14 @@ export class UploadQueue {
       u.error = `${formatBytes(u.size)} is more than the site accepts per file (${formatBytes(MAX_UPLOAD_BYTES)}).`;
       return;
     }
-    let avoidOverwriting = false;
-    if (this.media().some((m) => m.filename === u.name)) {
-      const choice = await this.#ask(u);
-      if (choice === 'skip') {
+    let choice: Exclude<SameNameChoice, 'skip'> | null = null;
+    if (this.target.taken(u.where, u.name)) {
+      const c = await this.#ask(u);
+      if (c === 'skip') {
         u.state = 'skipped';
         return;
       }
-      avoidOverwriting = choice === 'keep';
+      choice = c;
     }
     u.state = 'preparing';
     u.sent = 0;
@@ -152,25 +156,16 @@ export class UploadQueue {
     try {
       for (let offset = 0; offset < u.size || offset === 0; offset += MEDIA_CHUNK_BYTES) {
         const data = await fileToBase64(u.file.slice(offset, offset + MEDIA_CHUNK_BYTES));
-        const { received } = await invoke('media.uploadChunk', { uploadId: u.id, offset, data });
+        const { received } = await this.target.stage(u.id, offset, data);
         u.sent = received;
         if (u.size === 0) break;
       }
       u.state = 'uploading';
       u.sent = 0;
-      const before = new Set(this.media().map((m) => m.filename));
-      const list = await invoke('media.upload', {
-        siteId: this.site().id,
-        route: this.route(),
-        uploadId: u.id,
-        filename: u.name,
-        type: u.file.type || 'application/octet-stream',
-        ...(avoidOverwriting ? { avoidOverwriting: true } : {}),
-      });
+      const stored = await this.target.send(u, choice);
       u.sent = u.total;
       u.state = 'done';
-      if (avoidOverwriting) u.storedAs = list.find((m) => !before.has(m.filename) && m.filename.endsWith(u.name))?.filename ?? null;
-      this.onListed(list);
+      if (stored !== u.name) u.storedAs = stored;
     } catch (err) {
       const e = AppError.from(err);
       u.state = 'error';
