@@ -2,7 +2,8 @@
  * What every channel does to the world, decided by reading its handler. The fault matrix
  * (test/integration/fault-matrix.test.ts) takes its rows from the 'site-write' channels, so a new
  * write cannot be added to the contract without joining it: `satisfies Record<ChannelName, …>`
- * makes a channel missing here a compile error.
+ * makes a channel missing here a compile error. It sits beside the contract, not in its index: it
+ * reads the channel list, so the index handing it on would be a loop of imports.
  *
  * - 'read': asks a site or the app, changes nothing but caches of what was read.
  * - 'local': writes only the app's own database, files or keychain; no site sees a change.

@@ -44,7 +44,6 @@ export * from './store';
 export * from './database';
 export * from './settings';
 export * from './users';
-export * from './effects';
 export * from './library';
 export type { ChannelDef, EventDef } from './define';
 

@@ -12,7 +12,8 @@
  * A site write without a row fails the test; the matrix is printed with its counts.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { channelEffects, siteWrites, type ChannelName, type ErrorInfo, type Page, type Site } from '../../electron/contract';
+import type { ChannelName, ErrorInfo, Page, Site } from '../../electron/contract';
+import { channelEffects, siteWrites } from '../../electron/contract/effects';
 import type { FaultRule } from '../sandbox/faults';
 import { startStoreSandbox, type SpecStoreSandbox } from '../sandbox/store/server';
 import { DEMO_ACCOUNTS } from '../sandbox/cms/seed';

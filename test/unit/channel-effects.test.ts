@@ -4,7 +4,8 @@
  * the types do not see, a stale name). The site writes are what the fault matrix takes as rows.
  */
 import { describe, expect, test } from 'vitest';
-import { channelEffects, channels, siteWrites } from '../../electron/contract';
+import { channels } from '../../electron/contract';
+import { channelEffects, siteWrites } from '../../electron/contract/effects';
 
 describe('channel effects', () => {
   test('every channel is classified, and only channels are', () => {
