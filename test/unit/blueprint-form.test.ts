@@ -94,6 +94,14 @@ describe('the control per value', () => {
     expect(fieldKind(f({ type: 'date' }), 'next week')).toBe('text');
   });
 
+  test('a list or map the site holds as null is an empty control, not the YAML word null', () => {
+    expect(fieldKind(f({ type: 'array' }), null)).toBe('map');
+    expect(fieldKind(f({ type: 'list' }), null)).toBe('list');
+    expect(fieldKind(f({ type: 'text' }), null)).toBe('text');
+    // a list of records (fields of its own) stays YAML: tags would write strings where records go
+    expect(fieldKind(f({ type: 'list', fields: [{ name: '.from', type: 'text' }] }), null)).toBe('yaml');
+  });
+
   test("an array whose default is a list is a list (Grav's value_only arrays), one without is a key–value map", () => {
     expect(fieldKind(f({ type: 'array' }), undefined, ['html', 'htm'])).toBe('list');
     expect(fieldKind(f({ type: 'array' }), undefined)).toBe('map');

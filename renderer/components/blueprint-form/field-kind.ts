@@ -57,8 +57,12 @@ const BOOLEAN_ISH = new Set(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'
 /** Types whose value is one line of text with a browser input of its own. */
 const TYPED_TEXT: Record<string, FieldKind> = { email: 'email', url: 'url', password: 'password', colorpicker: 'color' };
 
-export function fieldKind(field: Pick<BlueprintField, 'type' | 'options'>, value: unknown, fallback?: unknown): FieldKind {
+/** Types whose value is a list or a map: for them null is "not set" (Grav writes `redirects: null`), not a value to show as YAML. */
+const CONTAINER_TYPES = new Set(['array', 'list', 'selectize', 'tags', 'commalist', 'taxonomy', 'checkboxes']);
+
+export function fieldKind(field: Pick<BlueprintField, 'type' | 'options' | 'fields'>, given: unknown, fallback?: unknown): FieldKind {
   const t = field.type;
+  const value = given === null && CONTAINER_TYPES.has(t) ? undefined : given;
   const effective = value === undefined ? fallback : value;
   // Grav's toggles are also two-way choices of other values (order direction asc/desc, summary
   // format short/long): a checkbox would write true over them, so those are a select of their options
@@ -74,6 +78,8 @@ export function fieldKind(field: Pick<BlueprintField, 'type' | 'options'>, value
   if (t === 'datetime') return toDateTimeInput(value) === null ? (isScalar(value) ? 'text' : 'yaml') : 'datetime';
   if (t === 'taxonomy') return value === undefined || (typeof value === 'object' && value !== null && !Array.isArray(value)) ? 'taxonomy' : 'yaml';
   if (t === 'array' && (value === undefined || isFlatMap(value)) && !isStringList(fallback)) return 'map';
+  // Grav's `list` with fields of its own is a list of records: YAML, never tags that would write strings
+  if (t === 'list' && field.fields?.length) return 'yaml';
   if (t === 'selectize' || t === 'tags' || t === 'array' || t === 'list' || t === 'commalist') return value === undefined || isStringList(value) ? 'list' : 'yaml';
   if ((t === 'filepicker' || t === 'pagemediaselect' || t === 'mediapicker') && isScalar(value)) return 'file';
   const typed = TYPED_TEXT[t];
