@@ -7,7 +7,7 @@
 import { AppError, isAppError } from '../base/app-error';
 import { cmsConfig, MASKED, type ConfigRead } from '../api/cms/config';
 import { leafChanges, patchOf } from '../common/config-changes';
-import type { SettingsForm, SettingsSaved, SettingsScopeInfo, SettingsScopes } from '../contract';
+import type { BlueprintField, SettingsForm, SettingsSaved, SettingsScopeInfo, SettingsScopes } from '../contract';
 import type { SiteCacheRepo } from '../db/repos/site-cache';
 import { siteCalls, unreachable, type SiteCallDeps } from '../sites/calls';
 import { cmsPackages } from '../api/cms/packages';
@@ -43,6 +43,12 @@ const formOf = (scope: string, read: ConfigRead, fields: SettingsForm['fields'],
   masked: maskedLeaves(read.values),
   copiedAt,
 });
+
+/** A package that ships no form (its blueprint answers 404) still has settings to read: no fields. */
+function noForm(err: unknown): BlueprintField[] {
+  if (isAppError(err) && err.code === 'not_found') return [];
+  throw err;
+}
 
 export function settingsService(deps: SettingsDeps) {
   const { siteCache } = deps;
@@ -80,7 +86,7 @@ export function settingsService(deps: SettingsDeps) {
       if (copy && away(siteId)) return { ...copy.value, copiedAt: copy.fetchedAt };
       try {
         const transport = copy ? once(siteId) : t(siteId);
-        const [read, fields] = await Promise.all([cmsConfig.read(transport, scope), cmsConfig.blueprint(transport, scope)]);
+        const [read, fields] = await Promise.all([cmsConfig.read(transport, scope), cmsConfig.blueprint(transport, scope).catch(noForm)]);
         const form = formOf(scope, read, fields);
         siteCache.put(siteId, formKey(scope), form);
         return form;
@@ -105,7 +111,7 @@ export function settingsService(deps: SettingsDeps) {
         }
         throw err;
       }
-      const fields = before?.fields ?? (await cmsConfig.blueprint(t(siteId), scope));
+      const fields: BlueprintField[] = before?.fields ?? (await cmsConfig.blueprint(t(siteId), scope).catch(noForm));
       const form = formOf(scope, read, fields);
       siteCache.put(siteId, formKey(scope), form);
       // what the site now holds against what the form was opened with, for the changed leaves only

@@ -76,3 +76,28 @@ test('leaving a scope with unsaved changes asks first, and Cancel keeps them', a
   await page.getByRole('alertdialog', { name: 'Leave Site settings?' }).getByRole('button', { name: 'Leave without saving' }).click();
   await expect(nav.getByRole('button', { name: 'Media', exact: true })).toHaveAttribute('aria-current', 'page');
 });
+
+test("a plugin's settings: its secret shows as set on the site and is sent only when retyped", async ({ page }) => {
+  await demo.connect(page);
+  const pane = await openArea(page, 'Demo', 'Settings');
+  const nav = pane.getByRole('navigation', { name: 'Settings' });
+  await expect(nav.getByRole('heading', { name: 'Plugins' })).toBeVisible();
+  await nav.getByRole('button', { name: 'Email', exact: true }).click();
+  const secret = pane.getByLabel('SMTP password', { exact: true });
+  await expect(secret).toHaveValue('');
+  await expect(secret).toHaveAttribute('placeholder', 'Set on the site (hidden); type a new one to replace it');
+  // typed and cleared again: nothing to save, the site's secret stays
+  await secret.fill('typo');
+  await secret.fill('');
+  await expect(pane.getByRole('button', { name: /^Review and save/ })).toBeDisabled();
+  await secret.fill('new-smtp-secret');
+  await pane.getByRole('button', { name: /^Review and save/ }).click();
+  const review = page.getByRole('dialog', { name: 'Save Email settings?' });
+  await expect(review.getByRole('listitem')).toContainText('A new secret replaces the one set on the site.');
+  await expect(review).not.toContainText('new-smtp-secret');
+  await review.getByRole('button', { name: 'Save 1 change' }).click();
+  await expect(review).toBeHidden();
+  const f = join(demo.cms.dataDir, 'config', 'plugins', 'email.json');
+  expect((JSON.parse(readFileSync(f, 'utf8')) as { mailer: { smtp: { password: string } } }).mailer.smtp.password).toBe('new-smtp-secret');
+  await expect(secret).toHaveValue(''); // masked again, as the site answers it
+});

@@ -49,6 +49,18 @@ describe.each(flavors)('%s flavour', (flavor) => {
   });
   afterAll(() => sb?.close());
 
+  test('GET /gpm/plugins and /gpm/themes: the installed packages with the fields of the real service; enabled is their own setting; 403; 401', async () => {
+    const plugins = ok(await api.get('/gpm/plugins')).data as unknown as { slug: string; name: string; type: string; enabled: boolean; version: string }[];
+    expect(plugins.map((p) => p.slug)).toEqual(expect.arrayContaining(['api', 'email', 'login', 'team-notes', 'problems']));
+    expect(plugins.find((p) => p.slug === 'email')).toMatchObject({ name: 'Email', type: 'plugin', enabled: true, version: expect.any(String) });
+    expect(plugins.find((p) => p.slug === 'problems')?.enabled).toBe(false);
+    const themes = ok(await api.get('/gpm/themes')).data as unknown as { slug: string; type: string }[];
+    expect(themes.map((t) => t.slug)).toEqual(expect.arrayContaining(['quark2', 'antimatter']));
+    expect(themes.every((t) => t.type === 'theme')).toBe(true);
+    expectProblem(await viewer.get('/gpm/plugins'), 403);
+    expectProblem(await api.as({ none: true }).get('/gpm/themes'), 401);
+  });
+
   test('GET /config: system, site, the rest sorted, info; backups only for API super users; 403; 401', async () => {
     expect(ok(await api.get('/config')).data).toEqual(['system', 'site', 'backups', 'media', 'security', 'info']);
     expect(ok(await reader.get('/config')).data).toEqual(['system', 'site', 'media', 'security', 'info']);

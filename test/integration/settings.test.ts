@@ -31,6 +31,13 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(scopes.map((s) => s.id)).toEqual(expect.arrayContaining(['system', 'site', 'media', 'security']));
     expect(scopes.map((s) => s.id)).not.toContain('info'); // system information, not a form
     expect(scopes.find((s) => s.id === 'site')).toMatchObject({ label: 'Site', kind: 'core' });
+    // the installed plugins and themes, from the site's package list, each its own scope
+    expect(scopes.find((s) => s.id === 'plugins/email')).toMatchObject({ label: 'Email', kind: 'plugin' });
+    expect(scopes.find((s) => s.id === 'themes/quark2')).toMatchObject({ kind: 'theme' });
+    // a package that ships no form still shows its settings (and says it has no form)
+    const bare = await fx.call('settings.open', { siteId: fx.site.id, scope: 'plugins/problems' });
+    expect(bare.fields).toEqual([]);
+    expect(bare.values).toMatchObject({ enabled: false });
     const form = await fx.call('settings.open', { siteId: fx.site.id, scope: 'site' });
     expect(form.fields.length).toBeGreaterThan(0);
     expect(typeof form.values.title).toBe('string');

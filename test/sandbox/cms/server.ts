@@ -50,6 +50,7 @@ import { seed as seedData, type SeedInfo, type SeedName } from './seed';
 import { registerSiteBlueprintRoutes } from './site/blueprint-routes';
 import { registerConfigRoutes } from './site/config-routes';
 import { registerSiteMediaRoutes } from './site/media-routes';
+import { registerPackageRoutes } from './site/package-routes';
 import { SiteState } from './site/state';
 import type { Memberships } from './users/demo-plugins';
 import { registerUserRoutes } from './users/user-routes';
@@ -203,6 +204,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
   registerSiteBlueprintRoutes(api, ctx);
   registerConfigRoutes(api, ctx);
   registerSiteMediaRoutes(api, ctx);
+  registerPackageRoutes(api, ctx);
   const userPlugins = registerUserRoutes(api, ctx);
   const control = opts.control === false ? null : controlRouter(ctx, faults);
 
