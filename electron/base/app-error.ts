@@ -39,3 +39,8 @@ export const UNCERTAIN_MS = 15 * 60_000;
  */
 export const mayHaveArrived = (err: unknown): boolean =>
   isAppError(err) && (err.code === 'network' || err.code === 'timeout' || err.code === 'bad_response' || (err.code === 'http' && (err.info.status ?? 0) >= 500));
+
+/** For a delete: the site answers "not found", so the thing is gone, as asked (an earlier answer lost, another admin first). */
+export function goneAlready(err: unknown): void {
+  if (!(isAppError(err) && err.code === 'not_found')) throw err;
+}

@@ -249,7 +249,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     blueprints = blueprintsService(calls);
     settings = settingsService({ ...calls, siteCache: r.siteCache });
     users = usersService({ ...calls, ...(opts.now ? { now: opts.now } : {}) });
-    library = libraryService({ ...calls, siteCache: r.siteCache, progress: (p) => emit('library.progress', p) });
+    library = libraryService({ ...calls, siteCache: r.siteCache, progress: (p) => emit('library.progress', p), ...(opts.now ? { now: opts.now } : {}) });
     const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
     sync = sy;
     const m = mirrorService({ sites: r.sites, rows, sessions: s, pages: r.pages, repo: r.mirror, prefs: r.prefs, siteCache: r.siteCache, emit: (p) => emit('mirror.progress', p) });

@@ -9,11 +9,13 @@
  * are not queued: a change the site does not answer is refused with the reason, because a file
  * moved or deleted hours later, unseen, could break pages that were fixed meanwhile.
  */
-import { AppError, isAppError, mayHaveArrived, UNCERTAIN_MS } from '../base/app-error';
+import { goneAlready, mayHaveArrived } from '../base/app-error';
+import { UncertainWrites } from '../base/uncertain';
 import { cmsLibrary, type LibraryQuery } from '../api/cms/library';
+import type { Transport } from '../api/transport';
 import type { ChannelParsed, LibraryFile, LibraryFolder, LibraryListing } from '../contract';
 import type { SiteCacheRepo } from '../db/repos/site-cache';
-import { siteCalls, unreachable, type SiteCallDeps } from '../sites/calls';
+import { siteCalls, type SiteCallDeps } from '../sites/calls';
 import { uploadStaging } from '../media/upload-staging';
 import { throttledProgress, type UploadProgress } from '../base/upload-progress';
 
@@ -21,21 +23,18 @@ export interface LibraryDeps extends SiteCallDeps {
   siteCache: SiteCacheRepo;
   /** Upload progress, for the `library.progress` event. */
   progress: (p: UploadProgress) => void;
+  now?: () => number;
 }
+
+/** The site's dated copy of a name taken in the folder (`YYYYMMDDHHMMSS-name`). */
+const DATED = /^\d{14}-/;
 
 /** The copy's key of one folder's listing: what was asked, so a copy answers exactly the listing it was. */
 export const listingKey = (q: LibraryQuery) => `library:list:${JSON.stringify([q.path, q.page, q.perPage, q.type ?? ''])}`;
 
-const NOT_SENT = 'Changes to the media library are never sent later by themselves: do it again once the site answers.';
-
-/** A delete the site answers "not found": the thing is gone, as asked. */
-const goneAlready = (err: unknown): void => {
-  if (!(isAppError(err) && err.code === 'not_found')) throw err;
-};
-
 export function libraryService(deps: LibraryDeps) {
   const { siteCache, progress } = deps;
-  const { t, once, away } = siteCalls(deps);
+  const { t, withCopy, sendNow } = siteCalls(deps);
   const staging = uploadStaging();
   /**
    * Uploads whose answer was lost (the site may have the file), by site, folder and name: when and
@@ -43,37 +42,16 @@ export function libraryService(deps: LibraryDeps) {
    * the site's dated copy of it, `YYYYMMDDHHMMSS-name`) with the same size is the one sent, and is
    * answered without a second copy.
    */
-  const uncertainUploads = new Map<string, { at: number; size: number }>();
-  const DATED = /^\d{14}-/;
-
-  /**
-   * A write: always tried (a person asking is a try worth making, even when the site was away a
-   * moment ago), and refused with the reason when the site does not answer.
-   */
-  async function write<T>(siteId: string, what: string, send: () => Promise<T>): Promise<T> {
-    try {
-      return await send();
-    } catch (err) {
-      if (unreachable(err)) throw new AppError({ ...err.info, message: `${err.message.replace(/\.$/, '')}. ${what[0]!.toUpperCase()}${what.slice(1)} was not done. ${NOT_SENT}` }, { cause: err });
-      throw err;
-    }
-  }
+  const uncertainUploads = new UncertainWrites<number>(deps.now);
 
   return {
     async list(q: ChannelParsed<'library.list'>): Promise<LibraryListing> {
       const query: LibraryQuery = { path: q.search ? '' : q.path, page: q.page, perPage: q.perPage, search: q.search || undefined, type: q.type };
-      const key = query.search ? null : listingKey(query);
-      const copy = key ? siteCache.get<LibraryListing>(q.siteId, key) : undefined;
-      if (copy && away(q.siteId)) return { ...copy.value, copiedAt: copy.fetchedAt };
-      try {
-        const page = await cmsLibrary.list(copy ? once(q.siteId) : t(q.siteId), query);
-        const listing: LibraryListing = { path: query.path, search: query.search ?? null, type: query.type ?? null, ...page, copiedAt: null };
-        if (key) siteCache.put(q.siteId, key, listing);
-        return listing;
-      } catch (err) {
-        if (copy && unreachable(err)) return { ...copy.value, copiedAt: copy.fetchedAt };
-        throw err;
-      }
+      const listing = async (transport: Transport): Promise<LibraryListing> => ({ path: query.path, search: query.search ?? null, type: query.type ?? null, ...(await cmsLibrary.list(transport, query)), copiedAt: null });
+      // a search is not kept: each text would be a copy of its own
+      if (query.search) return listing(t(q.siteId));
+      const { value, copiedAt } = await withCopy(q.siteId, siteCache, listingKey(query), listing);
+      return { ...value, copiedAt };
     },
 
     /** A piece of a file for a later `upload`. */
@@ -84,37 +62,37 @@ export function libraryService(deps: LibraryDeps) {
     async upload(q: ChannelParsed<'library.upload'>): Promise<LibraryFile> {
       const bytes = staging.take(q.uploadId);
       const key = `${q.siteId}\n${q.path}\n${q.filename}`;
-      const earlier = uncertainUploads.get(key);
-      if (earlier && Date.now() - earlier.at < UNCERTAIN_MS && earlier.size === bytes.length) {
-        const there = await write(q.siteId, `the upload of ${q.filename}`, () => cmsLibrary.list(t(q.siteId), { path: q.path, page: 1, perPage: 100 }));
+      const refused = `The upload of ${q.filename} was not done`;
+      if (uncertainUploads.get(key)?.value === bytes.length) {
+        const there = await sendNow(refused, () => cmsLibrary.list(t(q.siteId), { path: q.path, page: 1, perPage: 100 }));
         const same = there.files.find((f) => (f.name === q.filename || (DATED.test(f.name) && f.name.replace(DATED, '') === q.filename)) && f.size === bytes.length);
-        uncertainUploads.delete(key);
+        uncertainUploads.forget(key);
         if (same) return same;
       }
       try {
-        return await write(q.siteId, `the upload of ${q.filename}`, () =>
+        return await sendNow(refused, () =>
           cmsLibrary.upload(t(q.siteId), q.path, { name: q.filename, type: q.type, bytes }, { ...(q.replace ? { replace: true } : {}), onProgress: throttledProgress(q.uploadId, progress) }),
         );
       } catch (err) {
-        if (mayHaveArrived(err)) uncertainUploads.set(key, { at: Date.now(), size: bytes.length });
+        if (mayHaveArrived(err)) uncertainUploads.remember(key, bytes.length);
         throw err;
       }
     },
 
     // deleting what is not there (any more: an earlier answer lost, another admin) is what was asked
     remove: (q: ChannelParsed<'library.delete'>): Promise<{ path: string }> =>
-      write(q.siteId, `the delete of ${q.path}`, () => cmsLibrary.remove(t(q.siteId), q.path).catch(goneAlready)).then(() => ({ path: q.path })),
+      sendNow(`The delete of ${q.path} was not done`, () => cmsLibrary.remove(t(q.siteId), q.path).catch(goneAlready)).then(() => ({ path: q.path })),
 
-    move: (q: ChannelParsed<'library.move'>): Promise<LibraryFile> => write(q.siteId, `the move of ${q.from}`, () => cmsLibrary.move(t(q.siteId), q.from, q.to)),
+    move: (q: ChannelParsed<'library.move'>): Promise<LibraryFile> => sendNow(`The move of ${q.from} was not done`, () => cmsLibrary.move(t(q.siteId), q.from, q.to)),
 
     createFolder: (q: ChannelParsed<'library.createFolder'>): Promise<LibraryFolder> =>
-      write(q.siteId, `the new folder ${q.path}`, () => cmsLibrary.createFolder(t(q.siteId), q.path)),
+      sendNow(`Creating the folder ${q.path} was not done`, () => cmsLibrary.createFolder(t(q.siteId), q.path)),
 
     renameFolder: (q: ChannelParsed<'library.renameFolder'>): Promise<LibraryFolder> =>
-      write(q.siteId, `the renaming of ${q.from}`, () => cmsLibrary.renameFolder(t(q.siteId), q.from, q.to)),
+      sendNow(`The renaming of ${q.from} was not done`, () => cmsLibrary.renameFolder(t(q.siteId), q.from, q.to)),
 
     removeFolder: (q: ChannelParsed<'library.deleteFolder'>): Promise<{ path: string }> =>
-      write(q.siteId, `the delete of the folder ${q.path}`, () => cmsLibrary.removeFolder(t(q.siteId), q.path).catch(goneAlready)).then(() => ({ path: q.path })),
+      sendNow(`The delete of the folder ${q.path} was not done`, () => cmsLibrary.removeFolder(t(q.siteId), q.path).catch(goneAlready)).then(() => ({ path: q.path })),
   };
 }
 

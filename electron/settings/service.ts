@@ -9,7 +9,7 @@ import { cmsConfig, MASKED, type ConfigRead } from '../api/cms/config';
 import { leafChanges, patchOf } from '../common/config-changes';
 import type { BlueprintField, SettingsForm, SettingsSaved, SettingsScopeInfo, SettingsScopes } from '../contract';
 import type { SiteCacheRepo } from '../db/repos/site-cache';
-import { siteCalls, unreachable, type SiteCallDeps } from '../sites/calls';
+import { siteCalls, type SiteCallDeps } from '../sites/calls';
 import { cmsPackages } from '../api/cms/packages';
 
 export interface SettingsDeps extends SiteCallDeps {
@@ -34,14 +34,14 @@ function maskedLeaves(values: Record<string, unknown>, prefix = ''): string[] {
   return out;
 }
 
-const formOf = (scope: string, read: ConfigRead, fields: SettingsForm['fields'], copiedAt: string | null = null): SettingsForm => ({
+const formOf = (scope: string, read: ConfigRead, fields: SettingsForm['fields']): SettingsForm => ({
   scope,
   values: read.values,
   etag: read.etag,
   fields,
   overrides: read.overrides,
   masked: maskedLeaves(read.values),
-  copiedAt,
+  copiedAt: null,
 });
 
 /** A package that ships no form (its blueprint answers 404) still has settings to read: no fields. */
@@ -52,7 +52,7 @@ function noForm(err: unknown): BlueprintField[] {
 
 export function settingsService(deps: SettingsDeps) {
   const { siteCache } = deps;
-  const { t, once, away } = siteCalls(deps);
+  const { t, withCopy, sendNow } = siteCalls(deps);
 
   /** The site's installed plugins or themes as scopes; none when the account may not list them or the site has no package routes. */
   async function packages(siteId: string, kind: 'plugin' | 'theme'): Promise<SettingsScopeInfo[]> {
@@ -60,53 +60,36 @@ export function settingsService(deps: SettingsDeps) {
       const list = await (kind === 'plugin' ? cmsPackages.installedPlugins(t(siteId)) : cmsPackages.installedThemes(t(siteId)));
       return list.map((p) => ({ id: `${kind}s/${p.slug}`, label: p.name, kind }));
     } catch (err) {
-      if (isAppError(err) && (err.code === 'forbidden' || err.code === 'not_found' || (err.code === 'http' && err.info.status === 404))) return [];
+      if (isAppError(err) && (err.code === 'forbidden' || err.code === 'not_found')) return [];
       throw err;
     }
   }
 
   return {
     async scopes(siteId: string): Promise<SettingsScopes> {
-      const copy = siteCache.get<SettingsScopeInfo[]>(siteId, SCOPES_KEY);
-      if (copy && away(siteId)) return { scopes: copy.value, copiedAt: copy.fetchedAt };
-      try {
-        const core = (await cmsConfig.scopes(copy ? once(siteId) : t(siteId))).filter((s) => !NOT_FORMS.has(s));
+      const { value, copiedAt } = await withCopy(siteId, siteCache, SCOPES_KEY, async (transport) => {
+        const core = (await cmsConfig.scopes(transport)).filter((s) => !NOT_FORMS.has(s));
         const [plugins, themes] = await Promise.all([packages(siteId, 'plugin'), packages(siteId, 'theme')]);
-        const scopes: SettingsScopeInfo[] = [...core.map((id) => ({ id, label: CORE_LABELS[id] ?? id, kind: 'core' as const })), ...plugins, ...themes];
-        siteCache.put(siteId, SCOPES_KEY, scopes);
-        return { scopes, copiedAt: null };
-      } catch (err) {
-        if (copy && unreachable(err)) return { scopes: copy.value, copiedAt: copy.fetchedAt };
-        throw err;
-      }
+        return [...core.map((id) => ({ id, label: CORE_LABELS[id] ?? id, kind: 'core' as const })), ...plugins, ...themes];
+      });
+      return { scopes: value, copiedAt };
     },
 
     async open(siteId: string, scope: string): Promise<SettingsForm> {
-      const copy = siteCache.get<SettingsForm>(siteId, formKey(scope));
-      if (copy && away(siteId)) return { ...copy.value, copiedAt: copy.fetchedAt };
-      try {
-        const transport = copy ? once(siteId) : t(siteId);
+      const { value, copiedAt } = await withCopy(siteId, siteCache, formKey(scope), async (transport) => {
         const [read, fields] = await Promise.all([cmsConfig.read(transport, scope), cmsConfig.blueprint(transport, scope).catch(noForm)]);
-        const form = formOf(scope, read, fields);
-        siteCache.put(siteId, formKey(scope), form);
-        return form;
-      } catch (err) {
-        if (copy && unreachable(err)) return { ...copy.value, copiedAt: copy.fetchedAt };
-        throw err;
-      }
+        return formOf(scope, read, fields);
+      });
+      return { ...value, copiedAt };
     },
 
     async save(siteId: string, scope: string, etag: string | null, changes: { path: string[]; value?: unknown }[]): Promise<SettingsSaved> {
-      // no look at whether the site was away a moment ago: a person asking to save is a try worth making
       const before = siteCache.get<SettingsForm>(siteId, formKey(scope))?.value;
       let read: ConfigRead;
       try {
-        read = await cmsConfig.write(t(siteId), scope, patchOf(changes.map((c) => ({ path: c.path, after: c.value }))), etag);
+        read = await sendNow('The settings were not saved', () => cmsConfig.write(t(siteId), scope, patchOf(changes.map((c) => ({ path: c.path, after: c.value }))), etag));
       } catch (err) {
-        if (unreachable(err)) {
-          throw new AppError({ ...err.info, message: `${err.message.replace(/\.$/, '')}. The settings were not saved; nothing waits to be sent: save again once the site answers.` }, { cause: err });
-        }
-        if (isAppError(err) && (err.code === 'conflict' || (err.code === 'http' && err.info.status === 412))) {
+        if (isAppError(err) && err.code === 'conflict') {
           throw new AppError({ code: 'conflict', message: 'These settings were changed on the site since you opened them. Reload to see the site’s values; your edits stay in the form until you do.' }, { cause: err });
         }
         throw err;

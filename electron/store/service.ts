@@ -31,7 +31,8 @@ import {
 } from '../contract/store';
 import { createHash } from 'node:crypto';
 import type { Site } from '../contract';
-import { AppError, isAppError, isUnreachable, mayHaveArrived, UNCERTAIN_MS } from '../base/app-error';
+import { AppError, isAppError, isUnreachable, mayHaveArrived } from '../base/app-error';
+import { timeOfDay, UncertainWrites } from '../base/uncertain';
 import { throttledProgress, type UploadProgress } from '../base/upload-progress';
 import type { FetchLike } from '../api/http';
 import { Transport } from '../api/transport';
@@ -87,7 +88,6 @@ const renamed =
     return new AppError({ ...err.info, fields }, { cause: err });
   };
 
-
 export function storeService(deps: StoreDeps) {
   const now = deps.now ?? Date.now;
   const ids = new IdMaker();
@@ -98,26 +98,19 @@ export function storeService(deps: StoreDeps) {
    * from the store without a second POST; not found, it goes again with the same id. So a lost
    * answer never makes a second pet or order (the outbox's rule for pages, sync/push.ts).
    */
-  const uncertain = new Map<string, { id: number; at: number }>();
+  const uncertain = new UncertainWrites<number>(now);
   /** Image uploads whose answer never came, by site, pet and bytes: how many photos the pet had before. */
-  const uncertainUploads = new Map<string, { photos: number; at: number }>();
-  /** Past UNCERTAIN_MS the same write asked again is a new one. */
-  function forgetOld(): void {
-    for (const [k, u] of uncertain) if (now() - u.at >= UNCERTAIN_MS) uncertain.delete(k);
-    for (const [k, u] of uncertainUploads) if (now() - u.at >= UNCERTAIN_MS) uncertainUploads.delete(k);
-  }
+  const uncertainUploads = new UncertainWrites<number>(now);
   async function createOnce<T>(siteId: string, what: unknown, lookup: (t: Transport, id: number) => Promise<T>, create: (id: number) => Promise<T>, again = false): Promise<T> {
-    forgetOld();
     const key = `${siteId}\n${JSON.stringify(what)}`;
     const earlier = uncertain.get(key);
-    const id = earlier?.id ?? newId();
-    if (id === earlier?.id) {
-      // not there, or a store that cannot look that id up (document 3 finds orders 1 to 10 only):
-      // it goes again, as it would have without the lookup
+    const id = earlier?.value ?? newId();
+    if (earlier) {
+      // found: the lost answer's create is the one; not there: it goes again with the same id;
+      // a store that cannot look that id up (document 3 finds orders 1 to 10 only) cannot tell
       let unknowable = false;
       const found = await remote(siteId, (t) => lookup(t, id)).catch((err: unknown) => {
         if (isAppError(err) && err.code === 'not_found') return null;
-        // the store cannot look that id up (document 3 finds orders 1 to 10 only): nobody knows
         if (isAppError(err) && err.code === 'invalid_input') {
           unknowable = true;
           return null;
@@ -125,23 +118,22 @@ export function storeService(deps: StoreDeps) {
         throw err;
       });
       if (found !== null) {
-        uncertain.delete(key);
+        uncertain.forget(key);
         return found;
       }
       if (unknowable && !again) {
-        const at = new Date(earlier!.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
         throw new AppError({
           code: 'conflict',
-          message: `The store may already have this: its answer to the same request at ${at} was lost, and it cannot look that one up to tell. Check the store; send it again only if it is not there.`,
+          message: `The store may already have this: its answer to the same request at ${timeOfDay(earlier.at)} was lost, and it cannot look that one up to tell. Check the store; send it again only if it is not there.`,
         });
       }
     }
     try {
       const made = await create(id);
-      uncertain.delete(key);
+      uncertain.forget(key);
       return made;
     } catch (err) {
-      if (mayHaveArrived(err)) uncertain.set(key, { id, at: now() });
+      if (mayHaveArrived(err)) uncertain.remember(key, id);
       throw err;
     }
   }
@@ -329,12 +321,11 @@ export function storeService(deps: StoreDeps) {
       if (bytes.length === 0) throw AppError.fields({ data: 'The file is empty.' }, 'The file is empty.');
       // an upload whose answer was lost: the pet has a photo more than it had before it, so it
       // arrived and is not sent twice (a store names the photo itself, so the count is the sign)
-      forgetOld();
       const key = `${q.siteId}\n${q.petId}\n${createHash('sha256').update(bytes).digest('hex')}`;
       const earlier = uncertainUploads.get(key);
       const photos = (await remote(q.siteId, (t) => storePets.get(t, q.petId), noPet(q.petId))).photoUrls.length;
-      if (earlier && photos > earlier.photos) {
-        uncertainUploads.delete(key);
+      if (earlier && photos > earlier.value) {
+        uncertainUploads.forget(key);
         return { pet: await this.pet(q.siteId, q.petId), message: 'The image was uploaded (the store’s first answer was lost).' };
       }
       let message: string;
@@ -349,10 +340,10 @@ export function storeService(deps: StoreDeps) {
           noPet(q.petId),
         ));
       } catch (err) {
-        if (mayHaveArrived(err)) uncertainUploads.set(key, { photos, at: now() });
+        if (mayHaveArrived(err)) uncertainUploads.remember(key, photos);
         throw err;
       }
-      uncertainUploads.delete(key);
+      uncertainUploads.forget(key);
       const pet = await this.pet(q.siteId, q.petId);
       return { pet, message };
     },

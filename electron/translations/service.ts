@@ -29,20 +29,11 @@ const matrixOf = (langs: SiteLanguages, rows: TranslationRow[]): TranslationMatr
 
 export function translationsService(deps: TranslationsDeps) {
   const { cache, siteCache } = deps;
-  const { t, once, read, away, sendOrQueue } = siteCalls(deps);
+  const { t, read, sendOrQueue, withCopy } = siteCalls(deps);
 
   async function siteLanguages(siteId: string): Promise<SiteLanguages> {
-    const copy = siteCache.get<SiteLanguages>(siteId, LANGUAGES_KEY);
-    if (copy && away(siteId)) return { ...copy.value, cachedAt: copy.fetchedAt };
-    try {
-      const langs = await cmsPages.siteLanguages(copy ? once(siteId) : t(siteId));
-      siteCache.put(siteId, LANGUAGES_KEY, langs);
-      return langs;
-    } catch (err) {
-      const cached = unreachable(err) ? siteCache.get<SiteLanguages>(siteId, LANGUAGES_KEY) : undefined;
-      if (cached) return { ...cached.value, cachedAt: cached.fetchedAt };
-      throw err;
-    }
+    const { value, copiedAt } = await withCopy(siteId, siteCache, LANGUAGES_KEY, (transport) => cmsPages.siteLanguages(transport));
+    return copiedAt ? { ...value, cachedAt: copiedAt } : value;
   }
 
   /** Every page's translation row, read from the site (a row it cannot read is left out: the tree and the list flag it). */

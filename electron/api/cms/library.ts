@@ -14,6 +14,7 @@ import type { CallOptions, Transport } from '../transport';
 import { parseAnswer, parseRows, unreadable } from '../parse';
 import { multipartFile } from '../multipart';
 import { callName, listCall, nextPage, request } from './envelope';
+import { Label } from './fields';
 import { segment } from '../url-path';
 
 const Name = v.pipe(
@@ -29,10 +30,6 @@ const Count = v.pipe(
   v.optional(v.unknown()),
   v.transform((x) => (typeof x === 'number' && Number.isInteger(x) && x >= 0 ? x : null)),
 );
-const Text = v.pipe(
-  v.optional(v.unknown()),
-  v.transform((x) => (typeof x === 'string' && x !== '' ? x : typeof x === 'number' ? String(x) : null)),
-);
 
 const Item = v.looseObject({
   filename: Name,
@@ -40,10 +37,10 @@ const Item = v.looseObject({
   url: v.optional(v.nullable(v.string())),
   type: v.optional(v.string(), 'application/octet-stream'),
   size: v.optional(v.pipe(v.number(), v.minValue(0)), 0),
-  modified: Text,
+  modified: Label,
   dimensions: v.optional(v.unknown()),
-  alt: Text,
-  title: Text,
+  alt: Label,
+  title: Label,
 });
 
 const FolderRow = v.looseObject({ name: Name, path: v.optional(v.nullable(RelPath)), children_count: Count, file_count: Count });
