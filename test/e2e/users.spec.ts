@@ -26,6 +26,15 @@ test('list, tabs and plugin columns; create, edit and delete an account; a row a
   await pane.getByRole('tab', { name: /^Members/ }).click();
   await expect(pane.getByRole('tab', { name: /^Members/ })).toHaveAttribute('aria-selected', 'true');
   await expect.poll(async () => Number((await count.textContent())!.split(' ')[0])).toBeLessThan(total);
+  // the keyboard moves between the tabs as in any tab strip: one stop in the Tab order, arrows within
+  const tabs = pane.getByRole('tablist', { name: 'Which accounts' }).getByRole('tab');
+  await pane.getByRole('tab', { name: /^Members/ }).press('End');
+  await expect(tabs.last()).toBeFocused();
+  await expect(tabs.last()).toHaveAttribute('aria-selected', 'true');
+  await tabs.last().press('ArrowRight');
+  await expect(tabs.first()).toBeFocused();
+  await expect(tabs.first()).toHaveAttribute('aria-selected', 'true');
+  await expect(tabs.nth(1)).toHaveAttribute('tabindex', '-1');
   await pane.getByRole('tab', { name: /^All/ }).click();
 
   // a new account with a group

@@ -128,3 +128,6 @@ export function knownFolders(children: ReadonlyMap<string, readonly LibraryFolde
   }
   return [...out].sort((a, b) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' })));
 }
+
+/** A folder typed in Move… as a library path: no leading or trailing slashes ('' is the top). */
+export const folderOf = (typed: string): string => typed.trim().replace(/^\/+|\/+$/g, '');

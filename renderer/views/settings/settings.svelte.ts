@@ -31,6 +31,10 @@ export class SettingsState {
   shownErrors = $state<Record<string, string>>({});
   /** What the last save here changed (undo writes each `before` back). */
   lastSaved = $state.raw<{ scope: string; changes: SettingsLeafChange[] } | null>(null);
+  /** The form's tree, made once per blueprint (not at every read of it). */
+  readonly tree: FormNode[] = $derived(this.form ? formTree(this.form.fields) : []);
+  /** The leaves the working copy changed against what the site holds. */
+  readonly changes: SettingsLeafChange[] = $derived(this.form ? leafChanges(this.form.values, this.values) : []);
   readonly save = new FormAction({ rateLimit: 'wait', disposeWith: 'owner' });
   #seq = 0;
 
@@ -38,14 +42,6 @@ export class SettingsState {
     this.siteId = siteId;
   }
 
-  get tree(): FormNode[] {
-    return this.form ? formTree(this.form.fields) : [];
-  }
-
-  /** The leaves the working copy changed against what the site holds. */
-  get changes(): SettingsLeafChange[] {
-    return this.form ? leafChanges(this.form.values, this.values) : [];
-  }
 
   /** Why nothing can be saved here now, or null. */
   blockedReason(me: Me | null): string | null {
