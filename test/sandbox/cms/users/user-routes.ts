@@ -31,6 +31,7 @@ import { fieldProblem, header, HttpProblem, json, readBody, requireFields, type 
 import { readMultipart } from '../../multipart';
 import { grants, isSuper, normalizeAccess, scopesAllow } from '../access';
 import type { Account } from '../accounts';
+import { etagOf } from '../content/etag';
 import { paged, pagingOf } from '../content/paging';
 import type { CmsContext } from '../context';
 import { authorize, type Principal } from '../credentials';
@@ -43,7 +44,7 @@ import { accessWithGroups, GROUPS, hasEffectiveAccess } from './groups';
 import { assembleColumns, assembleFilterTabs, assembleRowActions, sanitizeActionResult, sanitizeColumnValues, type Authorize } from './list-extensions';
 import { encodeQr } from './qr';
 import { qrPngDataUri, qrSvgDataUri } from './qr-image';
-import { userEtag, userRecord, userRef } from './serialize';
+import { userRecord, userRef } from './serialize';
 
 type Body = Record<string, unknown>;
 
@@ -200,7 +201,7 @@ export function registerUserRoutes(router: Router, ctx: CmsContext): DemoUserPlu
   router.on('GET', '/users/{username}', (req, res, params, url) => {
     selfOr(req, url, params.username!, 'api.users.read');
     const record = userRecord(ctx, load(params.username!));
-    const etag = userEtag(record);
+    const etag = etagOf(record);
     if (!real && header(req, 'if-none-match') === etag) {
       res.writeHead(304, { ETag: etag }).end();
       return;
@@ -250,7 +251,7 @@ export function registerUserRoutes(router: Router, ctx: CmsContext): DemoUserPlu
     const superCaller = superWithinScope(p);
     if (!superCaller && accessGrantsSuper(target.access)) throw new HttpProblem(403, 'Forbidden', 'Only super-admins can modify super-admin accounts.');
     const ifMatch = header(req, 'if-match');
-    if (ifMatch && ifMatch.replace(/^W\//, '') !== userEtag(userRecord(ctx, target))) {
+    if (ifMatch && ifMatch.replace(/^W\//, '') !== etagOf(userRecord(ctx, target))) {
       throw new HttpProblem(409, 'Conflict', 'The resource has been modified since you last retrieved it. Please fetch the latest version and try again.');
     }
     const body = await readBody(req);
@@ -276,7 +277,7 @@ export function registerUserRoutes(router: Router, ctx: CmsContext): DemoUserPlu
     const updated = (await ctx.accounts.update(target.username, patch))!;
     ctx.events.record('onApiUserUpdated', { user: userRef(updated), fields: Object.keys(body).filter((k) => k !== 'password') });
     const record = userRecord(ctx, updated);
-    json(res, 200, { data: record }, { ETag: userEtag(record), ...headers([`users:update:${target.username}`, 'users:list']) });
+    json(res, 200, { data: record }, { ETag: etagOf(record), ...headers([`users:update:${target.username}`, 'users:list']) });
   });
 
   router.on('DELETE', '/users/{username}', (req, res, params, url) => {
