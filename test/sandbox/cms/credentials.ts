@@ -56,17 +56,37 @@ function resolveCredential(ctx: CmsContext, req: IncomingMessage, url: URL): Cre
   return { kind: 'none' };
 }
 
+const NO_CREDENTIALS = 'No valid authentication credentials provided. Use an API key, JWT token, or active session.';
+
 /**
  * The caller, when it holds `permission` (and `api.access`, which every authenticated call needs);
  * otherwise throws: 401 without a valid credential, 403 without the permission. A scoped API key
  * is capped by its scopes (checked against `permission`) before anything else, super admins included.
  */
 export function authorize(ctx: CmsContext, req: IncomingMessage, url: URL, permission = 'api.access'): Principal {
-  if (ctx.flavor === 'real') return authorizeReal(ctx, req, url, permission);
+  return requirePermission(ctx, identify(ctx, req, url), permission);
+}
+
+/** The caller of a request, whatever it may do; throws the flavour's 401 without a valid credential. */
+function identify(ctx: CmsContext, req: IncomingMessage, url: URL): Principal {
+  if (ctx.flavor === 'real') {
+    const principal = realPrincipal(ctx, req, url);
+    if (!principal) throw new HttpProblem(401, 'Unauthorized', NO_CREDENTIALS);
+    return principal;
+  }
   const cred = resolveCredential(ctx, req, url);
   if (cred.kind === 'none') throw new HttpProblem(401, 'Unauthorized', 'Authentication required.');
   if (cred.kind === 'invalid') throw new HttpProblem(401, 'Unauthorized', cred.detail);
-  const { principal } = cred;
+  return cred.principal;
+}
+
+/**
+ * `principal` when it holds `permission` too, else the 403 authorize() would throw: for a route
+ * that has its caller already and asks for more (self or a manager), without reading the
+ * credential and the account again.
+ */
+export function requirePermission(ctx: CmsContext, principal: Principal, permission: string): Principal {
+  if (ctx.flavor === 'real') return permittedReal(principal, permission);
   const { account, scopes } = principal;
   if (account.state === 'disabled') throw new HttpProblem(403, 'Forbidden', 'This user account is disabled.');
   if (!scopesAllow(scopes, permission)) throw new HttpProblem(403, 'Forbidden', `API key is not authorized for: ${permission}`);
@@ -77,8 +97,6 @@ export function authorize(ctx: CmsContext, req: IncomingMessage, url: URL, permi
   if (!grants(access, permission)) throw new HttpProblem(403, 'Forbidden', `Missing required permission: ${permission}`);
   return principal;
 }
-
-const NO_CREDENTIALS = 'No valid authentication credentials provided. Use an API key, JWT token, or active session.';
 
 /** The real service's authenticator chain: an API key, else an access token; null when neither holds. */
 function realPrincipal(ctx: CmsContext, req: IncomingMessage, url: URL): Principal | null {
@@ -105,9 +123,7 @@ export function realAccessToken(req: IncomingMessage): string {
   return /^Bearer\s+/i.test(authz) ? bearer(authz) : '';
 }
 
-function authorizeReal(ctx: CmsContext, req: IncomingMessage, url: URL, permission: string): Principal {
-  const principal = realPrincipal(ctx, req, url);
-  if (!principal) throw new HttpProblem(401, 'Unauthorized', NO_CREDENTIALS);
+function permittedReal(principal: Principal, permission: string): Principal {
   const { account, scopes } = principal;
   if (!scopesAllow(scopes, permission)) throw new HttpProblem(403, 'Forbidden', `API key is not authorized for: ${permission}`);
   if (resolveExact(account.access, 'api.demo') === true && !permission.endsWith('.read') && !DEMO_WRITABLE.includes(permission)) {

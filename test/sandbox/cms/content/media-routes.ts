@@ -23,30 +23,23 @@ import { fieldProblem, HttpProblem, json, type Router } from '../../http';
 import { readMultipart } from '../../multipart';
 import type { CmsContext } from '../context';
 import { authorize } from '../credentials';
+import { checkUploadName, DANGEROUS_EXTENSIONS, formatSize } from '../upload-names';
 import { invalidates, rawHeader } from '../real-wire';
 import { pageLocation, requirePage } from './common';
 import { applyMediaQuery, parseMediaQuery } from './filters';
 import { mediaItem, mimeOf, pageRef, tryLoad } from './serialize';
 
-/** The CMS's default `security.uploads_dangerous_extensions`. */
-const DANGEROUS_EXTENSIONS = ['php', 'php2', 'php3', 'php4', 'php5', 'phar', 'phtml', 'html', 'htm', 'shtml', 'shtm', 'js', 'exe'];
-
 const unprocessable = (detail: string, field = 'file') => fieldProblem(422, detail, [{ field, message: detail }]);
 
-/** A client file name made safe, or a 422: a base name, no traversal, not hidden, with an allowed extension. */
-function checkUploadName(raw: string): string {
-  const name = raw.split(/[/\\]/).pop() ?? '';
-  if (name === '' || name.includes('..') || name.includes('\0') || name.startsWith('.')) throw unprocessable(`Invalid filename: '${name}'.`);
-  // a markdown file in a page folder is a page file, not a medium: refused rather than let it
-  // replace or add a language of the page (the real service would accept it)
-  if (name.toLowerCase().endsWith('.md')) throw unprocessable(`'${name}' would become a page file; markdown files cannot be uploaded as media.`);
-  const parts = name.toLowerCase().split('.').slice(1);
-  if (parts.length === 0 || parts[parts.length - 1] === '') throw unprocessable('Uploaded file must have a file extension.');
-  // every dot-separated part counts (`shell.php.jpg` is refused), as the real service checks
-  for (const part of parts) {
-    if (DANGEROUS_EXTENSIONS.includes(part)) throw unprocessable(`File extension '.${part}' is not allowed for security reasons.`);
-  }
-  return name;
+/** A client file name made safe, or a 422; a markdown name is refused too. */
+function checkPageUploadName(raw: string): string {
+  return checkUploadName(raw, {
+    dangerous: DANGEROUS_EXTENSIONS,
+    fail: (detail) => unprocessable(detail),
+    // a markdown file in a page folder is a page file, not a medium: refused rather than let it
+    // replace or add a language of the page (the real service would accept it)
+    refuse: (name) => (name.toLowerCase().endsWith('.md') ? `'${name}' would become a page file; markdown files cannot be uploaded as media.` : null),
+  });
 }
 
 /** A media file name from the path: one plain name (no separators or traversal), else 422. */
@@ -91,7 +84,7 @@ export function registerMediaRoutes(router: Router, ctx: CmsContext): void {
     // validate every file first, so a refused file leaves nothing half-uploaded
     const planned = form.files.map((f) => {
       if (f.data.length > max) throw unprocessable(`File exceeds maximum allowed size of ${formatSize(max)}.`);
-      let name = checkUploadName(f.filename);
+      let name = checkPageUploadName(f.filename);
       if (avoidOverwriting && node.media.includes(name)) name = `${stamp(ctx.clock.now())}-${name}`;
       return { f, name };
     });
@@ -124,8 +117,4 @@ export function registerMediaRoutes(router: Router, ctx: CmsContext): void {
     const route = params.route!;
     res.writeHead(204, real ? invalidates([`media:delete:pages/${route}/${filename}`, `media:update:pages/${route}`, `pages:update:/${route}`]) : {}).end();
   });
-}
-
-function formatSize(bytes: number): string {
-  return bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${bytes} bytes`;
 }

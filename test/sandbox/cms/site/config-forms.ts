@@ -5,6 +5,7 @@
  * recordings 38–39). The sandbox's forms hold a representative part of Grav's, covering every
  * field type and validation rule those use; the data holds every value the forms name.
  */
+import { DANGEROUS_EXTENSIONS } from '../upload-names';
 import { onOff, opts, section, select, tab, tabs, text, toggle, yesNo, type Def } from './form-parts';
 
 export interface ScopeForm {
@@ -195,7 +196,7 @@ const security: ScopeForm = {
     xss_whitelist: ['admin.super'],
     xss_enabled: { on_events: true, invalid_protocols: true },
     xss_invalid_protocols: ['javascript', 'livescript', 'vbscript', 'mocha', 'feed', 'data'],
-    uploads_dangerous_extensions: ['php', 'php2', 'php3', 'php4', 'php5', 'phar', 'phtml', 'html', 'htm', 'shtml', 'shtm', 'js', 'exe'],
+    uploads_dangerous_extensions: [...DANGEROUS_EXTENSIONS],
     sanitize_svg: true,
   },
 };

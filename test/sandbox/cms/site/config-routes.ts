@@ -28,13 +28,13 @@
  * difference. The real flavour adds `X-Invalidates: config:update:<scope>` (and
  * `plugins:update:<name>, plugins:list` for a plugin).
  */
-import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { fieldProblem, header, HttpProblem, json, readBody, type Router } from '../../http';
 import { isSuper, scopesAllow } from '../access';
 import type { CmsContext } from '../context';
 import { authorize, type Principal } from '../credentials';
 import { isObject } from '../content/common';
+import { bareEtag, etagOf } from '../content/etag';
 import { invalidates } from '../real-wire';
 import { canonical, deepMerge, diff, leafPaths, scopeInfo, setAt, valueAt, type Data, type ScopeInfo } from './config-store';
 import { fieldIndex, type Def } from './form-parts';
@@ -108,7 +108,7 @@ export function registerConfigRoutes(router: Router, ctx: CmsContext): void {
     const fields = fieldIndex(info.fields ?? []);
     return {
       body: { data: maskSecrets(values, fields), meta: { overrides, fallback } },
-      headers: { ETag: etagOf(delta), ...extraHeaders },
+      headers: { ETag: etagOf(canonical(delta)), ...extraHeaders },
     };
   };
 
@@ -135,7 +135,7 @@ export function registerConfigRoutes(router: Router, ctx: CmsContext): void {
     const info = resolveScope(principal, scope, true);
     const env = real ? targetEnvironment(req) : null;
     const existing = store().effective(info);
-    checkIfMatch(req, etagOf(diff(existing, info.defaults)));
+    checkIfMatch(req, etagOf(canonical(diff(existing, info.defaults))));
     const body = await readBody(req);
     if (!Object.keys(body).length) throw new HttpProblem(400, 'Bad Request', 'Request body must contain configuration values to update.');
     if (env !== null) throw new HttpProblem(422, 'Unprocessable Entity', `Environment '${env}' does not exist. Create it first via POST /system/environments.`);
@@ -166,7 +166,7 @@ function registerRevert(router: Router, ctx: CmsContext, resolveScope: (p: Princ
     const scope = params.scope!;
     const info = resolveScope(principal, scope, true);
     const env = real ? targetEnvironment(req) : null;
-    checkIfMatch(req, etagOf(diff(ctx.site.config.effective(info), info.defaults)));
+    checkIfMatch(req, etagOf(canonical(diff(ctx.site.config.effective(info), info.defaults))));
     const body = await readBody(req);
     const reset = body.reset !== undefined && body.reset !== null && body.reset !== false && body.reset !== 0 && body.reset !== '' && body.reset !== '0';
     const keys = Array.isArray(body.keys) ? body.keys.filter((k): k is string => typeof k === 'string' && k !== '') : [];
@@ -198,16 +198,11 @@ function targetEnvironment(req: IncomingMessage): string | null {
   return name;
 }
 
-function etagOf(delta: Data): string {
-  return `"${createHash('md5').update(JSON.stringify(canonical(delta))).digest('hex')}"`;
-}
-
 /** One ETag in `If-Match` (weak marker and quotes ignored), as the real service compares it. */
 function checkIfMatch(req: IncomingMessage, current: string): void {
   const sent = header(req, 'if-match');
   if (!sent) return;
-  const bare = (t: string) => t.trim().replace(/^W\//, '').replace(/^"|"$/g, '');
-  if (bare(sent) !== bare(current)) {
+  if (bareEtag(sent) !== bareEtag(current)) {
     throw new HttpProblem(409, 'Conflict', 'The resource has been modified since you last retrieved it. Please fetch the latest version and try again.');
   }
 }

@@ -39,6 +39,7 @@ import { applyMediaQuery, parseMediaQuery } from '../content/filters';
 import { paged, pagingOf } from '../content/paging';
 import { mimeOf } from '../content/serialize';
 import { invalidates } from '../real-wire';
+import { checkUploadName, formatSize } from '../upload-names';
 import { scopeInfo } from './config-store';
 import { checkAccepted, checkFilesize, finalName, uploadSettings } from './upload-settings';
 
@@ -131,14 +132,9 @@ export function registerSiteMediaRoutes(router: Router, ctx: CmsContext): void {
     const taken = new Set<string>();
     // every file is checked before any is written, so a refused one leaves nothing half-done
     const planned = form.files.map((f) => {
-      if (f.data.length > max) throw unprocessable(`File exceeds maximum allowed size of ${max % 1_048_576 === 0 ? `${max / 1_048_576} MB` : `${max} bytes`}.`);
+      if (f.data.length > max) throw unprocessable(`File exceeds maximum allowed size of ${formatSize(max)}.`);
       checkFilesize(settings, f.data.length);
-      const name = f.filename.split(/[/\\]/).pop() ?? '';
-      if (name === '') throw unprocessable('Filename is required.');
-      if (name.includes('..') || name.includes('\0') || name.startsWith('.')) throw unprocessable(`Invalid filename: '${name}'.`);
-      const parts = name.toLowerCase().split('.').slice(1);
-      if (!parts.length || parts[parts.length - 1] === '') throw unprocessable('Uploaded file must have a file extension.');
-      for (const part of parts) if (dangerous.includes(part)) throw unprocessable(`File extension '.${part}' is not allowed for security reasons.`);
+      const name = checkUploadName(f.filename, { dangerous, fail: unprocessable, empty: 'Filename is required.' });
       checkAccepted(settings, name);
       const saved = finalName(settings, name, (n) => taken.has(n) || media.exists(rel ? `${rel}/${n}` : n), ctx.clock.now());
       taken.add(saved);

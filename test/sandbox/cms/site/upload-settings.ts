@@ -3,7 +3,8 @@
  * Services/UploadFieldSettings.php): `random_name` (a random 15-character name, extension kept),
  * `avoid_overwriting` (a taken name gets a `YYYYMMDDHHMMSS-` prefix), `accept` (comma-separated
  * MIME patterns such as `image/*`, or name patterns such as `.pdf`; `*` takes anything) and
- * `filesize` (MB, a limit below the service's own). They apply on top of the fixed checks.
+ * `filesize` (MB, a limit below the service's own). They apply on top of the fixed checks
+ * (upload-names.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { HttpProblem } from '../../http';

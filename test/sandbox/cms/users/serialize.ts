@@ -7,7 +7,6 @@
  * flag (never the secret), created and modified as ISO 8601 with `+00:00`. The spec flavour adds
  * the documents' `avatar` object.
  */
-import { createHash } from 'node:crypto';
 import type { Account } from '../accounts';
 import type { CmsContext } from '../context';
 
@@ -39,11 +38,6 @@ export function userRecord(ctx: CmsContext, a: Account): Record<string, unknown>
   };
   if (ctx.flavor === 'spec') record.avatar = a.avatar ? { name: a.avatar.name, type: a.avatar.type } : null;
   return record;
-}
-
-/** The record's ETag value (quoted), an MD5 of its JSON as the real service computes it. */
-export function userEtag(record: Record<string, unknown>): string {
-  return `"${createHash('md5').update(JSON.stringify(record)).digest('hex')}"`;
 }
 
 /** What an event carries of an account (never its secrets). */

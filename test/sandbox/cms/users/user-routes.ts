@@ -31,18 +31,21 @@ import { fieldProblem, header, HttpProblem, json, readBody, requireFields, type 
 import { readMultipart } from '../../multipart';
 import { grants, isSuper, normalizeAccess, scopesAllow } from '../access';
 import type { Account } from '../accounts';
+import { keyMeta } from '../api-keys';
+import { etagOf } from '../content/etag';
 import { paged, pagingOf } from '../content/paging';
 import type { CmsContext } from '../context';
-import { authorize, type Principal } from '../credentials';
+import { authorize, requirePermission, type Principal } from '../credentials';
 import { invalidates } from '../real-wire';
+import { sniffImage } from '../site/image-info';
 import { base32Encode, otpauthUri, verifyTotp } from '../totp';
-import { AvatarFiles, sniffImage } from './avatars';
+import { AvatarFiles } from './avatars';
 import { DemoUserPlugins } from './demo-plugins';
 import { accessWithGroups, GROUPS, hasEffectiveAccess } from './groups';
 import { assembleColumns, assembleFilterTabs, assembleRowActions, sanitizeActionResult, sanitizeColumnValues, type Authorize } from './list-extensions';
 import { encodeQr } from './qr';
 import { qrPngDataUri, qrSvgDataUri } from './qr-image';
-import { userEtag, userRecord, userRef } from './serialize';
+import { userRecord, userRef } from './serialize';
 
 type Body = Record<string, unknown>;
 
@@ -89,11 +92,8 @@ export function registerUserRoutes(router: Router, ctx: CmsContext): DemoUserPlu
     if (!a) throw new HttpProblem(404, 'Not Found', `User '${username}' not found.`);
     return a;
   };
-  /** Self needs only api.access; anyone else `permission`. */
-  const selfOr = (req: IncomingMessage, url: URL, username: string, permission: string): Principal => {
-    const p = authorize(ctx, req, url, 'api.access');
-    return p.account.username === username ? p : authorize(ctx, req, url, permission);
-  };
+  /** Self needs only api.access (what `p` was authorized for); anyone else `permission` too. */
+  const selfOr = (p: Principal, username: string, permission: string): Principal => (p.account.username === username ? p : requirePermission(ctx, p, permission));
   const requireNotSuperTarget = (current: Account, target: Account) => {
     if (current.username !== target.username && !isSuper(current.access) && accessGrantsSuper(target.access)) {
       throw new HttpProblem(403, 'Forbidden', 'Only super-admins can manage super-admin accounts.');
@@ -197,9 +197,9 @@ export function registerUserRoutes(router: Router, ctx: CmsContext): DemoUserPlu
   // ---- one account ----
 
   router.on('GET', '/users/{username}', (req, res, params, url) => {
-    selfOr(req, url, params.username!, 'api.users.read');
+    selfOr(authorize(ctx, req, url, 'api.access'), params.username!, 'api.users.read');
     const record = userRecord(ctx, load(params.username!));
-    const etag = userEtag(record);
+    const etag = etagOf(record);
     if (!real && header(req, 'if-none-match') === etag) {
       res.writeHead(304, { ETag: etag }).end();
       return;
@@ -245,11 +245,11 @@ export function registerUserRoutes(router: Router, ctx: CmsContext): DemoUserPlu
     const target = load(params.username!);
     const isSelf = caller.account.username === target.username;
     const canManage = isSuper(caller.account.access) || holds(caller.account, 'api.users.write');
-    const p = isSelf ? caller : authorize(ctx, req, url, 'api.users.write');
+    const p = selfOr(caller, target.username, 'api.users.write');
     const superCaller = superWithinScope(p);
     if (!superCaller && accessGrantsSuper(target.access)) throw new HttpProblem(403, 'Forbidden', 'Only super-admins can modify super-admin accounts.');
     const ifMatch = header(req, 'if-match');
-    if (ifMatch && ifMatch.replace(/^W\//, '') !== userEtag(userRecord(ctx, target))) {
+    if (ifMatch && ifMatch.replace(/^W\//, '') !== etagOf(userRecord(ctx, target))) {
       throw new HttpProblem(409, 'Conflict', 'The resource has been modified since you last retrieved it. Please fetch the latest version and try again.');
     }
     const body = await readBody(req);
@@ -275,7 +275,7 @@ export function registerUserRoutes(router: Router, ctx: CmsContext): DemoUserPlu
     const updated = (await ctx.accounts.update(target.username, patch))!;
     ctx.events.record('onApiUserUpdated', { user: userRef(updated), fields: Object.keys(body).filter((k) => k !== 'password') });
     const record = userRecord(ctx, updated);
-    json(res, 200, { data: record }, { ETag: userEtag(record), ...headers([`users:update:${target.username}`, 'users:list']) });
+    json(res, 200, { data: record }, { ETag: etagOf(record), ...headers([`users:update:${target.username}`, 'users:list']) });
   });
 
   router.on('DELETE', '/users/{username}', (req, res, params, url) => {
@@ -296,9 +296,9 @@ export function registerUserRoutes(router: Router, ctx: CmsContext): DemoUserPlu
   // ---- avatar ----
 
   router.on('POST', '/users/{username}/avatar', async (req, res, params, url) => {
-    authorize(ctx, req, url, 'api.access');
+    const caller = authorize(ctx, req, url, 'api.access');
     const target = load(params.username!);
-    selfOr(req, url, target.username, 'api.users.write');
+    selfOr(caller, target.username, 'api.users.write');
     const form = await readMultipart(req, AVATAR_MAX * 4);
     const file = form.files.find((f) => f.field === 'avatar') ?? form.files.find((f) => f.field === 'file');
     if (!file) throw fieldProblem(422, 'No avatar file uploaded.', [{ field: 'avatar', message: 'No avatar file uploaded.' }]);
@@ -318,9 +318,9 @@ export function registerUserRoutes(router: Router, ctx: CmsContext): DemoUserPlu
   });
 
   router.on('DELETE', '/users/{username}/avatar', (req, res, params, url) => {
-    authorize(ctx, req, url, 'api.access');
+    const caller = authorize(ctx, req, url, 'api.access');
     const target = load(params.username!);
-    selfOr(req, url, target.username, 'api.users.write');
+    selfOr(caller, target.username, 'api.users.write');
     if (target.avatar) avatars.remove(target.avatar.name);
     const updated = { ...target, avatar: null, modified: ctx.clock.nowSec() };
     ctx.accounts.save(updated);
@@ -335,9 +335,9 @@ export function registerUserRoutes(router: Router, ctx: CmsContext): DemoUserPlu
   };
 
   router.on('POST', '/users/{username}/2fa', async (req, res, params, url) => {
-    authorize(ctx, req, url, 'api.access');
+    const caller = authorize(ctx, req, url, 'api.access');
     const target = load(params.username!);
-    const p = selfOr(req, url, target.username, 'api.users.write');
+    const p = selfOr(caller, target.username, 'api.users.write');
     requireNotSuperTarget(p.account, target);
     requireTwofa();
     const secret = base32Encode(randomBytes(20));
@@ -389,16 +389,16 @@ export function registerUserRoutes(router: Router, ctx: CmsContext): DemoUserPlu
   // ---- API keys ----
 
   router.on('GET', '/users/{username}/api-keys', (req, res, params, url) => {
-    authorize(ctx, req, url, 'api.access');
+    const caller = authorize(ctx, req, url, 'api.access');
     const target = load(params.username!);
-    selfOr(req, url, target.username, 'api.users.read');
+    selfOr(caller, target.username, 'api.users.read');
     json(res, 200, { data: ctx.apiKeys.listFor(target.username) });
   });
 
   router.on('POST', '/users/{username}/api-keys', async (req, res, params, url) => {
-    authorize(ctx, req, url, 'api.access');
+    const caller = authorize(ctx, req, url, 'api.access');
     const target = load(params.username!);
-    const p = selfOr(req, url, target.username, 'api.users.write');
+    const p = selfOr(caller, target.username, 'api.users.write');
     requireNotSuperTarget(p.account, target);
     const body = await readBody(req);
     const { name, scopes, expiryDays } = keyRequest(body);
@@ -408,14 +408,13 @@ export function registerUserRoutes(router: Router, ctx: CmsContext): DemoUserPlu
       for (const s of scopes) if (!scopesAllow(p.scopes, s)) throw new HttpProblem(403, 'Forbidden', `API key cannot grant a scope outside its own: ${s}`);
     }
     const { record, api_key } = ctx.apiKeys.create({ username: target.username, name: name || 'API Key', scopes, expiry_days: expiryDays });
-    const meta = ctx.apiKeys.listFor(target.username).find((k) => k.id === record.id)!;
-    json(res, 201, { data: { ...meta, api_key } }, { Location: `${ctx.prefix}/users/${encodeURIComponent(target.username)}/api-keys`, ...headers([`users:update:${target.username}:api-keys`]) });
+    json(res, 201, { data: { ...keyMeta(record), api_key } }, { Location: `${ctx.prefix}/users/${encodeURIComponent(target.username)}/api-keys`, ...headers([`users:update:${target.username}:api-keys`]) });
   });
 
   router.on('DELETE', '/users/{username}/api-keys/{keyId}', (req, res, params, url) => {
-    authorize(ctx, req, url, 'api.access');
+    const caller = authorize(ctx, req, url, 'api.access');
     const target = load(params.username!);
-    const p = selfOr(req, url, target.username, 'api.users.write');
+    const p = selfOr(caller, target.username, 'api.users.write');
     requireNotSuperTarget(p.account, target);
     if (!ctx.apiKeys.revokeFor(target.username, params.keyId!)) throw new HttpProblem(404, 'Not Found', `API key '${params.keyId}' not found for user '${target.username}'.`);
     res.writeHead(204, headers([`users:update:${target.username}:api-keys`])).end();
