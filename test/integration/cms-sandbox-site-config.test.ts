@@ -9,19 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
-import { SandboxClient, type Json, type Reply } from '../sandbox/cms/test-client';
+import { expectProblem, SandboxClient, type Json, type Reply } from '../sandbox/cms/test-client';
 import { flavors } from '../support/flavors';
-
-function expectProblem(r: Reply, status: number): Json {
-  expect(r.status, r.text).toBe(status);
-  expect(r.type).toBe('application/problem+json');
-  return r.body;
-}
-
-async function clientWith(sb: CmsSandbox, api: SandboxClient, username: string, access: unknown): Promise<SandboxClient> {
-  await sb.accounts.create({ username, password: 'a-long-password-1', email: `${username}@example.test`, access });
-  return api.as({ apiKey: sb.apiKeys.create({ username }).api_key });
-}
 
 const ok = (r: Reply) => {
   expect(r.status, r.text).toBe(200);
@@ -43,9 +32,9 @@ describe.each(flavors)('%s flavour', (flavor) => {
   beforeAll(async () => {
     sb = await startCmsSandbox({ flavor });
     api = new SandboxClient(sb);
-    viewer = api.as({ apiKey: sb.apiKeys.create({ username: 'viewer' }).api_key });
-    admin = await clientWith(sb, api, 'configadmin', { api: { access: true, config: { read: true, write: true } } });
-    reader = await clientWith(sb, api, 'configreader', { api: { access: true, config: { read: true } } });
+    viewer = await api.keyFor('viewer');
+    admin = await api.keyFor('configadmin', { access: { api: { access: true, config: { read: true, write: true } } } });
+    reader = await api.keyFor('configreader', { access: { api: { access: true, config: { read: true } } } });
   });
   afterAll(() => sb?.close());
 
@@ -65,7 +54,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(ok(await api.get('/config')).data).toEqual(['system', 'site', 'backups', 'media', 'security', 'info']);
     expect(ok(await reader.get('/config')).data).toEqual(['system', 'site', 'media', 'security', 'info']);
     // a super account's key scoped below super is not a super user here
-    const scoped = api.as({ apiKey: sb.apiKeys.create({ username: 'admin', scopes: ['api.config'] }).api_key });
+    const scoped = await api.keyFor('admin', { scopes: ['api.config'] });
     expect(ok(await scoped.get('/config')).data).not.toContain('backups');
     expect(expectProblem(await viewer.get('/config'), 403).detail).toBe('Missing required permission: api.config.read');
     expectProblem(await api.as({ none: true }).get('/config'), 401);
