@@ -5,16 +5,9 @@
  * unsaved changes asks first. Checked against the sandbox's stored configuration too.
  */
 import { expect, test } from '@playwright/test';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { openArea, useDemoSite, UNHURRIED } from './support/app';
 
 const demo = useDemoSite('sitedesk-settings-e2e-', UNHURRIED);
-
-const stored = (scope: string): Record<string, unknown> | null => {
-  const f = join(demo.cms.dataDir, 'config', `${scope}.json`);
-  return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>) : null;
-};
 
 test('change a setting with the diff shown before saving, then undo it', async ({ page }) => {
   await demo.connect(page);
@@ -50,14 +43,14 @@ test('change a setting with the diff shown before saving, then undo it', async (
   await review.getByRole('button', { name: 'Save 1 change' }).click();
   await expect(review).toBeHidden();
   await expect(page.getByText('Saved Site settings')).toBeVisible();
-  expect(stored('site')?.title).toBe('Spring notes');
+  expect(demo.cms.site.config.delta('site').title).toBe('Spring notes');
   await expect(saveButton).toBeDisabled();
 
   // undo writes the previous value back
   await pane.getByRole('button', { name: 'Undo last save' }).click();
   await expect(page.getByText('Put the previous Site settings back')).toBeVisible();
   await expect(title).toHaveValue(before);
-  await expect.poll(() => stored('site')?.title ?? before).toBe(before);
+  await expect.poll(() => demo.cms.site.config.delta('site').title ?? before).toBe(before);
   await expect(pane.getByRole('button', { name: 'Undo last save' })).toHaveCount(0);
 });
 
@@ -97,7 +90,6 @@ test("a plugin's settings: its secret shows as set on the site and is sent only 
   await expect(review).not.toContainText('new-smtp-secret');
   await review.getByRole('button', { name: 'Save 1 change' }).click();
   await expect(review).toBeHidden();
-  const f = join(demo.cms.dataDir, 'config', 'plugins', 'email.json');
-  expect((JSON.parse(readFileSync(f, 'utf8')) as { mailer: { smtp: { password: string } } }).mailer.smtp.password).toBe('new-smtp-secret');
+  expect((demo.cms.site.config.delta('plugins/email') as { mailer: { smtp: { password: string } } }).mailer.smtp.password).toBe('new-smtp-secret');
   await expect(secret).toHaveValue(''); // masked again, as the site answers it
 });

@@ -14,6 +14,7 @@ import { startCmsSandbox, type CmsSandbox, type CmsSandboxOptions } from '../san
 import { DEMO_ACCOUNTS, DEMO_TOTP_SECRET } from '../sandbox/cms/seed';
 import { Faults } from '../sandbox/faults';
 import { base32Encode, totp, verifyTotp } from '../sandbox/cms/totp';
+import { expectProblem, read, type Json } from '../sandbox/cms/test-client';
 import { flavors } from '../support/flavors';
 import { tempDir } from '../support/tmp';
 
@@ -21,8 +22,6 @@ const running: CmsSandbox[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.close()));
 });
-
-type Json = Record<string, any>;
 
 function post(sb: CmsSandbox, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(sb.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -32,25 +31,8 @@ function get(sb: CmsSandbox, path: string, headers: Record<string, string> = {})
   return fetch(sb.url + path, { headers });
 }
 
-async function read(res: Response): Promise<{ status: number; type: string; body: Json; text: string }> {
-  const text = await res.text();
-  let body: Json = {};
-  try {
-    body = text ? (JSON.parse(text) as Json) : {};
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, type: res.headers.get('content-type') ?? '', body, text };
-}
-
-/** Expects a problem+json answer with this status; returns its body. */
-async function expectProblem(res: Response | Promise<Response>, status: number): Promise<Json> {
-  const r = await read(await res);
-  expect(r.status, r.text).toBe(status);
-  expect(r.type).toBe('application/problem+json');
-  expect(r.body).toMatchObject({ status, title: expect.any(String), detail: expect.any(String) });
-  return r.body;
-}
+/** expectProblem of the answer to a request made here with fetch. */
+const problemOf = async (res: Response | Promise<Response>, status: number): Promise<Json> => expectProblem(await read(await res), status);
 
 async function login(sb: CmsSandbox, username = 'admin', password: string = DEMO_ACCOUNTS.admin.password): Promise<Json> {
   const r = await read(await post(sb, '/auth/token', { username, password }));
@@ -142,7 +124,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       // the real service allows dots in a user name: that is the owner it sets up here
       const owner = real ? 'owner.one' : 'owner_1';
       const valid = { username: owner, password: PASSWORD, email: 'owner@example.test' };
-      const fieldsOf = async (body: Json) => ((await expectProblem(post(sb, '/auth/setup', body), BAD)).errors as Json[]).map((e) => e.field);
+      const fieldsOf = async (body: Json) => ((await problemOf(post(sb, '/auth/setup', body), BAD)).errors as Json[]).map((e) => e.field);
       expect(await fieldsOf({})).toEqual(['username', 'password', 'email']);
       expect(await fieldsOf({ ...valid, username: 'ab' })).toEqual(['username']);
       expect(await fieldsOf({ ...valid, username: 'x'.repeat(65) })).toEqual(['username']);
@@ -152,7 +134,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(await fieldsOf({ ...valid, email: 'not-an-email' })).toEqual(['email']);
       // the documents name every bad field; the real service stops at the first check that fails
       expect(await fieldsOf({ ...valid, username: '', email: 'x' })).toEqual(real ? ['username'] : ['username', 'email']);
-      const one = await expectProblem(post(sb, '/auth/setup', { ...valid, password: real ? 'long-enough' : 'short' }), BAD);
+      const one = await problemOf(post(sb, '/auth/setup', { ...valid, password: real ? 'long-enough' : 'short' }), BAD);
       expect(one).toMatchObject({
         detail: real ? 'Password does not meet the required policy.' : 'Password must be at least 8 characters.',
         errors: [{ field: 'password', message: expect.any(String) }],
@@ -175,7 +157,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(JSON.stringify(stored)).not.toContain(PASSWORD);
 
       expect((await read(await get(sb, '/auth/setup'))).body).toEqual(status(false));
-      await expectProblem(post(sb, '/auth/setup', { ...valid, username: 'second' }), 409);
+      await problemOf(post(sb, '/auth/setup', { ...valid, username: 'second' }), 409);
       // the new account can use what it got
       expect((await read(await get(sb, '/me', tokenHeader(r.body.data.access_token)))).body.data.username).toBe(owner);
     });
@@ -183,7 +165,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     test('a seeded instance is set up already', async () => {
       const sb = await sandbox();
       expect((await read(await get(sb, '/auth/setup'))).body.data.setup_required).toBe(false);
-      const again = await expectProblem(post(sb, '/auth/setup', { username: 'late', password: PASSWORD, email: 'l@example.test' }), 409);
+      const again = await problemOf(post(sb, '/auth/setup', { username: 'late', password: PASSWORD, email: 'l@example.test' }), 409);
       expect(again).toEqual({ status: 409, title: 'Conflict', detail: 'Setup has already been completed.' });
     });
 
@@ -194,11 +176,11 @@ describe.each(flavors)('%s flavour', (flavor) => {
         // real: the login plugin's limiter says nothing; the headers are the general bucket's
         expect(res.headers.get('x-ratelimit-limit')).toBe(real ? '120' : '5');
         expect(res.headers.get('x-ratelimit-remaining')).toBe(String(real ? 119 - i : 4 - i));
-        await expectProblem(res, BAD);
+        await problemOf(res, BAD);
       }
       const limited = await post(sb, '/auth/setup', { username: 'owner', password: PASSWORD, email: 'o@example.test' });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-      await expectProblem(limited, 429);
+      await problemOf(limited, 429);
       expect(sb.accounts.count()).toBe(0);
       sb.clock.advance(901_000);
       expect((await post(sb, '/auth/setup', { username: 'owner', password: PASSWORD, email: 'o@example.test' })).status).toBe(200);
@@ -222,11 +204,11 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const sb = await sandbox();
       const res = await post(sb, '/auth/token', { username: 'admin', password: 'nope' });
       expect(res.headers.get('www-authenticate')).toBe(real ? 'Bearer' : null);
-      const wrong = await expectProblem(res, 401);
-      const unknown = await expectProblem(post(sb, '/auth/token', { username: 'ghost', password: 'nope' }), 401);
+      const wrong = await problemOf(res, 401);
+      const unknown = await problemOf(post(sb, '/auth/token', { username: 'ghost', password: 'nope' }), 401);
       expect(wrong).toEqual(unknown);
       expect(wrong).toEqual({ status: 401, title: 'Unauthorized', detail: 'Invalid username or password.' });
-      const missing = await expectProblem(post(sb, '/auth/token', { username: 'admin' }), BAD);
+      const missing = await problemOf(post(sb, '/auth/token', { username: 'admin' }), BAD);
       expect(missing.errors).toEqual([{ field: 'password', message: expect.any(String) }]);
     });
 
@@ -238,29 +220,29 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(claims(data.challenge_token)).toMatchObject(real ? { sub: 'editor', type: '2fa_challenge' } : { sub: 'editor', typ: 'challenge' });
       expect(claims(data.challenge_token).exp - claims(data.challenge_token).iat).toBe(300);
       // a challenge is not an access token
-      await expectProblem(get(sb, '/me', tokenHeader(data.challenge_token)), 401);
+      await problemOf(get(sb, '/me', tokenHeader(data.challenge_token)), 401);
     });
 
     test('a disabled account, or one without API access, gets 401 (real: 403)', async () => {
       const sb = await sandbox();
       await sb.accounts.update('viewer', { state: 'disabled' });
       const refused = real ? 403 : 401;
-      expect((await expectProblem(post(sb, '/auth/token', { username: 'viewer', password: DEMO_ACCOUNTS.viewer.password }), refused)).detail).toContain('disabled');
+      expect((await problemOf(post(sb, '/auth/token', { username: 'viewer', password: DEMO_ACCOUNTS.viewer.password }), refused)).detail).toContain('disabled');
       await sb.accounts.create({ username: 'siteonly', password: 'site-only-pass', email: 's@example.test', access: { site: { login: true } } });
-      expect((await expectProblem(post(sb, '/auth/token', { username: 'siteonly', password: 'site-only-pass' }), refused)).detail).toBe('API access is not enabled for this user.');
+      expect((await problemOf(post(sb, '/auth/token', { username: 'siteonly', password: 'site-only-pass' }), refused)).detail).toBe('API access is not enabled for this user.');
     });
 
     test('the real service also signs in by email address; the documents only by user name', async () => {
       const sb = await sandbox();
       const r = await post(sb, '/auth/token', { username: 'admin@example.test', password: DEMO_ACCOUNTS.admin.password });
       if (real) expect((await read(r)).body.data.user.username).toBe('admin');
-      else await expectProblem(r, 401);
+      else await problemOf(r, 401);
     });
 
     test('repeated wrong passwords for one username give 429 until the window passes', async () => {
       const sb = await sandbox({ limits: { login: { limit: 3, windowSec: 600 } } });
-      for (let i = 0; i < 3; i++) await expectProblem(post(sb, '/auth/token', { username: 'admin', password: 'bad' }), 401);
-      await expectProblem(post(sb, '/auth/token', { username: 'admin', password: DEMO_ACCOUNTS.admin.password }), 429);
+      for (let i = 0; i < 3; i++) await problemOf(post(sb, '/auth/token', { username: 'admin', password: 'bad' }), 401);
+      await problemOf(post(sb, '/auth/token', { username: 'admin', password: DEMO_ACCOUNTS.admin.password }), 429);
       await login(sb, 'viewer', DEMO_ACCOUNTS.viewer.password); // other usernames are not affected
       sb.clock.advance(601_000);
       await login(sb);
@@ -281,39 +263,39 @@ describe.each(flavors)('%s flavour', (flavor) => {
       } else {
         expect(r.body.data.user.access).toEqual({ site: { login: true }, api: { access: true, pages: { read: true, write: true }, media: { read: true, write: true } } });
       }
-      await expectProblem(post(sb, '/auth/2fa/verify', { challenge_token: ch, code: code(sb) }), 401);
+      await problemOf(post(sb, '/auth/2fa/verify', { challenge_token: ch, code: code(sb) }), 401);
     });
 
     test('a code from the previous or next 30 s step is accepted (clock drift)', async () => {
       const sb = await sandbox();
       expect((await post(sb, '/auth/2fa/verify', { challenge_token: await challenge(sb), code: code(sb, -30_000) })).status).toBe(200);
       expect((await post(sb, '/auth/2fa/verify', { challenge_token: await challenge(sb), code: code(sb, 30_000) })).status).toBe(200);
-      await expectProblem(post(sb, '/auth/2fa/verify', { challenge_token: await challenge(sb), code: code(sb, 90_000) }), 401);
+      await problemOf(post(sb, '/auth/2fa/verify', { challenge_token: await challenge(sb), code: code(sb, 90_000) }), 401);
     });
 
     test('400 (real: 422) for a missing field', async () => {
       const sb = await sandbox();
       const ch = await challenge(sb);
-      expect((await expectProblem(post(sb, '/auth/2fa/verify', { challenge_token: ch }), BAD)).errors).toEqual([{ field: 'code', message: expect.any(String) }]);
-      expect((await expectProblem(post(sb, '/auth/2fa/verify', { code: '123456' }), BAD)).errors).toEqual([{ field: 'challenge_token', message: expect.any(String) }]);
-      await expectProblem(post(sb, '/auth/2fa/verify', {}), BAD);
+      expect((await problemOf(post(sb, '/auth/2fa/verify', { challenge_token: ch }), BAD)).errors).toEqual([{ field: 'code', message: expect.any(String) }]);
+      expect((await problemOf(post(sb, '/auth/2fa/verify', { code: '123456' }), BAD)).errors).toEqual([{ field: 'challenge_token', message: expect.any(String) }]);
+      await problemOf(post(sb, '/auth/2fa/verify', {}), BAD);
     });
 
     test('401 for a wrong code, a forged or foreign token, and an expired challenge', async () => {
       const sb = await sandbox();
       const ch = await challenge(sb);
       const wrong = String((Number(code(sb)) + 1) % 1_000_000).padStart(6, '0');
-      await expectProblem(post(sb, '/auth/2fa/verify', { challenge_token: ch, code: wrong }), 401);
-      await expectProblem(post(sb, '/auth/2fa/verify', { challenge_token: ch, code: 'abcdef' }), 401);
-      await expectProblem(post(sb, '/auth/2fa/verify', { challenge_token: 'not.a.token', code: code(sb) }), 401);
+      await problemOf(post(sb, '/auth/2fa/verify', { challenge_token: ch, code: wrong }), 401);
+      await problemOf(post(sb, '/auth/2fa/verify', { challenge_token: ch, code: 'abcdef' }), 401);
+      await problemOf(post(sb, '/auth/2fa/verify', { challenge_token: 'not.a.token', code: code(sb) }), 401);
       const tampered = ch.slice(0, -2) + (ch.endsWith('AA') ? 'BB' : 'AA');
-      await expectProblem(post(sb, '/auth/2fa/verify', { challenge_token: tampered, code: code(sb) }), 401);
+      await problemOf(post(sb, '/auth/2fa/verify', { challenge_token: tampered, code: code(sb) }), 401);
       const { access_token } = await login(sb);
-      await expectProblem(post(sb, '/auth/2fa/verify', { challenge_token: access_token, code: code(sb) }), 401);
+      await problemOf(post(sb, '/auth/2fa/verify', { challenge_token: access_token, code: code(sb) }), 401);
 
       const old = await challenge(sb);
       sb.clock.advance(301_000);
-      const body = await expectProblem(post(sb, '/auth/2fa/verify', { challenge_token: old, code: code(sb) }), 401);
+      const body = await problemOf(post(sb, '/auth/2fa/verify', { challenge_token: old, code: code(sb) }), 401);
       expect(body.detail).toBe('Invalid or expired challenge token.');
       // wrong codes do not spend a challenge; a fresh one still signs in
       expect((await post(sb, '/auth/2fa/verify', { challenge_token: await challenge(sb), code: code(sb) })).status).toBe(200);
@@ -323,19 +305,19 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const sb = await sandbox();
       const ch = await challenge(sb);
       await sb.accounts.update('editor', { state: 'disabled' });
-      expect((await expectProblem(post(sb, '/auth/2fa/verify', { challenge_token: ch, code: code(sb) }), 403)).detail).toContain('disabled');
+      expect((await problemOf(post(sb, '/auth/2fa/verify', { challenge_token: ch, code: code(sb) }), 403)).detail).toContain('disabled');
     });
 
     test('429 after repeated failures, even with the right code; fine again after the window', async () => {
       const sb = await sandbox();
       const ch = await challenge(sb);
-      for (let i = 0; i < 5; i++) await expectProblem(post(sb, '/auth/2fa/verify', { challenge_token: ch, code: '000000' === code(sb) ? '111111' : '000000' }), 401);
+      for (let i = 0; i < 5; i++) await problemOf(post(sb, '/auth/2fa/verify', { challenge_token: ch, code: '000000' === code(sb) ? '111111' : '000000' }), 401);
       const limited = await post(sb, '/auth/2fa/verify', { challenge_token: ch, code: code(sb) });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
-      await expectProblem(limited, 429);
+      await problemOf(limited, 429);
       // a new challenge does not reset the count
-      await expectProblem(post(sb, '/auth/2fa/verify', { challenge_token: await challenge(sb), code: code(sb) }), 429);
+      await problemOf(post(sb, '/auth/2fa/verify', { challenge_token: await challenge(sb), code: code(sb) }), 429);
       sb.clock.advance(601_000);
       expect((await post(sb, '/auth/2fa/verify', { challenge_token: await challenge(sb), code: code(sb) })).status).toBe(200);
     });
@@ -350,22 +332,22 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expectTokenPair(r.body.data, 'admin', sb);
       expect(r.body.data.refresh_token).not.toBe(first.refresh_token);
       expect(r.body.data.access_token).not.toBe(first.access_token);
-      await expectProblem(post(sb, '/auth/refresh', { refresh_token: first.refresh_token }), 401);
+      await problemOf(post(sb, '/auth/refresh', { refresh_token: first.refresh_token }), 401);
       expect((await post(sb, '/auth/refresh', { refresh_token: r.body.data.refresh_token })).status).toBe(200);
     });
 
     test('refresh: 401 when expired, for an access token, for garbage, for a disabled account; 400 (real: 422) without the field', async () => {
       const sb = await sandbox({ refreshTtl: 60 });
       const pair = await login(sb);
-      await expectProblem(post(sb, '/auth/refresh', { refresh_token: pair.access_token }), 401);
-      await expectProblem(post(sb, '/auth/refresh', { refresh_token: 'garbage' }), 401);
-      await expectProblem(post(sb, '/auth/refresh', {}), BAD);
+      await problemOf(post(sb, '/auth/refresh', { refresh_token: pair.access_token }), 401);
+      await problemOf(post(sb, '/auth/refresh', { refresh_token: 'garbage' }), 401);
+      await problemOf(post(sb, '/auth/refresh', {}), BAD);
       sb.clock.advance(61_000);
-      expect((await expectProblem(post(sb, '/auth/refresh', { refresh_token: pair.refresh_token }), 401)).detail).toBe('Invalid or expired refresh token.');
+      expect((await problemOf(post(sb, '/auth/refresh', { refresh_token: pair.refresh_token }), 401)).detail).toBe('Invalid or expired refresh token.');
 
       const viewer = await login(sb, 'viewer', DEMO_ACCOUNTS.viewer.password);
       await sb.accounts.update('viewer', { state: 'disabled' });
-      await expectProblem(post(sb, '/auth/refresh', { refresh_token: viewer.refresh_token }), 401);
+      await problemOf(post(sb, '/auth/refresh', { refresh_token: viewer.refresh_token }), 401);
     });
 
     test('revoke: 204 always, 400 (real: 422) without the field; a revoked refresh token gives 401', async () => {
@@ -376,8 +358,8 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(await first.text()).toBe('');
       expect((await post(sb, '/auth/revoke', { refresh_token: pair.refresh_token })).status).toBe(204);
       expect((await post(sb, '/auth/revoke', { refresh_token: 'never-was-a-token' })).status).toBe(204);
-      await expectProblem(post(sb, '/auth/revoke', {}), BAD);
-      await expectProblem(post(sb, '/auth/refresh', { refresh_token: pair.refresh_token }), 401);
+      await problemOf(post(sb, '/auth/revoke', {}), BAD);
+      await problemOf(post(sb, '/auth/refresh', { refresh_token: pair.refresh_token }), 401);
     });
 
     test('sign-out with the access token: the real service refuses that token from then on; the documents leave it valid', async () => {
@@ -386,7 +368,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const other = await login(sb);
       expect((await post(sb, '/auth/revoke', { refresh_token: pair.refresh_token }, tokenHeader(pair.access_token))).status).toBe(204);
       const after = await get(sb, '/me', tokenHeader(pair.access_token));
-      if (real) expect((await expectProblem(after, 401)).detail).toBe(NO_CREDENTIALS);
+      if (real) expect((await problemOf(after, 401)).detail).toBe(NO_CREDENTIALS);
       else expect(after.status).toBe(200);
       // also as Authorization: Bearer; another session's token is untouched
       expect((await post(sb, '/auth/revoke', { refresh_token: other.refresh_token }, { Authorization: `Bearer ${other.access_token}` })).status).toBe(204);
@@ -421,11 +403,11 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
     test('forgot: 400 (real: 422) without email; 429 per account after repeated requests, others unaffected', async () => {
       const sb = await sandbox();
-      expect((await expectProblem(post(sb, '/auth/forgot-password', {}), BAD)).errors).toEqual([{ field: 'email', message: expect.any(String) }]);
+      expect((await problemOf(post(sb, '/auth/forgot-password', {}), BAD)).errors).toEqual([{ field: 'email', message: expect.any(String) }]);
       for (let i = 0; i < 3; i++) expect((await post(sb, '/auth/forgot-password', { email: 'admin@example.test' })).status).toBe(200);
       const limited = await post(sb, '/auth/forgot-password', { email: 'admin@example.test' });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-      await expectProblem(limited, 429);
+      await problemOf(limited, 429);
       expect((await post(sb, '/auth/forgot-password', { email: 'viewer@example.test' })).status).toBe(200);
       expect((await post(sb, '/auth/forgot-password', { email: 'nobody@example.test' })).status).toBe(200);
       expect(sb.mail.messages.filter((m) => m.username === 'admin')).toHaveLength(3);
@@ -469,25 +451,25 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(ok.status, ok.text).toBe(200);
       expect(ok.body).toEqual({ data: { message: 'Password reset successfully.' } });
       await login(sb, 'admin', newPassword);
-      await expectProblem(post(sb, '/auth/token', { username: 'admin', password: DEMO_ACCOUNTS.admin.password }), 401);
+      await problemOf(post(sb, '/auth/token', { username: 'admin', password: DEMO_ACCOUNTS.admin.password }), 401);
       // the real service ends every token issued before the reset; the documents say nothing of it
       expect((await get(sb, '/me', tokenHeader(before.access_token))).status).toBe(real ? 401 : 200);
       expect((await post(sb, '/auth/refresh', { refresh_token: before.refresh_token })).status).toBe(real ? 401 : 200);
       // the link is spent
-      await expectProblem(post(sb, '/auth/reset-password', { username: 'admin', token, password: 'another-pass' }), BAD);
+      await problemOf(post(sb, '/auth/reset-password', { username: 'admin', token, password: 'another-pass' }), BAD);
     });
 
     test('reset: 429 per username after repeated attempts; other usernames unaffected', async () => {
       const sb = await sandbox();
       const attempt = (username: string) => post(sb, '/auth/reset-password', { username, token: 'nope', password: 'whatever-pass' });
-      for (let i = 0; i < 5; i++) await expectProblem(attempt('admin'), BAD);
+      for (let i = 0; i < 5; i++) await problemOf(attempt('admin'), BAD);
       const limited = await attempt('admin');
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-      await expectProblem(limited, 429);
-      await expectProblem(attempt('viewer'), BAD);
+      await problemOf(limited, 429);
+      await problemOf(attempt('viewer'), BAD);
       // even the right token waits for the window
       await post(sb, '/auth/forgot-password', { email: 'admin@example.test' });
-      await expectProblem(post(sb, '/auth/reset-password', { username: 'admin', token: sb.mail.last()!.token, password: 'whatever-pass' }), 429);
+      await problemOf(post(sb, '/auth/reset-password', { username: 'admin', token: sb.mail.last()!.token, password: 'whatever-pass' }), 429);
     });
   });
 
@@ -533,7 +515,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
         expect(pair.user.demo_mode).toEqual({ enabled: true, writable: ['api.pages.write', 'api.media.write'], reset_interval: 30, seconds_until_reset: null });
         // the plugin's demo write-lock keys on the permission a route asks for: every one that is
         // not a `.read` nor in `demo.writable` is refused, /me's api.access included
-        expect(await expectProblem(me, 403)).toEqual({ status: 403, title: 'Demo Mode', detail: 'This is a read-only demo. Changes are disabled.', code: 'demo_mode_write_blocked' });
+        expect(await problemOf(me, 403)).toEqual({ status: 403, title: 'Demo Mode', detail: 'This is a read-only demo. Changes are disabled.', code: 'demo_mode_write_blocked' });
         expect((await get(sb, '/pages', { 'X-API-Key': key })).status).toBe(200);
       } else {
         expect(pair.user.access.api.demo).toBe(true);
@@ -598,15 +580,15 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const none = await get(sb, '/me');
       expect(none.headers.get('www-authenticate')).toBe(real ? 'Bearer' : null);
       // recording 10: the real service's one answer for every missing or bad credential
-      expect(await expectProblem(none, 401)).toEqual({ status: 401, title: 'Unauthorized', detail: real ? NO_CREDENTIALS : 'Authentication required.' });
-      await expectProblem(get(sb, '/me', { 'X-API-Key': 'grav_0000' }), 401);
-      await expectProblem(get(sb, '/me?api_key=grav_0000'), 401);
-      await expectProblem(get(sb, '/me', tokenHeader('a.b.c')), 401);
-      await expectProblem(get(sb, '/me', { Authorization: 'Basic YWRtaW46eA==' }), 401);
-      await expectProblem(get(sb, '/me', tokenHeader(pair.refresh_token)), 401);
+      expect(await problemOf(none, 401)).toEqual({ status: 401, title: 'Unauthorized', detail: real ? NO_CREDENTIALS : 'Authentication required.' });
+      await problemOf(get(sb, '/me', { 'X-API-Key': 'grav_0000' }), 401);
+      await problemOf(get(sb, '/me?api_key=grav_0000'), 401);
+      await problemOf(get(sb, '/me', tokenHeader('a.b.c')), 401);
+      await problemOf(get(sb, '/me', { Authorization: 'Basic YWRtaW46eA==' }), 401);
+      await problemOf(get(sb, '/me', tokenHeader(pair.refresh_token)), 401);
       sb.clock.advance(3_601_000);
-      expect((await expectProblem(get(sb, '/me', tokenHeader(pair.access_token)), 401)).detail).toBe(real ? NO_CREDENTIALS : 'Invalid or expired token.');
-      await expectProblem(get(sb, '/me', { Authorization: `Bearer ${pair.access_token}` }), 401);
+      expect((await problemOf(get(sb, '/me', tokenHeader(pair.access_token)), 401)).detail).toBe(real ? NO_CREDENTIALS : 'Invalid or expired token.');
+      await problemOf(get(sb, '/me', { Authorization: `Bearer ${pair.access_token}` }), 401);
     });
 
     test('a bad API key beside a good token: the documents go by the key (401), the real service tries the token next (200)', async () => {
@@ -614,7 +596,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const { access_token } = await login(sb);
       const r = await get(sb, '/me', { 'X-API-Key': 'grav_0000', 'X-API-Token': access_token });
       if (real) expect((await read(r)).body.data.username).toBe('admin');
-      else await expectProblem(r, 401);
+      else await problemOf(r, 401);
     });
 
     test('short access lifetime from the options', async () => {
@@ -623,17 +605,17 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(pair.expires_in).toBe(5);
       expect((await get(sb, '/me', tokenHeader(pair.access_token))).status).toBe(200);
       sb.clock.advance(5_000);
-      await expectProblem(get(sb, '/me', tokenHeader(pair.access_token)), 401);
+      await problemOf(get(sb, '/me', tokenHeader(pair.access_token)), 401);
     });
 
     test('403 without api.access, for a scoped key that does not cover it, and for a disabled account', async () => {
       const sb = await sandbox();
       await sb.accounts.create({ username: 'siteonly', password: 'site-only-pass', email: 's@example.test', access: { site: { login: true } } });
       const siteKey = sb.apiKeys.create({ username: 'siteonly' }).api_key;
-      expect((await expectProblem(get(sb, '/me', { 'X-API-Key': siteKey }), 403)).detail).toBe('API access is not enabled for this user.');
+      expect((await problemOf(get(sb, '/me', { 'X-API-Key': siteKey }), 403)).detail).toBe('API access is not enabled for this user.');
 
       const scoped = sb.apiKeys.create({ username: 'admin', scopes: ['api.pages.read'] }).api_key;
-      await expectProblem(get(sb, '/me', { 'X-API-Key': scoped }), 403);
+      await problemOf(get(sb, '/me', { 'X-API-Key': scoped }), 403);
       const covering = sb.apiKeys.create({ username: 'admin', scopes: ['api'] }).api_key;
       expect((await get(sb, '/me', { 'X-API-Key': covering })).status).toBe(200);
 
@@ -642,17 +624,17 @@ describe.each(flavors)('%s flavour', (flavor) => {
       await sb.accounts.update('viewer', { state: 'disabled' });
       // a disabled account: the documents' 403; the real service refuses its token (401) but does not
       // look at the account's state behind an API key
-      await expectProblem(get(sb, '/me', tokenHeader(access_token)), real ? 401 : 403);
+      await problemOf(get(sb, '/me', tokenHeader(access_token)), real ? 401 : 403);
       const byKey = await get(sb, '/me', { 'X-API-Key': viewerKey });
       if (real) expect(byKey.status).toBe(200);
-      else await expectProblem(byKey, 403);
+      else await problemOf(byKey, 403);
     });
 
     test('GET /ping is public; unknown API paths are problem+json 404, wrong methods 405; outside the prefix is HTML', async () => {
       const sb = await sandbox();
       expect((await read(await get(sb, '/ping'))).body).toEqual({ data: { pong: true } });
-      await expectProblem(get(sb, '/nothing-here'), 404);
-      await expectProblem(fetch(`${sb.url}/me`, { method: 'DELETE' }), 405);
+      await problemOf(get(sb, '/nothing-here'), 404);
+      await problemOf(fetch(`${sb.url}/me`, { method: 'DELETE' }), 405);
       const html = await fetch(`${sb.origin}/blog/post`);
       expect(html.status).toBe(404);
       expect(html.headers.get('content-type')).toContain('text/html');
@@ -687,7 +669,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       for (let i = 0; i < 3; i++) expect((await get(sb, '/ping')).headers.get('x-ratelimit-remaining')).toBe(String(2 - i));
       const limited = await get(sb, '/ping');
       expect(limited.headers.get('retry-after')).toBe(real ? null : '60');
-      await expectProblem(limited, 429);
+      await problemOf(limited, 429);
       if (real) await new Promise((r) => setTimeout(r, 1100));
       else sb.clock.advance(60_000);
       expect((await get(sb, '/ping')).status).toBe(200);
@@ -707,8 +689,8 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const sb = await sandbox();
       sb.faults.set({ route: 'POST /auth/token', status: 500, times: 2 });
       const body = { username: 'admin', password: DEMO_ACCOUNTS.admin.password };
-      await expectProblem(post(sb, '/auth/token', body), 500);
-      await expectProblem(post(sb, '/auth/token', body), 500);
+      await problemOf(post(sb, '/auth/token', body), 500);
+      await problemOf(post(sb, '/auth/token', body), 500);
       expect((await post(sb, '/auth/token', body)).status).toBe(200);
       expect(sb.faults.list()).toEqual([]);
     });
@@ -728,7 +710,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const res = await get(sb, '/me');
       expect(res.headers.get('retry-after')).toBe('7');
       expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
-      await expectProblem(res, 429);
+      await problemOf(res, 429);
     });
 
     test('an HTML body instead of JSON (status chosen, default 200)', async () => {
@@ -750,7 +732,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const res = await get(sb, '/ping');
       expect(res.headers.get('retry-after')).toBeNull();
       expect(res.headers.get('x-ratelimit-reset')).toBeNull();
-      await expectProblem(res, 429);
+      await problemOf(res, 429);
     });
 
     test("the route's answer cut in half, with a Content-Length that matches the half", async () => {
@@ -812,7 +794,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(Date.now() - started).toBeGreaterThanOrEqual(180);
 
       await control(sb, '/faults', 'POST', { route: 'GET /ping', status: 500, times: 1 });
-      await expectProblem(get(sb, '/ping'), 500);
+      await problemOf(get(sb, '/ping'), 500);
 
       await control(sb, '/faults', 'POST', [{ route: 'GET /ping', drop: true, times: 1 }]);
       await expect(get(sb, '/ping')).rejects.toThrow();
@@ -820,7 +802,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       await control(sb, '/faults', 'POST', { rules: [{ route: 'GET /ping', rateLimit: { retryAfter: 3 }, times: 1 }] });
       const limited = await get(sb, '/ping');
       expect(limited.headers.get('retry-after')).toBe('3');
-      await expectProblem(limited, 429);
+      await problemOf(limited, 429);
 
       await control(sb, '/faults', 'POST', { route: 'GET /ping', html: true });
       expect((await get(sb, '/ping')).headers.get('content-type')).toContain('text/html');
@@ -837,7 +819,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const pair = await login(sb);
       const advanced = await read(await control(sb, '/clock', 'POST', { advanceMs: 3_601_000 }));
       expect(advanced.body.data.offsetMs).toBe(3_601_000);
-      await expectProblem(get(sb, '/me', tokenHeader(pair.access_token)), 401);
+      await problemOf(get(sb, '/me', tokenHeader(pair.access_token)), 401);
       await control(sb, '/clock', 'POST', { offsetMs: 0 });
       expect((await get(sb, '/me', tokenHeader(pair.access_token))).status).toBe(200);
       expect((await control(sb, '/clock', 'POST', {})).status).toBe(400);
@@ -860,11 +842,11 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const key = await read(await control(sb, '/api-keys', 'POST', { username: 'noapi' }));
       expect(key.status).toBe(201);
       expect(key.body.data.api_key).toMatch(/^grav_[0-9a-f]{40}$/);
-      await expectProblem(get(sb, '/me', { 'X-API-Key': key.body.data.api_key }), 403);
+      await problemOf(get(sb, '/me', { 'X-API-Key': key.body.data.api_key }), 403);
       expect((await control(sb, '/accounts', 'POST', { username: 'noapi', access: { api: { access: true } } })).status).toBe(200);
       expect((await get(sb, '/me', { 'X-API-Key': key.body.data.api_key })).status).toBe(200);
       await control(sb, '/accounts', 'POST', { username: 'viewer', state: 'disabled' });
-      await expectProblem(post(sb, '/auth/token', { username: 'viewer', password: DEMO_ACCOUNTS.viewer.password }), real ? 403 : 401);
+      await problemOf(post(sb, '/auth/token', { username: 'viewer', password: DEMO_ACCOUNTS.viewer.password }), real ? 403 : 401);
       expect((await control(sb, '/api-keys', 'POST', { username: 'ghost' })).status).toBe(400);
     });
   });

@@ -8,15 +8,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { DEMO_ACCOUNTS } from '../sandbox/cms/seed';
-import { pagePath, pagination, SandboxClient, type Json, type Reply } from '../sandbox/cms/test-client';
+import { expectProblem, pagePath, pagination, SandboxClient, type Json, type Reply } from '../sandbox/cms/test-client';
 import { flavors } from '../support/flavors';
-
-function expectProblem(r: Reply, status: number): Json {
-  expect(r.status, r.text).toBe(status);
-  expect(r.type).toBe('application/problem+json');
-  expect(r.body).toMatchObject({ status, title: expect.any(String), detail: expect.any(String) });
-  return r.body;
-}
 
 const routes = (rows: Json[]) => rows.map((r) => r.route as string);
 const DRAFTS = [23, 46, 69, 92, 115, 138];

@@ -9,15 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
-import { pagination, SandboxClient, type Json, type Reply } from '../sandbox/cms/test-client';
+import { expectProblem, pagination, SandboxClient, type Json, type Reply } from '../sandbox/cms/test-client';
 import { flavors } from '../support/flavors';
-
-function expectProblem(r: Reply, status: number): Json {
-  expect(r.status, r.text).toBe(status);
-  expect(r.type).toBe('application/problem+json');
-  expect(r.body).toMatchObject({ status, title: expect.any(String), detail: expect.any(String) });
-  return r.body;
-}
 
 const filesOf = (sb: CmsSandbox, route: string) =>
   readdirSync(sb.content.find(route)!.dir)

@@ -9,20 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
-import { SandboxClient, type Json, type Reply } from '../sandbox/cms/test-client';
+import { expectProblem, SandboxClient, type Json, type Reply } from '../sandbox/cms/test-client';
 import { flavors } from '../support/flavors';
-
-function expectProblem(r: Reply, status: number): Json {
-  expect(r.status, r.text).toBe(status);
-  expect(r.type).toBe('application/problem+json');
-  return r.body;
-}
-
-/** A client acting as a new account with `access`, through an API key. */
-async function clientWith(sb: CmsSandbox, api: SandboxClient, username: string, access: unknown): Promise<SandboxClient> {
-  await sb.accounts.create({ username, password: 'a-long-password-1', email: `${username}@example.test`, access });
-  return api.as({ apiKey: sb.apiKeys.create({ username }).api_key });
-}
 
 /** Every field of a serialised form, containers included. */
 function walk(fields: Json[], out: Json[] = []): Json[] {
@@ -65,9 +53,9 @@ describe.each(flavors)('%s flavour', (flavor) => {
   beforeAll(async () => {
     sb = await startCmsSandbox({ flavor });
     api = new SandboxClient(sb);
-    viewer = api.as({ apiKey: sb.apiKeys.create({ username: 'viewer' }).api_key });
-    configReader = await clientWith(sb, api, 'configreader', { api: { access: true, config: { read: true }, users: { read: true } } });
-    pagesReader = await clientWith(sb, api, 'pagesreader', { api: { access: true, pages: { read: true } } });
+    viewer = await api.keyFor('viewer');
+    configReader = await api.keyFor('configreader', { access: { api: { access: true, config: { read: true }, users: { read: true } } } });
+    pagesReader = await api.keyFor('pagesreader', { access: { api: { access: true, pages: { read: true } } } });
   });
   afterAll(() => sb?.close());
 
@@ -93,7 +81,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     const [event] = sb.events.list('onApiBlueprintResolved');
     expect(event!.data).toMatchObject({ context: 'account', template: 'account', user: 'viewer' });
     expectProblem(await api.as({ none: true }).get('/blueprints/users'), 401);
-    const siteOnly = await clientWith(sb, api, 'siteonly', { site: { login: true } });
+    const siteOnly = await api.keyFor('siteonly', { access: { site: { login: true } } });
     expect(expectProblem(await siteOnly.get('/blueprints/users'), 403).detail).toBe('API access is not enabled for this user.');
   });
 

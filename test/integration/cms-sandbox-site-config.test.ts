@@ -5,23 +5,10 @@
  * the real service does (the document shows no shapes); the real one adds X-Invalidates and turns
  * the one 400 (an empty body) into 422.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
-import { SandboxClient, type Json, type Reply } from '../sandbox/cms/test-client';
+import { expectProblem, SandboxClient, type Json, type Reply } from '../sandbox/cms/test-client';
 import { flavors } from '../support/flavors';
-
-function expectProblem(r: Reply, status: number): Json {
-  expect(r.status, r.text).toBe(status);
-  expect(r.type).toBe('application/problem+json');
-  return r.body;
-}
-
-async function clientWith(sb: CmsSandbox, api: SandboxClient, username: string, access: unknown): Promise<SandboxClient> {
-  await sb.accounts.create({ username, password: 'a-long-password-1', email: `${username}@example.test`, access });
-  return api.as({ apiKey: sb.apiKeys.create({ username }).api_key });
-}
 
 const ok = (r: Reply) => {
   expect(r.status, r.text).toBe(200);
@@ -35,17 +22,15 @@ describe.each(flavors)('%s flavour', (flavor) => {
   let viewer: SandboxClient;
   let admin: SandboxClient;
   let reader: SandboxClient;
-  const stored = (scope: string) => {
-    const f = join(sb.dataDir, 'config', `${scope}.json`);
-    return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as Json) : null;
-  };
+  /** what the site's file holds for a scope: its overrides only ({} when none) */
+  const stored = (scope: string) => sb.site.config.delta(scope) as Json;
 
   beforeAll(async () => {
     sb = await startCmsSandbox({ flavor });
     api = new SandboxClient(sb);
-    viewer = api.as({ apiKey: sb.apiKeys.create({ username: 'viewer' }).api_key });
-    admin = await clientWith(sb, api, 'configadmin', { api: { access: true, config: { read: true, write: true } } });
-    reader = await clientWith(sb, api, 'configreader', { api: { access: true, config: { read: true } } });
+    viewer = await api.keyFor('viewer');
+    admin = await api.keyFor('configadmin', { access: { api: { access: true, config: { read: true, write: true } } } });
+    reader = await api.keyFor('configreader', { access: { api: { access: true, config: { read: true } } } });
   });
   afterAll(() => sb?.close());
 
@@ -65,7 +50,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(ok(await api.get('/config')).data).toEqual(['system', 'site', 'backups', 'media', 'security', 'info']);
     expect(ok(await reader.get('/config')).data).toEqual(['system', 'site', 'media', 'security', 'info']);
     // a super account's key scoped below super is not a super user here
-    const scoped = api.as({ apiKey: sb.apiKeys.create({ username: 'admin', scopes: ['api.config'] }).api_key });
+    const scoped = await api.keyFor('admin', { scopes: ['api.config'] });
     expect(ok(await scoped.get('/config')).data).not.toContain('backups');
     expect(expectProblem(await viewer.get('/config'), 403).detail).toBe('Missing required permission: api.config.read');
     expectProblem(await api.as({ none: true }).get('/config'), 401);
@@ -145,7 +130,11 @@ describe.each(flavors)('%s flavour', (flavor) => {
     // a value set back to its default is no longer an override
     const back = ok(await admin.patch('/config/site', { summary: { enabled: true, size: 300 }, title: 'Grav' }));
     expect(back.meta.overrides).toEqual(['author.name', 'author.email', 'taxonomies', 'metadata.description']);
-    expect(stored('site')).not.toHaveProperty('title');
+    expect(stored('site')).toEqual({
+      author: { name: 'Ada Admin', email: 'admin@example.test' },
+      taxonomies: ['category', 'tag', 'author'],
+      metadata: { description: 'A demo site served by the Sitedesk sandbox' },
+    });
   });
 
   test('PATCH: a form field replaces a map; a masked secret sent back keeps the stored one; a new one replaces it', async () => {
@@ -220,13 +209,14 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(body.meta.overrides).not.toContain('title');
     expect(body.meta.overrides).toContain('author.name');
     expect(stored('site')).not.toHaveProperty('summary');
+    expect(stored('site')).toHaveProperty(['author', 'name']); // the rest stays stored
     if (real) expect(r.headers.get('x-invalidates')).toBe('config:update:site');
     expect(sb.events.names()).toEqual(['onApiConfigUpdated']);
     expect((await admin.get('/config/site')).headers.get('etag')).toBe(r.headers.get('etag'));
     const all = ok(await admin.post('/config/site/revert', { reset: true }));
     expect(all.meta).toEqual({ overrides: [], fallback: {} });
     expect(all.data.title).toBe('Grav');
-    expect(stored('site')).toBeNull();
+    expect(stored('site')).toEqual({});
     expect(expectProblem(await admin.post('/config/site/revert', { keys: [] }), real ? 422 : 400).detail).toBe('Provide a non-empty "keys" array or "reset": true.');
     const etag = (await admin.get('/config/site')).headers.get('etag')!;
     ok(await admin.patch('/config/site', { title: 'Again' }));

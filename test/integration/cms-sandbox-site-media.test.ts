@@ -11,14 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { solidJpeg } from '../sandbox/cms/site/seed-media';
-import { pagination, SandboxClient, type Json, type Reply } from '../sandbox/cms/test-client';
+import { expectProblem, pagination, SandboxClient, type Json, type Reply } from '../sandbox/cms/test-client';
 import { flavors } from '../support/flavors';
-
-function expectProblem(r: Reply, status: number): Json {
-  expect(r.status, r.text).toBe(status);
-  expect(r.type).toBe('application/problem+json');
-  return r.body;
-}
 
 const names = (r: Reply) => {
   expect(r.status, r.text).toBe(200);
@@ -39,9 +33,8 @@ describe.each(flavors)('%s flavour', (flavor) => {
   beforeAll(async () => {
     sb = await startCmsSandbox({ flavor, uploadMax: 4096 });
     api = new SandboxClient(sb);
-    viewer = api.as({ apiKey: sb.apiKeys.create({ username: 'viewer' }).api_key });
-    await sb.accounts.create({ username: 'mediareader', password: 'a-long-password-1', email: 'mr@example.test', access: { api: { access: true, media: { read: true } } } });
-    reader = api.as({ apiKey: sb.apiKeys.create({ username: 'mediareader' }).api_key });
+    viewer = await api.keyFor('viewer');
+    reader = await api.keyFor('mediareader', { access: { api: { access: true, media: { read: true } } } });
   });
   afterAll(() => sb?.close());
 

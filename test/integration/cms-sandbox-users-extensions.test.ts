@@ -10,16 +10,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
-import { SandboxClient, pagination, type Json, type Reply } from '../sandbox/cms/test-client';
+import { expectProblem, SandboxClient, pagination, type Json, type Reply } from '../sandbox/cms/test-client';
 import { assembleFilterTabs } from '../sandbox/cms/users/list-extensions';
 import { flavors } from '../support/flavors';
-
-function expectProblem(r: Reply, status: number): Json {
-  expect(r.status, r.text).toBe(status);
-  expect(r.type).toBe('application/problem+json');
-  expect(r.body).toMatchObject({ status, title: expect.any(String), detail: expect.any(String) });
-  return r.body;
-}
 
 const ids = (list: Json[]) => list.map((x) => x.id as string);
 
@@ -29,7 +22,6 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
   let sb: CmsSandbox;
   let admin: SandboxClient;
-  const as = (username: string) => admin.as({ apiKey: sb.apiKeys.create({ username, name: 'test' }).api_key });
   beforeAll(async () => {
     sb = await startCmsSandbox({ flavor });
     admin = new SandboxClient(sb);
@@ -64,16 +56,16 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(badge.body.data).toEqual({ count: pagination(await admin.get('/users?filter=members')).total });
       expect(badge.body.data.count).toBeGreaterThan(10);
       expectProblem(await admin.get('/membership/badges/nope'), 404);
-      expectProblem(await as('viewer').get('/membership/badges/members'), 403);
+      expectProblem(await (await admin.keyFor('viewer')).get('/membership/badges/members'), 403);
       expectProblem(await admin.as({ none: true }).get('/membership/badges/members'), 401);
     });
 
     test('a tab the caller may not see is dropped, and a default naming it falls back to the first tab', async () => {
-      const r = await as('lena.novak').get('/users/filters');
+      const r = await (await admin.keyFor('lena.novak')).get('/users/filters');
       expect(ids(r.body.data.tabs)).toEqual(['all', 'members', 'expiring', 'twofa-off', 'disabled']);
       expect(r.body.data.defaultFilter).toBe('all');
       // an `authorize` list is any-of: disabled needs api.users.read or admin.super
-      expect(ids((await as('esther.cohen').get('/users/filters')).body.data.tabs)).toContain('billing');
+      expect(ids((await (await admin.keyFor('esther.cohen')).get('/users/filters')).body.data.tabs)).toContain('billing');
     });
 
     test('showAll false drops `all` once a plugin tab survives; the default then falls to the first tab the caller sees', async () => {
@@ -81,7 +73,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const r = await admin.get('/users/filters');
       expect(ids(r.body.data.tabs)).toEqual(['members', 'expiring', 'twofa-off', 'billing', 'disabled']);
       expect(r.body.data).toMatchObject({ defaultFilter: 'billing', showAll: false });
-      expect((await as('lena.novak').get('/users/filters')).body.data).toMatchObject({ defaultFilter: 'members', showAll: false });
+      expect((await (await admin.keyFor('lena.novak')).get('/users/filters')).body.data).toMatchObject({ defaultFilter: 'members', showAll: false });
       sb.userList.defaultFilter = 'no-such-tab';
       expect((await admin.get('/users/filters')).body.data.defaultFilter).toBe('members');
     });
@@ -118,7 +110,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('a column the caller may not see is not declared to it', async () => {
-      expect(ids((await as('lena.novak').get('/users/columns')).body.data.columns)).not.toContain('membership-revenue');
+      expect(ids((await (await admin.keyFor('lena.novak')).get('/users/columns')).body.data.columns)).not.toContain('membership-revenue');
     });
   });
 
@@ -131,7 +123,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(actions[0]).toEqual({ id: 'membership-extend', plugin: 'membership', label: 'Extend membership', icon: 'fa-calendar-plus', action: 'extend', confirm: 'Extend this membership by one year?', priority: 60 });
       expect(actions.find((a) => a.id === 'activity-export')).not.toHaveProperty('confirm');
       expect(actions.find((a) => a.id === 'activity-recalculate')).toEqual({ id: 'activity-recalculate', plugin: 'activity', label: 'Recalculate risk', action: 'recalculate', priority: 5 });
-      expect(ids((await as('lena.novak').get('/users/row-actions')).body.data.actions)).not.toContain('membership-cancel');
+      expect(ids((await (await admin.keyFor('lena.novak')).get('/users/row-actions')).body.data.actions)).not.toContain('membership-cancel');
     });
 
     const run = (client: SandboxClient, username: string, id: unknown) => client.post(`/users/${username}/row-action`, { id });
@@ -168,19 +160,19 @@ describe.each(flavors)('%s flavour', (flavor) => {
     test('404 for an unknown account, an unknown action and one the caller may not see (alike); the id is required; 403; 401', async () => {
       expect(expectProblem(await run(admin, 'nobody', 'membership-extend'), 404).detail).toBe("User 'nobody' not found.");
       const unknown = expectProblem(await run(admin, 'alice.martin', 'made-up'), 404);
-      const hidden = expectProblem(await run(as('lena.novak'), 'alice.martin', 'membership-cancel'), 404);
+      const hidden = expectProblem(await run(await admin.keyFor('lena.novak'), 'alice.martin', 'membership-cancel'), 404);
       expect(hidden.detail).toBe("Row action 'membership-cancel' is not available.");
       expect(unknown.detail).toBe("Row action 'made-up' is not available.");
       expect(sb.memberships.get('alice.martin')).not.toBeNull();
       for (const id of [undefined, '', '  ', 7]) expect(expectProblem(await run(admin, 'alice.martin', id), BAD).detail).toBe('Row action id is required.');
-      expectProblem(await run(as('viewer'), 'alice.martin', 'membership-extend'), 403);
+      expectProblem(await run(await admin.keyFor('viewer'), 'alice.martin', 'membership-extend'), 403);
       expectProblem(await run(admin.as({ none: true }), 'alice.martin', 'membership-extend'), 401);
     });
   });
 
   test('filters, columns and row actions need api.users.read (403) and a credential (401)', async () => {
     for (const path of ['/users/filters', '/users/columns', '/users/row-actions']) {
-      expectProblem(await as('viewer').get(path), 403);
+      expectProblem(await (await admin.keyFor('viewer')).get(path), 403);
       expectProblem(await admin.as({ none: true }).get(path), 401);
     }
   });
@@ -200,7 +192,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect((await control('/settings', 'POST', { twofaAvailable: 'yes' })).status).toBe(400);
     expect((await control('/settings', 'POST', { twofaAvailable: true })).body.data.twofaAvailable).toBe(true);
     expect((await control('/accounts', 'POST', { username: 'grouped', groups: ['support'] })).body.data.groups).toEqual(['support']);
-    expect(((await as('grouped').get('/users')).body.data as Json[]).length).toBeGreaterThan(1); // support grants api.users.read
+    expect(((await (await admin.keyFor('grouped')).get('/users')).body.data as Json[]).length).toBeGreaterThan(1); // support grants api.users.read
   });
 
   test('with the plugins off: the recorded real site\'s answers (27–29), and no badge', async () => {

@@ -9,17 +9,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
-import { SandboxClient, read, type Json, type Reply } from '../sandbox/cms/test-client';
+import { expectProblem, SandboxClient, read, type Json, type Reply } from '../sandbox/cms/test-client';
 import { totp } from '../sandbox/cms/totp';
 import { readQrPng, readQrSvg } from '../sandbox/cms/users/qr-read';
 import { flavors } from '../support/flavors';
-
-function expectProblem(r: Reply, status: number): Json {
-  expect(r.status, r.text).toBe(status);
-  expect(r.type).toBe('application/problem+json');
-  expect(r.body).toMatchObject({ status, title: expect.any(String), detail: expect.any(String) });
-  return r.body;
-}
 
 describe.each(flavors)('%s flavour', (flavor) => {
   const real = flavor === 'real';
@@ -27,7 +20,6 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
   let sb: CmsSandbox;
   let admin: SandboxClient;
-  const as = (username: string, scopes: string[] = []) => admin.as({ apiKey: sb.apiKeys.create({ username, name: 'test', scopes }).api_key });
   const code = (secret: string, deltaMs = 0) => totp(secret.replace(/\s/g, ''), sb.clock.now() + deltaMs);
   beforeAll(async () => {
     sb = await startCmsSandbox({ flavor });
@@ -41,7 +33,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
   describe('two-factor', () => {
     test('generate: a grouped secret and a QR code that reads back as its otpauth URI; enrolment starts over', async () => {
-      const r = await as('viewer').post('/users/viewer/2fa');
+      const r = await (await admin.keyFor('viewer')).post('/users/viewer/2fa');
       expect(r.status, r.text).toBe(200);
       const { secret, qr_code } = r.body.data as { secret: string; qr_code: string };
       expect(secret).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{4}){7}$/);
@@ -59,12 +51,12 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const user = (await admin.get('/users/viewer')).body.data as Json;
       expect(user).toMatchObject({ twofa_enabled: false, twofa_secret: true });
       // a second generate replaces the secret
-      const again = (await as('viewer').post('/users/viewer/2fa')).body.data.secret as string;
+      const again = (await (await admin.keyFor('viewer')).post('/users/viewer/2fa')).body.data.secret as string;
       expect(again).not.toBe(secret);
     });
 
     test('enable: owner only, with a code of the stored secret; then signing in asks for the code; fires onApiUser2faEnabled', async () => {
-      const viewer = as('viewer');
+      const viewer = await admin.keyFor('viewer');
       const { secret } = (await viewer.post('/users/viewer/2fa')).body.data as { secret: string };
       expect(expectProblem(await admin.post('/users/viewer/2fa/enable', { code: code(secret) }), 403).detail).toBe('Only the account owner can enable 2FA.');
       expect(expectProblem(await viewer.post('/users/viewer/2fa/enable', {}), BAD).detail).toBe('Missing required fields: code');
@@ -81,14 +73,14 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('enable before any secret is 400/422; 404; 401', async () => {
-      const lena = as('lena.novak');
+      const lena = await admin.keyFor('lena.novak');
       expect(expectProblem(await lena.post('/users/lena.novak/2fa/enable', { code: '123456' }), BAD).detail).toBe('2FA secret has not been generated. POST /users/{username}/2fa first.');
       expectProblem(await admin.post('/users/nobody/2fa/enable', { code: '123456' }), 404);
       expectProblem(await admin.as({ none: true }).post('/users/viewer/2fa/enable', { code: '123456' }), 401);
     });
 
     test('self disable needs the current code; fires onApiUser2faDisabled, not forced', async () => {
-      const hiro = as('hiro.tanaka');
+      const hiro = await admin.keyFor('hiro.tanaka');
       const { secret } = (await hiro.post('/users/hiro.tanaka/2fa')).body.data as { secret: string };
       await hiro.post('/users/hiro.tanaka/2fa/enable', { code: code(secret) });
       expectProblem(await hiro.post('/users/hiro.tanaka/2fa/disable', {}), BAD);
@@ -103,39 +95,39 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
     test('forced disable by a user manager without a code; not by others, not by a key without the api.users.write scope, not on a super account', async () => {
       // bruno.keller has 2FA from the seed
-      expectProblem(await as('lena.novak').post('/users/bruno.keller/2fa/disable'), 403);
-      expectProblem(await as('admin', ['api.users.read']).post('/users/bruno.keller/2fa/disable'), 403);
-      const r = await as('esther.cohen').post('/users/bruno.keller/2fa/disable');
+      expectProblem(await (await admin.keyFor('lena.novak')).post('/users/bruno.keller/2fa/disable'), 403);
+      expectProblem(await (await admin.keyFor('admin', { scopes: ['api.users.read'] })).post('/users/bruno.keller/2fa/disable'), 403);
+      const r = await (await admin.keyFor('esther.cohen')).post('/users/bruno.keller/2fa/disable');
       expect(r.status, r.text).toBe(200);
       expect(sb.events.list('onApiUser2faDisabled')).toEqual([expect.objectContaining({ data: { user: expect.objectContaining({ username: 'bruno.keller' }), forced_by_admin: true } })]);
       expect((await admin.get('/users/bruno.keller')).body.data).toMatchObject({ twofa_enabled: false, twofa_secret: false });
-      expect(expectProblem(await as('esther.cohen').post('/users/ines.silva/2fa/disable'), 403).detail).toBe('Only super-admins can manage super-admin accounts.');
+      expect(expectProblem(await (await admin.keyFor('esther.cohen')).post('/users/ines.silva/2fa/disable'), 403).detail).toBe('Only super-admins can manage super-admin accounts.');
       expect((await admin.post('/users/ines.silva/2fa/disable')).status).toBe(200);
       expectProblem(await admin.post('/users/nobody/2fa/disable'), 404);
       expectProblem(await admin.as({ none: true }).post('/users/bruno.keller/2fa/disable'), 401);
     });
 
     test('generate for another account needs api.users.write, and a super target a super caller; 404; 401', async () => {
-      expectProblem(await as('lena.novak').post('/users/alice.martin/2fa'), 403);
-      expect((await as('esther.cohen').post('/users/alice.martin/2fa')).status).toBe(200);
-      expectProblem(await as('esther.cohen').post('/users/ines.silva/2fa'), 403);
+      expectProblem(await (await admin.keyFor('lena.novak')).post('/users/alice.martin/2fa'), 403);
+      expect((await (await admin.keyFor('esther.cohen')).post('/users/alice.martin/2fa')).status).toBe(200);
+      expectProblem(await (await admin.keyFor('esther.cohen')).post('/users/ines.silva/2fa'), 403);
       expectProblem(await admin.post('/users/nobody/2fa'), 404);
       expectProblem(await admin.as({ none: true }).post('/users/alice.martin/2fa'), 401);
     });
 
     test('500 without the login plugin\'s 2FA support', async () => {
       sb.settings.twofaAvailable = false;
-      const p = expectProblem(await as('viewer').post('/users/viewer/2fa'), 500);
+      const p = expectProblem(await (await admin.keyFor('viewer')).post('/users/viewer/2fa'), 500);
       expect(p).toMatchObject({ title: '2FA Not Available', detail: 'The Login plugin with 2FA support must be installed.' });
-      expectProblem(await as('viewer').post('/users/viewer/2fa/enable', { code: '123456' }), 500);
-      expectProblem(await as('farid.haddad').post('/users/farid.haddad/2fa/disable', { code: '123456' }), 500);
+      expectProblem(await (await admin.keyFor('viewer')).post('/users/viewer/2fa/enable', { code: '123456' }), 500);
+      expectProblem(await (await admin.keyFor('farid.haddad')).post('/users/farid.haddad/2fa/disable', { code: '123456' }), 500);
       if (real) expect((await admin.get('/users/viewer')).body.data.twofa_global_enabled).toBe(false);
     });
   });
 
   describe('API keys', () => {
     test('create: 201 with the raw key once, name, scopes, expiry; the list never shows it again', async () => {
-      const viewer = as('viewer');
+      const viewer = await admin.keyFor('viewer');
       const before = (await viewer.get('/users/viewer/api-keys')).body.data as Json[];
       const t0 = sb.clock.nowSec();
       const r = await viewer.post('/users/viewer/api-keys', { name: 'ci', scopes: ['api.pages.read'], expiry_days: 30 });
@@ -179,7 +171,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('a scoped key mints only keys within its scopes, never an unscoped one', async () => {
-      const scoped = as('admin', ['api.access', 'api.pages']);
+      const scoped = await admin.keyFor('admin', { scopes: ['api.access', 'api.pages'] });
       expect(expectProblem(await scoped.post('/users/admin/api-keys', { name: 'wide' }), 403).detail).toBe('A scoped API key cannot create an unscoped key.');
       expect(expectProblem(await scoped.post('/users/admin/api-keys', { scopes: ['api.users.write'] }), 403).detail).toBe('API key cannot grant a scope outside its own: api.users.write');
       expect((await scoped.post('/users/admin/api-keys', { scopes: ['api.pages.read'] })).status).toBe(201);
@@ -192,10 +184,10 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('another account\'s keys: list with api.users.read, mint and revoke with api.users.write, never a super account\'s by a non-super; 404; 401', async () => {
-      const lena = as('lena.novak');
-      const esther = as('esther.cohen');
+      const lena = await admin.keyFor('lena.novak');
+      const esther = await admin.keyFor('esther.cohen');
       expect((await lena.get('/users/alice.martin/api-keys')).status).toBe(200);
-      expectProblem(await as('alice.martin').get('/users/lena.novak/api-keys'), 403);
+      expectProblem(await (await admin.keyFor('alice.martin')).get('/users/lena.novak/api-keys'), 403);
       expectProblem(await lena.post('/users/alice.martin/api-keys', { name: 'x' }), 403);
       const made = await esther.post('/users/alice.martin/api-keys', { name: 'for alice' });
       expect(made.status, made.text).toBe(201);

@@ -12,16 +12,9 @@ import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { DEMO_ACCOUNTS } from '../sandbox/cms/seed';
-import { SandboxClient, pagination, read, type Json, type Reply } from '../sandbox/cms/test-client';
+import { expectProblem, SandboxClient, pagination, read, type Json, type Reply } from '../sandbox/cms/test-client';
 import { DEMO_MEMBER_PASSWORD } from '../sandbox/cms/users/seed-users';
 import { flavors } from '../support/flavors';
-
-function expectProblem(r: Reply, status: number): Json {
-  expect(r.status, r.text).toBe(status);
-  expect(r.type).toBe('application/problem+json');
-  expect(r.body).toMatchObject({ status, title: expect.any(String), detail: expect.any(String) });
-  return r.body;
-}
 
 const fields = (r: Reply) => ((r.body.errors ?? []) as Json[]).map((e) => e.field as string);
 const usernames = (r: Reply) => {
@@ -55,8 +48,6 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
   let sb: CmsSandbox;
   let admin: SandboxClient;
-  /** a client acting with a fresh unscoped key of `username` */
-  const as = (username: string, scopes: string[] = []) => admin.as({ apiKey: sb.apiKeys.create({ username, name: 'test', scopes }).api_key });
   beforeAll(async () => {
     sb = await startCmsSandbox({ flavor });
     admin = new SandboxClient(sb);
@@ -159,12 +150,12 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('without api.users.read only the caller\'s own row, in the same envelope; 401; 403 without api.access', async () => {
-      const r = await as('alice.martin').get('/users?search=admin');
+      const r = await (await admin.keyFor('alice.martin')).get('/users?search=admin');
       expect(usernames(r)).toEqual(['alice.martin']);
       expect(pagination(r)).toMatchObject({ total: 1 });
       expect(r.body.data[0]).not.toHaveProperty('extra');
       expectProblem(await admin.as({ none: true }).get('/users'), 401);
-      expectProblem(await as('kemal.yilmaz').get('/users'), 403);
+      expectProblem(await (await admin.keyFor('kemal.yilmaz')).get('/users'), 403);
     });
 
     test('a few hundred reads stay fast: one full page answers in a few milliseconds', async () => {
@@ -191,10 +182,10 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('self with api.access alone; another account needs api.users.read (403); 404; 401', async () => {
-      const viewer = as('viewer');
+      const viewer = await admin.keyFor('viewer');
       expect((await viewer.get('/users/viewer')).status).toBe(200);
       expectProblem(await viewer.get('/users/admin'), 403);
-      expect((await as('lena.novak').get('/users/admin')).status).toBe(200);
+      expect((await (await admin.keyFor('lena.novak')).get('/users/admin')).status).toBe(200);
       expect(expectProblem(await admin.get('/users/nobody'), 404).detail).toBe("User 'nobody' not found.");
       expectProblem(await admin.as({ none: true }).get('/users/admin'), 401);
     });
@@ -237,8 +228,8 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('403 without api.users.write; a manager may not grant super; its groups are left out; 401', async () => {
-      expectProblem(await as('lena.novak').post('/users', { username: 'newbie2', password: PASSWORD, email: 'n2@example.test' }), 403);
-      const manager = as('esther.cohen');
+      expectProblem(await (await admin.keyFor('lena.novak')).post('/users', { username: 'newbie2', password: PASSWORD, email: 'n2@example.test' }), 403);
+      const manager = await admin.keyFor('esther.cohen');
       expect(expectProblem(await manager.post('/users', { username: 'newbie2', password: PASSWORD, email: 'n2@example.test', access: { 'api.super': true } }), 403).detail).toBe(
         'Granting super-admin access requires super-admin privileges.',
       );
@@ -256,7 +247,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('self edits its profile fields with api.access alone; not its access or state (403)', async () => {
-      const self = as('target');
+      const self = await admin.keyFor('target');
       const r = await self.patch('/users/target', { fullname: 'Target Person', title: 'Tester', language: 'de' });
       expect(r.status, r.text).toBe(200);
       expect(r.body.data).toMatchObject({ fullname: 'Target Person', title: 'Tester', language: 'de' });
@@ -277,7 +268,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('a manager changes state and access; disabling ends the account\'s tokens in the real service; a new password signs in', async () => {
-      const manager = as('esther.cohen');
+      const manager = await admin.keyFor('esther.cohen');
       const r = await manager.patch('/users/target', { access: { api: { access: true, pages: { read: true } } }, password: 'Another-pass-2' });
       expect(r.status, r.text).toBe(200);
       expect(r.body.data.access).toEqual({ api: { access: true, pages: { read: true } } });
@@ -301,13 +292,13 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('403: a manager on a super account, groups by a non-super, granting super; a super sets groups; 404; 401', async () => {
-      const manager = as('esther.cohen');
+      const manager = await admin.keyFor('esther.cohen');
       expect(expectProblem(await manager.patch('/users/ines.silva', { fullname: 'x' }), 403).detail).toBe('Only super-admins can modify super-admin accounts.');
       expect(expectProblem(await manager.patch('/users/target', { groups: ['editors'] }), 403).detail).toBe("Modifying 'groups' requires super-admin privileges.");
       expectProblem(await manager.patch('/users/target', { access: { admin: { super: true } } }), 403);
       expect((await admin.patch('/users/target', { groups: ['editors'] })).body.data.groups).toEqual(['editors']);
       // the group's grants count at once (editors may read media; target's own access may not)
-      expect((await as('target').get('/pages/home/media')).status).toBe(200);
+      expect((await (await admin.keyFor('target')).get('/pages/home/media')).status).toBe(200);
       expectProblem(await admin.patch('/users/nobody', { fullname: 'x' }), 404);
       expectProblem(await admin.as({ none: true }).patch('/users/target', { fullname: 'x' }), 401);
     });
@@ -330,8 +321,8 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
     test('403 for oneself, a super account by a manager, without api.users.write; 404; 401', async () => {
       expect(expectProblem(await admin.delete('/users/admin'), 403).detail).toBe('You cannot delete your own account.');
-      expect(expectProblem(await as('esther.cohen').delete('/users/ines.silva'), 403).detail).toBe('Only super-admins can delete super-admin accounts.');
-      expectProblem(await as('lena.novak').delete('/users/alice.martin'), 403);
+      expect(expectProblem(await (await admin.keyFor('esther.cohen')).delete('/users/ines.silva'), 403).detail).toBe('Only super-admins can delete super-admin accounts.');
+      expectProblem(await (await admin.keyFor('lena.novak')).delete('/users/alice.martin'), 403);
       expectProblem(await admin.delete('/users/nobody'), 404);
       expectProblem(await admin.as({ none: true }).delete('/users/alice.martin'), 401);
       expect(sb.events.list()).toEqual([]);
@@ -344,7 +335,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
     test('an image is known by its bytes (the name and type are ignored); 201; served where avatar_url points; replaced and deleted', async () => {
       const bytes = png(3, 3);
-      const r = await upload(as('viewer'), 'viewer', bytes, 'notes.txt');
+      const r = await upload(await admin.keyFor('viewer'), 'viewer', bytes, 'notes.txt');
       expect(r.status, r.text).toBe(201);
       const url = r.body.data.avatar_url as string;
       expect(url).toMatch(/^\/user\/accounts\/avatars\/viewer-[0-9a-f]{8}\.png$/);
@@ -362,7 +353,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect((await fetch(sb.origin + url)).status).toBe(404);
 
       sb.events.clear();
-      const del = await as('viewer').delete('/users/viewer/avatar');
+      const del = await (await admin.keyFor('viewer')).delete('/users/viewer/avatar');
       expect(del.status, del.text).toBe(200);
       expect(del.body.data.avatar_url).toBeNull();
       expect(sb.events.names()).toEqual(real ? [] : ['onApiUserUpdated']);
@@ -386,8 +377,8 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('another account needs api.users.write (403); 404; 401', async () => {
-      expectProblem(await upload(as('lena.novak'), 'alice.martin', png()), 403);
-      expectProblem(await as('lena.novak').delete('/users/alice.martin/avatar'), 403);
+      expectProblem(await upload(await admin.keyFor('lena.novak'), 'alice.martin', png()), 403);
+      expectProblem(await (await admin.keyFor('lena.novak')).delete('/users/alice.martin/avatar'), 403);
       expectProblem(await upload(admin, 'nobody', png()), 404);
       expectProblem(await admin.delete('/users/nobody/avatar'), 404);
       expectProblem(await upload(admin.as({ none: true }), 'alice.martin', png()), 401);

@@ -18,8 +18,6 @@ import type { FaultRule } from '../sandbox/faults';
 import { startStoreSandbox, type SpecStoreSandbox } from '../sandbox/store/server';
 import { DEMO_ACCOUNTS } from '../sandbox/cms/seed';
 import { withHost, type DemoHost } from '../support/demo-host';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { adminApi } from '../support/host-calls';
 import { cmsPages } from '../../electron/api/cms/pages';
 
@@ -434,10 +432,6 @@ const makeAccount = async (username: string) => {
   await cms().accounts.create({ username, email: `${username}@example.test`, password: 'Long-enough-pass1', fullname: 'Before' });
   return username;
 };
-const storedSiteTitle = (): unknown => {
-  const f = join(cms().dataDir, 'config', 'site.json');
-  return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as { title?: unknown }).title : undefined;
-};
 const cellName = (c: Ctx) => `fm-${c.cell}`;
 /** How often the membership plugin's extend ran for the cell's account (what the person checks). */
 const rowActionRuns = (s: { username: string; seq: number }) => eventsSince(s.seq, 'onApiUserListRowAction', (d) => d.id === 'membership-extend' && d.username === s.username);
@@ -454,7 +448,7 @@ Object.assign(ROWS, {
       return c.invoke('settings.save', { siteId: c.site.id, scope: 'site', etag: form.value.etag, changes: [{ path: ['title'], value: s.title }] });
     },
     // a PATCH of one value: applied is the value the site holds
-    applied: (_c: Ctx, s: { title: string }) => (storedSiteTitle() === s.title ? 1 : 0),
+    applied: (_c: Ctx, s: { title: string }) => (cms().site.config.delta('site').title === s.title ? 1 : 0),
   },
   'users.create': {
     target: 'cms',

@@ -9,14 +9,14 @@
  * Seeded like the contract's fuzz test: the seed is printed; `FUZZ_SEED=<n>` repeats a run,
  * `FUZZ_SEED=random` tries a new one.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { fuzzSeed, rng, type Rng } from '../support/fuzz';
 import { tempDir } from '../support/tmp';
-import { removeWebBuild, startWeb, type WebProcess } from '../support/web-process';
+import { removeWebBuild, STAND_IN_RENDERER, startWeb, type WebProcess } from '../support/web-process';
 
 const SEED = fuzzSeed();
 const CASES = 1200;
@@ -24,21 +24,13 @@ const PARALLEL = 16;
 /** A socket neither answered nor closed this long after the request was sent whole is a hang. */
 const HANG_MS = 5_000;
 
-// the renderer the process serves sits beside its bundle (out/test/renderer): a stand-in when none was built
-const rendererDir = join(import.meta.dirname, '..', '..', 'out', 'test', 'renderer');
-const madeRenderer = !existsSync(join(rendererDir, 'index.html'));
-
 let dir: ReturnType<typeof tempDir>;
 let web: WebProcess & { port: number; token: string };
 let files: Buffer[];
 
 beforeAll(async () => {
-  if (madeRenderer) {
-    mkdirSync(join(rendererDir, 'assets'), { recursive: true });
-    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Sitedesk</title><script type="module" src="/assets/app.js"></script>');
-    writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log("Sitedesk");');
-  }
-  files = [join(rendererDir, 'index.html'), join(rendererDir, 'assets', 'app.js')].filter(existsSync).map((f) => readFileSync(f));
+  // the stand-in renderer this test process's browser mode serves (its own folder: see web-process)
+  files = Object.values(STAND_IN_RENDERER).map((text) => Buffer.from(text));
   dir = tempDir();
   // a file beside the data that no path may reach
   writeFileSync(join(dir.path, 'canary.txt'), 'CANARY-not-for-the-web');
@@ -49,7 +41,6 @@ afterAll(async () => {
   await web?.stop();
   dir?.remove();
   removeWebBuild();
-  if (madeRenderer) rmSync(rendererDir, { recursive: true, force: true });
 });
 
 interface Reply {

@@ -10,12 +10,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
+import { UNHURRIED } from '../support/limits';
 import { solidPng } from '../sandbox/cms/content/seed-content';
 
 describe.each(flavors)('%s flavour', (flavor) => {
   let fx: DemoHost;
   beforeAll(async () => {
-    fx = await withHost({ sandbox: { flavor, limits: { api: { limit: 100_000, windowSec: 60 } } } });
+    fx = await withHost({ sandbox: { flavor, ...UNHURRIED } });
   });
   afterAll(async () => {
     await fx?.close();

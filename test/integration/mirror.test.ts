@@ -17,6 +17,7 @@ import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { DEMO_PAGE_COUNT } from '../sandbox/cms/content/seed-content';
 import type { RequestRecord } from '../sandbox/cms/request-log';
 import { mirrored, mirrorStatus, withHost, type DemoHost } from '../support/demo-host';
+import { UNHURRIED } from '../support/limits';
 import { until } from '../support/until';
 import { flavors } from '../support/flavors';
 import { adminApi, hostCalls } from '../support/host-calls';
@@ -81,15 +82,12 @@ function cacheRows(sql: string, ...params: unknown[]): unknown[] {
   }
 }
 
-/** A bucket the mirrors here do not run into. */
-const RAISED = { api: { limit: 100_000, windowSec: 60 } };
-
 describe.each(flavors)('%s flavour', (flavor) => {
   const real = flavor === 'real';
   beforeAll(async () => {
     // not a test of the rate limit (mirror-paced.test.ts is): the real service's 120 a minute would make each mirror take minutes
     // the last tests stop the sandbox themselves: it is started here and handed in
-    cms = await startCmsSandbox({ flavor, seed: 'demo', content: 'demo', recordRequests: true, limits: RAISED });
+    cms = await startCmsSandbox({ flavor, seed: 'demo', content: 'demo', recordRequests: true, ...UNHURRIED });
     cmsOpen = true;
     fx = await withHost({ cms });
     ({ host, dir, site } = fx);
@@ -449,7 +447,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
 
     test('cancelled while the list is read, resumed after a restart: every page listed and read once', async () => {
-      const big = await startCmsSandbox({ flavor, seed: 'demo', content: { pages: 650 }, languages: [], recordRequests: true, limits: RAISED });
+      const big = await startCmsSandbox({ flavor, seed: 'demo', content: { pages: 650 }, languages: [], recordRequests: true, ...UNHURRIED });
       try {
         const bigSite = await call('sites.add', { name: 'Big', kind: 'cms', baseUrl: big.url, environment: null, authMode: 'apikey', apiKey: big.seeded!.adminApiKey! });
         // list pages answer slowly; page reads are quick

@@ -14,6 +14,7 @@ import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { Transport } from '../../electron/api/transport';
 import { mirrored, withHost, type DemoHost } from '../support/demo-host';
 import { adminApi, hostCalls } from '../support/host-calls';
+import { UNHURRIED } from '../support/limits';
 import { until as untilAny } from '../support/until';
 import { flavors } from '../support/flavors';
 import { tempDir } from '../support/tmp';
@@ -37,7 +38,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
   };
   // a copy of the whole demo site is 500-odd reads: the real flavour's bucket is raised so it takes seconds
   const startSite = (p?: number) =>
-    startCmsSandbox({ flavor, seed: 'demo', content: 'demo', dataDir: siteDir.path, limits: { api: { limit: 100_000, windowSec: 60 } }, ...(p ? { port: p } : {}) });
+    startCmsSandbox({ flavor, seed: 'demo', content: 'demo', dataDir: siteDir.path, ...UNHURRIED, ...(p ? { port: p } : {}) });
 
   beforeAll(async () => {
     siteDir = tempDir('sitedesk-offline-reads-site-');

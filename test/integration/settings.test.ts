@@ -5,26 +5,20 @@
  * field, and the site away: the copy with its time, and a save refused, never queued.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { BlueprintField } from '../../electron/contract';
 import { adminApi } from '../support/host-calls';
 import { withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
+import { UNHURRIED } from '../support/limits';
 
 describe.each(flavors)('%s flavour', (flavor) => {
   let fx: DemoHost;
   beforeAll(async () => {
-    fx = await withHost({ sandbox: { flavor, limits: { api: { limit: 100_000, windowSec: 60 } } } });
+    fx = await withHost({ sandbox: { flavor, ...UNHURRIED } });
   });
   afterAll(async () => {
     await fx?.close();
   });
-  const stored = (scope: string) => {
-    const f = join(fx.cms.dataDir, 'config', `${scope}.json`);
-    return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>) : null;
-  };
-
   test('the scopes, and a scope as its form with the site’s values and ETag', async () => {
     const { scopes, copiedAt } = await fx.call('settings.scopes', { siteId: fx.site.id });
     expect(copiedAt).toBeNull();
@@ -63,7 +57,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     const saved = await fx.call('settings.save', { siteId: fx.site.id, scope: 'site', etag: form.etag, changes: [{ path: ['title'], value: 'Settings test' }] });
     expect(saved.form.values.title).toBe('Settings test');
     expect(saved.changes).toEqual([{ path: ['title'], before, after: 'Settings test' }]);
-    expect(stored('site')?.title).toBe('Settings test');
+    expect(fx.cms.site.config.delta('site').title).toBe('Settings test');
     // undo: the previous value written back with the new ETag
     const undone = await fx.call('settings.save', { siteId: fx.site.id, scope: 'site', etag: saved.form.etag, changes: [{ path: ['title'], value: before }] });
     expect(undone.form.values.title).toBe(before);
@@ -73,9 +67,9 @@ describe.each(flavors)('%s flavour', (flavor) => {
     const form = await fx.call('settings.open', { siteId: fx.site.id, scope: 'plugins/email' });
     expect(form.masked).toContain('mailer.smtp.password');
     await fx.call('settings.save', { siteId: fx.site.id, scope: 'plugins/email', etag: form.etag, changes: [{ path: ['mailer', 'smtp', 'port'], value: 2525 }] });
-    const file = stored('plugins/email') as { mailer?: { smtp?: Record<string, unknown> } } | null;
-    expect(file?.mailer?.smtp?.port).toBe(2525);
-    expect(file?.mailer?.smtp).not.toHaveProperty('password'); // the site's own value, untouched
+    const file = fx.cms.site.config.delta('plugins/email') as { mailer?: { smtp?: Record<string, unknown> } };
+    expect(file.mailer?.smtp?.port).toBe(2525);
+    expect(file.mailer?.smtp).not.toHaveProperty('password'); // the site's own value, untouched
   });
 
   test('another admin saved meanwhile: a conflict in words, nothing overwritten', async () => {

@@ -9,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adminApi } from '../support/host-calls';
 import { withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
+import { UNHURRIED } from '../support/limits';
 
 describe.each(flavors)('%s flavour', (flavor) => {
   let fx: DemoHost;
   beforeAll(async () => {
-    fx = await withHost({ sandbox: { flavor, limits: { api: { limit: 100_000, windowSec: 60 } } } });
+    fx = await withHost({ sandbox: { flavor, ...UNHURRIED } });
   });
   afterAll(async () => {
     await fx?.close();

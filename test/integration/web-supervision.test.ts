@@ -12,6 +12,7 @@ import WebSocket from 'ws';
 import type { ErrorInfo } from '../../electron/contract';
 import { BRIDGE_CLOSE } from '../../electron/contract/protocol';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
+import { UNHURRIED } from '../support/limits';
 import { tempDir } from '../support/tmp';
 import { until } from '../support/until';
 import { removeWebBuild, startWeb, type WebProcess } from '../support/web-process';
@@ -21,7 +22,7 @@ let dir: ReturnType<typeof tempDir>;
 let web: WebProcess & { port: number; token: string };
 
 beforeAll(async () => {
-  cms = await startCmsSandbox({ seed: 'demo', content: 'demo', recordRequests: true, limits: { api: { limit: 100_000, windowSec: 60 } } });
+  cms = await startCmsSandbox({ seed: 'demo', content: 'demo', recordRequests: true, ...UNHURRIED });
   dir = tempDir();
   web = await startWeb(dir.path, { SITEDESK_SECRETS: '', SITEDESK_KEYCHAIN_SERVICE: `SitedeskTest-${randomUUID()}` });
 }, 60_000);

@@ -1,30 +1,46 @@
 /**
  * Browser mode as a real process, built from the sources for the test (electron/web/cli.ts and the
  * Host's child entry, bundled side by side the way scripts/build.mjs lays them out), so a test can
- * attack its sockets, kill its Host or start it twice and see what the process does.
+ * attack its sockets, kill its Host or start it twice and see what the process does. Each test
+ * process has its own folder (out/test/web-<pid>): the bundle in bin/ and, where the process looks
+ * for the renderer (../renderer beside its bundle), a small stand-in renderer of its own, so no
+ * test writes or deletes files another test process serves.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
 const node = join(root, 'node_modules', '.bin', 'node');
-// a folder per test process: two test files building at once must not write the same files
+// a folder per test process: two test files building or serving at once must not share files
 const out = `out/test/web-${process.pid}`;
 let built: Promise<string> | undefined;
 
-/** Bundles browser mode once per test file; answers the entry's path. */
+/** The stand-in renderer every test process serves: its files by path under the renderer folder. */
+export const STAND_IN_RENDERER: Readonly<Record<string, string>> = {
+  'index.html': '<!doctype html><title>Sitedesk</title><script type="module" src="/assets/app.js"></script>',
+  'assets/app.js': 'console.log("Sitedesk");',
+};
+
+/** The renderer folder this test process's browser mode serves (where cli.ts looks: ../renderer beside its bundle). */
+export const webRendererDir = join(root, out, 'renderer');
+
+/** Bundles browser mode once per test file, with the stand-in renderer beside it; answers the entry's path. */
 export function buildWebEntry(): Promise<string> {
   built ??= (async () => {
     const { bundleTs } = await import('../../scripts/bundle-ts.mjs');
     const define = { __APP_VERSION__: JSON.stringify('0.0.0-test') };
-    await bundleTs('electron/web/host-child.ts', `${out}/web-host.mjs`, define);
-    return bundleTs('electron/web/cli.ts', `${out}/web.mjs`, define);
+    for (const [path, text] of Object.entries(STAND_IN_RENDERER)) {
+      mkdirSync(join(webRendererDir, path, '..'), { recursive: true });
+      writeFileSync(join(webRendererDir, path), text);
+    }
+    await bundleTs('electron/web/host-child.ts', `${out}/bin/web-host.mjs`, define);
+    return bundleTs('electron/web/cli.ts', `${out}/bin/web.mjs`, define);
   })();
   return built;
 }
 
-/** Removes this test file's bundle (call in afterAll, once its processes have stopped). */
+/** Removes this test file's bundle and stand-in renderer (call in afterAll, once its processes have stopped). */
 export function removeWebBuild(): void {
   built = undefined;
   rmSync(join(root, out), { recursive: true, force: true });

@@ -6,14 +6,13 @@
 import { describe, expect, test } from 'vitest';
 import type { BlueprintField } from '../../electron/contract';
 import { blueprintFields } from '../../electron/api/cms/blueprints';
-import { Transport } from '../../electron/api/transport';
 import { fieldKind } from '../../renderer/components/blueprint-form/field-kind';
 import { fieldsOf, formTree, unresolvedOptions, withResolvedOptions, type FormNode } from '../../renderer/components/blueprint-form/form-tree';
 import { checkField, checkForm } from '../../renderer/components/blueprint-form/form-validate';
 import { valueAt, withValue } from '../../renderer/components/blueprint-form/form-values';
-import { fakeFetch, recordedData } from './support/recorded-replies';
+import { recordedData, transport } from './support/recorded-replies';
 
-const t = new Transport({ baseUrl: 'https://cms.example.com/api/v1', fetch: fakeFetch(() => undefined).fetchImpl, retryDelaysMs: [] });
+const { t } = transport(() => undefined);
 const fieldsOfRecording = (name: string) => blueprintFields(recordedData<{ fields: unknown }>(name).fields, t, 'a blueprint', 'test');
 
 const f = (over: Partial<BlueprintField> & Pick<BlueprintField, 'type'>): BlueprintField => ({ name: 'x', ...over });

@@ -4,7 +4,6 @@
  * both read the same, the areas open for the same accounts, and sign-out revokes the access token.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { Transport } from '../../electron/api/transport';
 import { cmsAuth } from '../../electron/api/cms/auth';
 import { AREA_PERMISSION, areaBlockedReason, can, isDemoAccount, isSuper, type CmsArea, type Me } from '../../electron/contract';
 import { probeSite } from '../../electron/sites/probe';
@@ -15,18 +14,14 @@ import { sitesRepo } from '../../electron/db/repos/sites';
 import { sessionsRepo } from '../../electron/db/repos/sessions';
 import { FileSecretStore } from '../support/file-secrets';
 import { tempDir } from '../support/tmp';
-import { fakeFetch, recorded, recordedData, reply, type Answer, type SeenRequest } from './support/recorded-replies';
+import { fakeFetch, recorded, recordedData, reply, transport } from './support/recorded-replies';
 
 const BASE = 'https://cms.example.com/api/v1';
-const transportFor = (answer: (r: SeenRequest) => Answer | undefined) => {
-  const f = fakeFetch(answer);
-  return { t: new Transport({ baseUrl: BASE, fetch: f.fetchImpl, retryDelaysMs: [] }), seen: f.seen };
-};
 const AREAS = Object.keys(AREA_PERMISSION) as CmsArea[];
 
 describe('GET /auth/setup', () => {
   test('the real service names its password rules (recorded): they come with the status', async () => {
-    const { t } = transportFor(() => recorded('02-auth-setup-status'));
+    const { t } = transport(() => recorded('02-auth-setup-status'));
     expect(await cmsAuth.setupStatus(t)).toEqual({
       setupRequired: true,
       passwordPolicy: {
@@ -42,15 +37,15 @@ describe('GET /auth/setup', () => {
   });
 
   test('the documents name none; rules that do not read are left out, the status stands', async () => {
-    expect(await cmsAuth.setupStatus(transportFor(() => reply({ data: { setup_required: false } })).t)).toEqual({ setupRequired: false });
-    const odd = transportFor(() => reply({ data: { setup_required: true, password_policy: { rules: 'strong' } } })).t;
+    expect(await cmsAuth.setupStatus(transport(() => reply({ data: { setup_required: false } })).t)).toEqual({ setupRequired: false });
+    const odd = transport(() => reply({ data: { setup_required: true, password_policy: { rules: 'strong' } } })).t;
     expect(await cmsAuth.setupStatus(odd)).toEqual({ setupRequired: true });
   });
 });
 
 describe('GET /me of the real service (recorded)', () => {
   test('a super admin: flat map, super_admin, grav_version, demo mode off', async () => {
-    const { t } = transportFor(() => recorded('08-me'));
+    const { t } = transport(() => recorded('08-me'));
     const me = await cmsAuth.me(t);
     expect(me).toMatchObject({ username: 'admin', superAdmin: true, cmsVersion: '2.0.7', adminVersion: '2.0.15' });
     expect(me.demoMode).toEqual({ enabled: false, writable: [], resetInterval: 30, secondsUntilReset: null });
@@ -63,8 +58,8 @@ describe('GET /me of the real service (recorded)', () => {
   });
 
   test('the same account with Authorization: Bearer reads the same', async () => {
-    const { t } = transportFor(() => recorded('09-me-bearer'));
-    expect(await cmsAuth.me(t)).toEqual(await cmsAuth.me(transportFor(() => recorded('08-me')).t));
+    const { t } = transport(() => recorded('09-me-bearer'));
+    expect(await cmsAuth.me(t)).toEqual(await cmsAuth.me(transport(() => recorded('08-me')).t));
   });
 
   test('the map alone (no account around it) still opens the areas: it holds api.super and api.access', () => {
@@ -76,7 +71,7 @@ describe('GET /me of the real service (recorded)', () => {
   test('an editor with a flat map gets exactly its areas', async () => {
     const body = recordedData<Record<string, unknown>>('08-me');
     const access = { 'api.access': true, 'api.pages': true, 'api.pages.read': true, 'api.pages.write': true, 'api.media.read': true, 'api.demo': false, 'api.super': false };
-    const { t } = transportFor(() => reply({ data: { ...body, username: 'editor', super_admin: false, access } }));
+    const { t } = transport(() => reply({ data: { ...body, username: 'editor', super_admin: false, access } }));
     const me = await cmsAuth.me(t);
     expect(isSuper(me)).toBe(false);
     expect(areaBlockedReason(me, 'pages')).toBeNull();
@@ -90,7 +85,7 @@ describe('GET /me of the real service (recorded)', () => {
   test('a demo account is the one whose demo_mode says so', async () => {
     const body = recordedData<Record<string, unknown>>('08-me');
     const demo = { enabled: true, writable: ['api.pages.write'], reset_interval: 30, seconds_until_reset: 1200 };
-    const { t } = transportFor(() => reply({ data: { ...body, super_admin: false, access: { 'api.access': true, 'api.demo': true, 'api.pages.read': true }, demo_mode: demo } }));
+    const { t } = transport(() => reply({ data: { ...body, super_admin: false, access: { 'api.access': true, 'api.demo': true, 'api.pages.read': true }, demo_mode: demo } }));
     const me = await cmsAuth.me(t);
     expect(me.demoMode).toEqual({ enabled: true, writable: ['api.pages.write'], resetInterval: 30, secondsUntilReset: 1200 });
     expect(isDemoAccount(me)).toBe(true);
@@ -98,7 +93,7 @@ describe('GET /me of the real service (recorded)', () => {
 
   test('the spec’s /me (nested map, cms_version, no super_admin) reads the same way', async () => {
     const spec = { username: 'editor', fullname: 'Ed', email: 'ed@example.test', access: { api: { access: true, pages: { read: true, write: true } } }, cms_version: '1.8.0' };
-    const { t } = transportFor(() => reply({ data: spec }));
+    const { t } = transport(() => reply({ data: spec }));
     const me = await cmsAuth.me(t);
     expect(me).toMatchObject({ superAdmin: false, cmsVersion: '1.8.0' });
     expect(me.demoMode).toBeUndefined();
@@ -109,21 +104,21 @@ describe('GET /me of the real service (recorded)', () => {
   });
 
   test('an empty map sent as [] (PHP) is an empty map', async () => {
-    const { t } = transportFor(() => reply({ data: { username: 'nobody', access: [] } }));
+    const { t } = transport(() => reply({ data: { username: 'nobody', access: [] } }));
     const me = await cmsAuth.me(t);
     expect(me.access).toEqual({});
     expect(areaBlockedReason(me, 'pages')).toMatch(/api\.access/);
   });
 
   test('a /me neither sends still fails clearly, naming the call and the field', async () => {
-    const { t } = transportFor(() => reply({ data: { username: 42 } }));
+    const { t } = transport(() => reply({ data: { username: 42 } }));
     await expect(cmsAuth.me(t)).rejects.toMatchObject({ code: 'bad_response', message: expect.stringMatching(/cannot read \(GET \/me, field data\.username\)/) });
   });
 });
 
 describe('token pairs of the real service (recorded)', () => {
   test('the pair from /auth/token carries the account, read like /me', async () => {
-    const { t, seen } = transportFor(() => recorded('05-auth-token'));
+    const { t, seen } = transport(() => recorded('05-auth-token'));
     const a = await cmsAuth.token(t, 'admin', 'pw');
     expect(a.kind).toBe('tokens');
     if (a.kind !== 'tokens') return;
@@ -133,19 +128,19 @@ describe('token pairs of the real service (recorded)', () => {
   });
 
   test('setup and refresh answer the same pair', async () => {
-    expect((await cmsAuth.setup(transportFor(() => recorded('03-auth-setup')).t, { username: 'admin', password: 'x', email: 'a@b.c' })).user?.username).toBe('admin');
-    expect((await cmsAuth.refresh(transportFor(() => recorded('07-auth-refresh')).t, 'r')).accessToken).toMatch(/^eyJ/);
+    expect((await cmsAuth.setup(transport(() => recorded('03-auth-setup')).t, { username: 'admin', password: 'x', email: 'a@b.c' })).user?.username).toBe('admin');
+    expect((await cmsAuth.refresh(transport(() => recorded('07-auth-refresh')).t, 'r')).accessToken).toMatch(/^eyJ/);
   });
 
   test('a user object that does not read does not fail the sign-in', async () => {
     const pair = recordedData<Record<string, unknown>>('05-auth-token');
-    const { t } = transportFor(() => reply({ data: { ...pair, user: { username: 7 } } }));
+    const { t } = transport(() => reply({ data: { ...pair, user: { username: 7 } } }));
     const a = await cmsAuth.token(t, 'admin', 'pw');
     expect(a.kind === 'tokens' && a.tokens.user).toBeFalsy();
   });
 
   test('a wrong password is the site’s own words', async () => {
-    const { t } = transportFor(() => recorded('06-auth-token-wrong-password'));
+    const { t } = transport(() => recorded('06-auth-token-wrong-password'));
     await expect(cmsAuth.token(t, 'admin', 'nope')).rejects.toMatchObject({ code: 'unauthorized', message: 'Invalid username or password.' });
   });
 });

@@ -4,24 +4,19 @@
  * structural route; a row or an answer neither sends is named with its call and field.
  */
 import { describe, expect, test } from 'vitest';
-import { Transport } from '../../electron/api/transport';
 import { cmsPages } from '../../electron/api/cms/pages';
 import { cmsBlueprints } from '../../electron/api/cms/blueprints';
 import type { BlueprintField, Page } from '../../electron/contract';
-import { fakeFetch, recorded, recordedData, reply, type Answer, type SeenRequest } from './support/recorded-replies';
+import { recorded, recordedData, reply, transport } from './support/recorded-replies';
 
 const BASE = 'https://cms.example.com/api/v1';
-const transportFor = (answer: (r: SeenRequest) => Answer | undefined) => {
-  const f = fakeFetch(answer);
-  return { t: new Transport({ baseUrl: BASE, fetch: f.fetchImpl, retryDelaysMs: [] }), seen: f.seen };
-};
 type Row = Record<string, unknown>;
 const rowsOf = (name: string) => recordedData<Row[]>(name);
 const envelope = (data: unknown, meta: unknown, links?: unknown) => ({ data, meta, ...(links ? { links } : {}) });
 
 describe('page lists of the real service (recorded)', () => {
   test('GET /pages: order "01.", home addressed as /home, paging under meta.pagination', async () => {
-    const { t } = transportFor(() => recorded('11-pages'));
+    const { t } = transport(() => recorded('11-pages'));
     const list = await cmsPages.list(t, {});
     expect(list).toMatchObject({ total: 2, page: 1, perPage: 20, next: null });
     expect(list.unreadable).toBeUndefined();
@@ -32,7 +27,7 @@ describe('page lists of the real service (recorded)', () => {
   });
 
   test('with translations: translated_languages as a map of language → route, untranslated as a list', async () => {
-    const { t } = transportFor(() => recorded('17-pages-translations'));
+    const { t } = transport(() => recorded('17-pages-translations'));
     const list = await cmsPages.list(t, { translations: true });
     const byRoute = Object.fromEntries(list.items.map((p) => [p.route, p]));
     expect(byRoute['/typography']).toMatchObject({ translatedLanguages: ['en', 'de'], untranslatedLanguages: [] });
@@ -40,7 +35,7 @@ describe('page lists of the real service (recorded)', () => {
   });
 
   test('the matrix rows and the mirror rows read the same answer, with total and next', async () => {
-    const { t, seen } = transportFor(() => recorded('17-pages-translations'));
+    const { t, seen } = transport(() => recorded('17-pages-translations'));
     const matrix = await cmsPages.translationRows(t, 1);
     expect(matrix).toMatchObject({ total: 2, next: null, unreadable: [] });
     expect(matrix.rows.find((r) => r.route === '/typography')).toEqual({ route: '/typography', title: 'Typography', translated: ['en', 'de'], untranslated: [], hasDefaultFile: true, explicit: ['de'] });
@@ -54,7 +49,7 @@ describe('page lists of the real service (recorded)', () => {
   });
 
   test('the mirror rows of one language: asked with lang', async () => {
-    const { t, seen } = transportFor(() => recorded('18-pages-lang-de'));
+    const { t, seen } = transport(() => recorded('18-pages-lang-de'));
     const de = await cmsPages.mirrorRows(t, { page: 2, perPage: 50, lang: 'de' });
     expect(seen[0]!.path).toContain('lang=de');
     expect(seen[0]!.path).toContain('page=2');
@@ -64,25 +59,25 @@ describe('page lists of the real service (recorded)', () => {
 
   test('a site with one language sends translated_languages as [] and untranslated as an object with gaps', async () => {
     const row = { ...rowsOf('17-pages-translations')[0]!, translated_languages: [], untranslated_languages: { '1': 'fr', '3': 'it' } };
-    const { t } = transportFor(() => reply(envelope([row], { pagination: { page: 1, per_page: 20, total: 1, total_pages: 1 } })));
+    const { t } = transport(() => reply(envelope([row], { pagination: { page: 1, per_page: 20, total: 1, total_pages: 1 } })));
     const [p] = (await cmsPages.list(t, { translations: true })).items;
     expect(p).toMatchObject({ translatedLanguages: [], untranslatedLanguages: ['fr', 'it'] });
   });
 
   test('a language map with an empty-string key ("no language") leaves that key out', async () => {
     const row = { ...rowsOf('17-pages-translations')[0]!, translated_languages: { '': '/typography', en: '/typography' } };
-    const { t } = transportFor(() => reply(envelope([row], { pagination: { page: 1, per_page: 20, total: 1, total_pages: 1 } })));
+    const { t } = transport(() => reply(envelope([row], { pagination: { page: 1, per_page: 20, total: 1, total_pages: 1 } })));
     expect((await cmsPages.translationRows(t, 1)).rows[0]!.translated).toEqual(['en']);
   });
 
   test('order false (a folder without a number) is null', async () => {
     const row = { ...rowsOf('11-pages')[1]!, order: false, folder: 'typography' };
-    const { t } = transportFor(() => reply(envelope([row], { pagination: { page: 1, per_page: 20, total: 1, total_pages: 1 } })));
+    const { t } = transport(() => reply(envelope([row], { pagination: { page: 1, per_page: 20, total: 1, total_pages: 1 } })));
     expect((await cmsPages.list(t, {})).items[0]!.order).toBeNull();
   });
 
   test('GET /pages?lang=de: a translated title, the default language marked null', async () => {
-    const { t } = transportFor(() => recorded('18-pages-lang-de'));
+    const { t } = transport(() => recorded('18-pages-lang-de'));
     const list = await cmsPages.list(t, {});
     expect(list.items.map((p) => [p.route, p.title])).toEqual([
       ['/typography', 'Typografie'],
@@ -102,21 +97,21 @@ describe('paging: meta.pagination and links (real) or flat meta (spec)', () => {
   const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ ...rowsOf('11-pages')[1]!, route: `/p${from + i}`, raw_route: `/p${from + i}`, slug: `p${from + i}`, order: `${String(from + i).padStart(3, '0')}.` }));
 
   test('the real envelope: total from meta.pagination, the next page from links.next', async () => {
-    const { t } = transportFor(() => reply({ data: rows(1, 100), ...real(1, 150) }));
+    const { t } = transport(() => reply({ data: rows(1, 100), ...real(1, 150) }));
     const list = await cmsPages.list(t, { childrenOf: '/', sort: 'default', page: 1, perPage: 100 });
     // with the flat keys only, total fell back to the 100 rows on the page
     expect(list).toMatchObject({ total: 150, page: 1, perPage: 100, next: 2 });
-    const { t: last } = transportFor(() => reply({ data: rows(101, 50), ...real(2, 150) }));
+    const { t: last } = transport(() => reply({ data: rows(101, 50), ...real(2, 150) }));
     expect(await cmsPages.list(last, { page: 2, perPage: 100 })).toMatchObject({ total: 150, page: 2, next: null });
   });
 
   test('the spec envelope: flat meta, no links; the next page by the total', async () => {
-    const { t } = transportFor(() => reply({ data: rows(1, 100), meta: { total: 150, page: 1, per_page: 100 } }));
+    const { t } = transport(() => reply({ data: rows(1, 100), meta: { total: 150, page: 1, per_page: 100 } }));
     expect(await cmsPages.list(t, { page: 1, perPage: 100 })).toMatchObject({ total: 150, next: 2 });
   });
 
   test('links.next carries only page and per_page: the filters stay the caller’s', async () => {
-    const { t, seen } = transportFor((r) => (r.path.includes('page=1&') ? reply({ data: rows(1, 100), ...real(1, 150) }) : reply({ data: rows(101, 50), ...real(2, 150) })));
+    const { t, seen } = transport((r) => (r.path.includes('page=1&') ? reply({ data: rows(1, 100), ...real(1, 150) }) : reply({ data: rows(101, 50), ...real(2, 150) })));
     let page: number | null = 1;
     const routes: string[] = [];
     while (page !== null) {
@@ -131,7 +126,7 @@ describe('paging: meta.pagination and links (real) or flat meta (spec)', () => {
 
 describe('one page (recorded)', () => {
   test('GET /pages/home: the home page opens by its structural route and keeps its public one', async () => {
-    const { t, seen } = transportFor(() => recorded('12-pages-home'));
+    const { t, seen } = transport(() => recorded('12-pages-home'));
     const page = (await cmsPages.get(t, '/home')) as Page;
     expect(seen[0]!.path).toBe('/pages/home');
     expect(page).toMatchObject({ route: '/home', publicRoute: '/', parentRoute: '/', order: 1, title: 'Home', language: null, etag: '"324b6cc76ee39cf1e04621e8ea19818f"' });
@@ -140,40 +135,40 @@ describe('one page (recorded)', () => {
   });
 
   test('GET /pages/typography?lang=de reads; a PATCH answer is taken without handing on its ETag (that of the page before the write)', async () => {
-    const de = (await cmsPages.get(transportFor(() => recorded('19-page-typography-de')).t, '/typography', { lang: 'de' })) as Page;
+    const de = (await cmsPages.get(transport(() => recorded('19-page-typography-de')).t, '/typography', { lang: 'de' })) as Page;
     expect(de).toMatchObject({ route: '/typography', title: 'Typografie', language: 'de', order: 2 });
-    await expect(cmsPages.update(transportFor(() => recorded('14-page-patch-if-match')).t, '/typography', { title: 'x' }, { ifMatch: '"e"' })).resolves.toBeUndefined();
+    await expect(cmsPages.update(transport(() => recorded('14-page-patch-if-match')).t, '/typography', { title: 'x' }, { ifMatch: '"e"' })).resolves.toBeUndefined();
   });
 
   test('a stale If-Match is a conflict; a missing page is not_found with the site’s words', async () => {
-    await expect(cmsPages.update(transportFor(() => recorded('15-page-patch-stale-if-match')).t, '/typography', { title: 'x' }, { ifMatch: '"old"' })).rejects.toMatchObject({ code: 'conflict' });
-    await expect(cmsPages.get(transportFor(() => recorded('24-page-not-found')).t, '/does-not-exist')).rejects.toMatchObject({ code: 'not_found', message: 'Page not found at route: /does-not-exist' });
+    await expect(cmsPages.update(transport(() => recorded('15-page-patch-stale-if-match')).t, '/typography', { title: 'x' }, { ifMatch: '"old"' })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(cmsPages.get(transport(() => recorded('24-page-not-found')).t, '/does-not-exist')).rejects.toMatchObject({ code: 'not_found', message: 'Page not found at route: /does-not-exist' });
   });
 
   test('the mirror’s read takes the real page too', async () => {
-    const r = await cmsPages.read(transportFor(() => recorded('13-pages-typography')).t, '/typography');
+    const r = await cmsPages.read(transport(() => recorded('13-pages-typography')).t, '/typography');
     expect(r.page).toMatchObject({ route: '/typography', order: 2, etag: '"88d9ef0d36399166903a5230b63e44e1"' });
     expect(r.serverDate).toBe('2026-11-22T22:30:38.000Z');
   });
 
   test('the spec’s page (an integer order, no raw_route) reads as before', async () => {
     const spec = { route: '/blog/post', slug: 'post', title: 'Post', template: 'item', order: 3, header: { title: 'Post' }, content: 'Hi', media: [] };
-    const page = (await cmsPages.get(transportFor(() => reply({ data: spec })).t, '/blog/post')) as Page;
+    const page = (await cmsPages.get(transport(() => reply({ data: spec })).t, '/blog/post')) as Page;
     expect(page).toMatchObject({ route: '/blog/post', parentRoute: '/blog', order: 3, content: 'Hi' });
     expect(page).not.toHaveProperty('publicRoute');
   });
 
   test('a page read with a wrong field names the call and the field; HTML instead of JSON names the call', async () => {
     const body = { ...recordedData<Row>('13-pages-typography'), published: 'yes' };
-    await expect(cmsPages.get(transportFor(() => reply({ data: body })).t, '/typography')).rejects.toMatchObject({
+    await expect(cmsPages.get(transport(() => reply({ data: body })).t, '/typography')).rejects.toMatchObject({
       code: 'bad_response',
       message: 'cms.example.com sent a page Sitedesk cannot read (GET /pages/typography, field data.published).',
     });
-    await expect(cmsPages.get(transportFor(() => ({ status: 200, text: '<!doctype html><title>Login</title>' })).t, '/typography')).rejects.toMatchObject({
+    await expect(cmsPages.get(transport(() => ({ status: 200, text: '<!doctype html><title>Login</title>' })).t, '/typography')).rejects.toMatchObject({
       code: 'bad_response',
       message: expect.stringMatching(/web page instead of JSON.*this was the answer to GET \/pages\/typography\.$/),
     });
-    await expect(cmsPages.list(transportFor(() => ({ status: 200, text: '<html>maintenance</html>' })).t, {})).rejects.toMatchObject({
+    await expect(cmsPages.list(transport(() => ({ status: 200, text: '<html>maintenance</html>' })).t, {})).rejects.toMatchObject({
       message: expect.stringContaining('this was the answer to GET /pages.'),
     });
   });
@@ -184,7 +179,7 @@ describe('one malformed row never fails the list', () => {
     const [home, typography] = rowsOf('11-pages');
     const broken = { ...typography!, route: '/broken', raw_route: '/broken', title: 'Broken', order: { nope: 1 } };
     const nameless = { title: 7 };
-    const { t } = transportFor(() => reply(envelope([home, broken, typography, nameless], { pagination: { page: 2, per_page: 4, total: 8, total_pages: 2 } })));
+    const { t } = transport(() => reply(envelope([home, broken, typography, nameless], { pagination: { page: 2, per_page: 4, total: 8, total_pages: 2 } })));
     const list = await cmsPages.list(t, { page: 2, perPage: 4 });
     expect(list.items.map((p) => p.route)).toEqual(['/home', '/typography']);
     expect(list.total).toBe(8);
@@ -196,7 +191,7 @@ describe('one malformed row never fails the list', () => {
 
   test('the mirror and the matrix leave such a row out and say so', async () => {
     const rows = [...rowsOf('17-pages-translations'), { route: '/x', raw_route: '/x', translated_languages: 'de' }];
-    const { t } = transportFor(() => reply(envelope(rows, { pagination: { page: 1, per_page: 20, total: 3, total_pages: 1 } })));
+    const { t } = transport(() => reply(envelope(rows, { pagination: { page: 1, per_page: 20, total: 3, total_pages: 1 } })));
     const m = await cmsPages.mirrorRows(t, { page: 1, perPage: 20 });
     expect(m.rows).toHaveLength(2);
     expect(m.unreadable).toEqual([{ position: 2, route: '/x', title: null, problem: expect.stringMatching(/^translated_languages: /) }]);
@@ -204,7 +199,7 @@ describe('one malformed row never fails the list', () => {
   });
 
   test('data that is not a list at all is one clear error naming the call', async () => {
-    await expect(cmsPages.list(transportFor(() => reply({ data: { route: '/a' } })).t, {})).rejects.toMatchObject({
+    await expect(cmsPages.list(transport(() => reply({ data: { route: '/a' } })).t, {})).rejects.toMatchObject({
       code: 'bad_response',
       message: 'cms.example.com sent a page list Sitedesk cannot read (GET /pages, field data).',
     });
@@ -213,34 +208,34 @@ describe('one malformed row never fails the list', () => {
 
 describe('translations', () => {
   test('GET /pages/{route}/languages (recorded): the map as it is', async () => {
-    const l = await cmsPages.languages(transportFor(() => recorded('20-page-languages')).t, '/typography');
+    const l = await cmsPages.languages(transport(() => recorded('20-page-languages')).t, '/typography');
     expect(l).toEqual({ route: '/typography', defaultLanguage: 'en', translated: { en: '/typography', de: '/typography' }, untranslated: [] });
   });
 
   test('a one-language site answers translated: [] ; untranslated may be an object', async () => {
-    const l = await cmsPages.languages(transportFor(() => reply({ data: { route: '/', default_language: 'en', translated: [], untranslated: { '1': 'de' } } })).t, '/home');
+    const l = await cmsPages.languages(transport(() => reply({ data: { route: '/', default_language: 'en', translated: [], untranslated: { '1': 'de' } } })).t, '/home');
     expect(l).toEqual({ route: '/home', defaultLanguage: 'en', translated: {}, untranslated: ['de'] });
   });
 
   test('translate and sync answer the whole page with `language` (real) or `{route, lang}` (spec): the same result', async () => {
     const real = recordedData<Row>('19-page-typography-de');
-    const created = await cmsPages.translate(transportFor(() => reply({ data: real }, 201)).t, '/typography', { lang: 'de' });
+    const created = await cmsPages.translate(transport(() => reply({ data: real }, 201)).t, '/typography', { lang: 'de' });
     expect(created).toEqual({ route: '/typography', lang: 'de', title: 'Typografie', content: real.content });
-    const synced = await cmsPages.sync(transportFor(() => reply({ data: real })).t, '/typography', 'en', 'de');
+    const synced = await cmsPages.sync(transport(() => reply({ data: real })).t, '/typography', 'en', 'de');
     expect(synced).toMatchObject({ route: '/typography', lang: 'de', title: 'Typografie' });
-    const spec = await cmsPages.translate(transportFor(() => reply({ data: { route: '/typography', lang: 'de', title: 'Typografie' } }, 201)).t, '/typography', { lang: 'de' });
+    const spec = await cmsPages.translate(transport(() => reply({ data: { route: '/typography', lang: 'de', title: 'Typografie' } }, 201)).t, '/typography', { lang: 'de' });
     expect(spec).toEqual({ route: '/typography', lang: 'de', title: 'Typografie' });
   });
 
   test('compare: a side the page does not exist in comes as null, and reads as a side that does not exist', async () => {
     const source = { lang: 'en', exists: true, title: 'Home', content: '# Hi', header: { title: 'Home' }, modified: '2026-07-02T16:35:52+00:00' };
-    const c = await cmsPages.compare(transportFor(() => reply({ data: { route: '/home', source, target: null } })).t, '/home', 'en', 'fr');
+    const c = await cmsPages.compare(transport(() => reply({ data: { route: '/home', source, target: null } })).t, '/home', 'en', 'fr');
     expect(c.source).toMatchObject({ lang: 'en', exists: true, title: 'Home' });
     expect(c.target).toEqual({ lang: 'fr', exists: false, title: null, content: null, header: null, modified: null });
   });
 
   test('the site languages (recorded)', async () => {
-    const l = await cmsPages.siteLanguages(transportFor(() => recorded('21-languages')).t);
+    const l = await cmsPages.siteLanguages(transport(() => recorded('21-languages')).t);
     expect(l).toMatchObject({ enabled: true, default: 'en', active: 'en' });
     expect(l.languages.map((x) => x.code)).toEqual(['en', 'de']);
   });
@@ -248,18 +243,18 @@ describe('translations', () => {
 
 describe('taxonomy', () => {
   test('the recorded empty lists, numeric terms as text, and [] for no taxonomy at all', async () => {
-    expect(await cmsPages.taxonomy(transportFor(() => recorded('41-taxonomy')).t)).toEqual({ category: [], tag: [] });
-    expect(await cmsPages.taxonomy(transportFor(() => reply({ data: { tag: [2024, 'grav', 1], category: ['news'] } })).t)).toEqual({ tag: ['2024', 'grav', '1'], category: ['news'] });
-    expect(await cmsPages.taxonomy(transportFor(() => reply({ data: [] })).t)).toEqual({});
+    expect(await cmsPages.taxonomy(transport(() => recorded('41-taxonomy')).t)).toEqual({ category: [], tag: [] });
+    expect(await cmsPages.taxonomy(transport(() => reply({ data: { tag: [2024, 'grav', 1], category: ['news'] } })).t)).toEqual({ tag: ['2024', 'grav', '1'], category: ['news'] });
+    expect(await cmsPages.taxonomy(transport(() => reply({ data: [] })).t)).toEqual({});
   });
 });
 
 describe('writes answer structural routes', () => {
   test('create and copy answer the whole page (real): its raw_route is the page', async () => {
     const home = recordedData<Row>('12-pages-home');
-    const created = await cmsPages.create(transportFor(() => reply({ data: { ...home, route: '/welcome', raw_route: '/home/welcome' } }, 201)).t, { route: '/home/welcome', title: 'Welcome' });
+    const created = await cmsPages.create(transport(() => reply({ data: { ...home, route: '/welcome', raw_route: '/home/welcome' } }, 201)).t, { route: '/home/welcome', title: 'Welcome' });
     expect(created.route).toBe('/home/welcome');
-    const copied = await cmsPages.copy(transportFor(() => reply({ data: { route: '/blog-copy', slug: 'blog-copy' } }, 201)).t, '/blog', '/blog-copy');
+    const copied = await cmsPages.copy(transport(() => reply({ data: { route: '/blog-copy', slug: 'blog-copy' } }, 201)).t, '/blog', '/blog-copy');
     expect(copied).toEqual({ route: '/blog-copy', slug: 'blog-copy' });
   });
 
@@ -269,7 +264,7 @@ describe('writes answer structural routes', () => {
       { route: '/typography', slug: 'typography', title: 'Typography', order: '02.', parent: '/' },
       { route: '/blog', slug: 'blog', title: 'Blog', order: false, parent: '/' },
     ];
-    const r = await cmsPages.reorganize(transportFor(() => reply({ data: rows })).t, [{ route: '/typography', position: 2 }]);
+    const r = await cmsPages.reorganize(transport(() => reply({ data: rows })).t, [{ route: '/typography', position: 2 }]);
     expect(r).toEqual([
       { route: '/home', slug: 'home', title: 'Home', order: 1, parent: '/' },
       { route: '/typography', slug: 'typography', title: 'Typography', order: 2, parent: '/' },
@@ -289,7 +284,7 @@ describe('blueprints', () => {
   };
 
   test('the recorded default blueprint: options [{value,label}] stay values and labels, in order', async () => {
-    const bp = await cmsBlueprints.page(transportFor(() => recorded('22-blueprint-pages-default')).t, 'default');
+    const bp = await cmsBlueprints.page(transport(() => recorded('22-blueprint-pages-default')).t, 'default');
     expect(find(bp.fields, 'name')!.options).toEqual([
       { value: 'blog', label: 'Blog' },
       { value: 'comments', label: 'Comments' },
@@ -308,7 +303,7 @@ describe('blueprints', () => {
   });
 
   test('the recorded default blueprint: tabs and sections are named by their title', async () => {
-    const bp = await cmsBlueprints.page(transportFor(() => recorded('22-blueprint-pages-default')).t, 'default');
+    const bp = await cmsBlueprints.page(transport(() => recorded('22-blueprint-pages-default')).t, 'default');
     const tabs = bp.fields.find((f) => f.type === 'tabs')!.fields!;
     expect(tabs.map((t) => t.label)).toEqual(['Content', 'Options', 'Advanced', 'Security']);
     const options = tabs[1]!.fields!.filter((f) => f.type === 'section').map((f) => f.label);
@@ -323,19 +318,19 @@ describe('blueprints', () => {
         'header.size': { type: 'select', label: 'Size', options: [{ value: 1, label: 'Small' }, { value: 2, label: true }] },
       },
     };
-    const bp = await cmsBlueprints.page(transportFor(() => reply({ data: spec })).t, 'item');
+    const bp = await cmsBlueprints.page(transport(() => reply({ data: spec })).t, 'item');
     expect(bp.fields[0]).toEqual({ name: 'header.theme', type: 'select', options: [{ value: 'light', label: 'Light' }, { value: 'dark', label: 'Dark' }] });
     expect(bp.fields[1]!.options).toEqual([{ value: '1', label: 'Small' }, { value: '2', label: '2' }]);
   });
 
   test('a template with a slash is asked for with a literal slash (no %2F, which Apache refuses)', async () => {
-    const { t, seen } = transportFor(() => reply({ data: { name: 'modular/hero', fields: [] } }));
+    const { t, seen } = transport(() => reply({ data: { name: 'modular/hero', fields: [] } }));
     await cmsBlueprints.page(t, 'modular/hero');
     expect(seen[0]!.path).toBe('/blueprints/pages/modular/hero');
   });
 
   test('the recorded template list', async () => {
-    const list = await cmsBlueprints.templates(transportFor(() => recorded('23-blueprints-pages')).t);
+    const list = await cmsBlueprints.templates(transport(() => recorded('23-blueprints-pages')).t);
     expect(list[0]).toEqual({ type: 'blog', label: 'Blog' });
   });
 });

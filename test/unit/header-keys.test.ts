@@ -13,9 +13,8 @@ import { DraftSave, headerPatch, type DraftDetail } from '../../electron/contrac
 import { resolvedHeader } from '../../renderer/views/sync/resolution';
 import { MergeSession } from '../../renderer/views/sync/merge-session.svelte';
 import { getAt, setAt } from '../../renderer/views/editor/header-form';
-import { Transport } from '../../electron/api/transport';
 import { cmsPages } from '../../electron/api/cms/pages';
-import { fakeFetch } from './support/recorded-replies';
+import { transport } from './support/recorded-replies';
 import { languageCounts } from '../../renderer/views/translations/matrix';
 
 /** As the site sends it: JSON.parse keeps `__proto__` as an own key. */
@@ -135,8 +134,7 @@ describe('__proto__, constructor and prototype are data', () => {
 describe('read from a site', () => {
   test('a page whose header holds __proto__ and constructor keys is read with them as fields', async () => {
     const body = '{"data":{"route":"/a","slug":"a","title":"A","content":"","header":{"__proto__":{"isAdmin":true},"constructor":"c","og.title":"t"}}}';
-    const f = fakeFetch(() => ({ status: 200, text: body, headers: { 'content-type': 'application/json', etag: '"1"' } }));
-    const t = new Transport({ baseUrl: 'https://cms.example.com/api/v1', fetch: f.fetchImpl, retryDelaysMs: [] });
+    const { t } = transport(() => ({ status: 200, text: body, headers: { 'content-type': 'application/json', etag: '"1"' } }));
     const page = await cmsPages.get(t, '/a');
     expect(Object.getPrototypeOf(page.header)).toBe(Object.prototype);
     expect(JSON.stringify(page.header)).toBe('{"__proto__":{"isAdmin":true},"constructor":"c","og.title":"t"}');

@@ -8,12 +8,9 @@
  * is a small stand-in behind the renderer's transport; the real one is in library.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { flushSync } from 'svelte';
 import type { LibraryFile, LibraryFolder, LibraryListing } from '../../electron/contract/index';
-import { setTransport } from '../../renderer/lib/client';
 import { LibraryState } from '../../renderer/views/library/library.svelte';
-
-type Handler = (input: Record<string, unknown>) => unknown;
+import { FakeHost, settle, stubFileReader, type Handler } from './support/fake-host';
 
 const file = (path: string): LibraryFile => {
   const i = path.lastIndexOf('/');
@@ -21,12 +18,9 @@ const file = (path: string): LibraryFile => {
 };
 const folder = (path: string, folders = 0): LibraryFolder => ({ name: path.slice(path.lastIndexOf('/') + 1), path, folders, files: 0 });
 
-class FakeHost {
+class LibraryHost extends FakeHost {
   files: string[] = ['a.txt', 'b.txt', 'c.txt', 'docs/2024/r.txt', 'docs/notes.txt'];
   folders: string[] = ['docs', 'docs/2024', 'empty'];
-  calls: { channel: string; input: Record<string, unknown> }[] = [];
-  held: (() => void)[] = [];
-  hold = false;
   handlers: Record<string, Handler> = {
     'library.list': (i) => {
       const path = String(i.path);
@@ -69,30 +63,6 @@ class FakeHost {
     },
   };
 
-  constructor() {
-    setTransport({
-      kind: 'browser',
-      invoke: async (channel, input) => {
-        this.calls.push({ channel, input: input as Record<string, unknown> });
-        if (this.hold) await new Promise<void>((go) => this.held.push(go));
-        const h = this.handlers[channel];
-        if (!h) return { ok: false, error: { code: 'internal', message: `no ${channel} here` } };
-        try {
-          return { ok: true, value: h(input as Record<string, unknown>) };
-        } catch (err) {
-          return { ok: false, error: err as { code: 'internal'; message: string } };
-        }
-      },
-      on: () => () => {},
-    });
-  }
-}
-
-async function settle() {
-  for (let i = 0; i < 20; i++) {
-    flushSync();
-    await new Promise((r) => setTimeout(r, 0));
-  }
 }
 
 const names = (s: LibraryState) => s.files.map((f) => f.path);
@@ -101,7 +71,7 @@ describe('LibraryState', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('reads the root, its subfolders for the tree, and the next page after the first', async () => {
-    const host = new FakeHost();
+    const host = new LibraryHost();
     host.files = Array.from({ length: 150 }, (_, i) => `f${String(i).padStart(3, '0')}.txt`);
     const s = new LibraryState(() => 's1');
     await s.load();
@@ -117,7 +87,7 @@ describe('LibraryState', () => {
   });
 
   it('opening a folder expands the tree to it; expanding learns subfolders once', async () => {
-    const host = new FakeHost();
+    const host = new LibraryHost();
     const s = new LibraryState(() => 's1');
     await s.openFolder('docs/2024');
     expect(names(s)).toEqual(['docs/2024/r.txt']);
@@ -129,7 +99,7 @@ describe('LibraryState', () => {
   });
 
   it('a search looks everywhere and opening a folder leaves it; an answer for what is no longer shown is dropped', async () => {
-    const host = new FakeHost();
+    const host = new LibraryHost();
     const s = new LibraryState(() => 's1');
     await s.applySearch('  notes ');
     expect(s.search).toBe('notes');
@@ -149,7 +119,7 @@ describe('LibraryState', () => {
   });
 
   it('folders: created, renamed while open (the open path follows), a refusal thrown for the dialog, an empty one deleted', async () => {
-    new FakeHost();
+    new LibraryHost();
     const s = new LibraryState(() => 's1');
     await s.openFolder('docs');
     await s.createFolder(' new ');
@@ -167,7 +137,7 @@ describe('LibraryState', () => {
   });
 
   it('files: renamed in place, moved out of the folder, deleted', async () => {
-    new FakeHost();
+    new LibraryHost();
     const s = new LibraryState(() => 's1');
     await s.load();
     await s.renameFile(s.files[0]!, 'first.txt');
@@ -180,23 +150,8 @@ describe('LibraryState', () => {
   });
 
   it('uploads: pieces then the file into the folder open when it was added; a refused file keeps the reason, the next goes on', async () => {
-    // Node has no FileReader: the browser's data-URL reading, done with Node's own base64
-    vi.stubGlobal(
-      'FileReader',
-      class {
-        result: string | null = null;
-        error: Error | null = null;
-        onload: (() => void) | null = null;
-        onerror: (() => void) | null = null;
-        readAsDataURL(blob: Blob) {
-          void blob.arrayBuffer().then((b) => {
-            this.result = `data:;base64,${Buffer.from(b).toString('base64')}`;
-            this.onload?.();
-          });
-        }
-      },
-    );
-    const host = new FakeHost();
+    stubFileReader();
+    const host = new LibraryHost();
     const s = new LibraryState(() => 's1');
     // the batch's end reads the folder again (its counts in the tree)
     const after = vi.spyOn(s, 'afterUploads');

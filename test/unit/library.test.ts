@@ -7,15 +7,10 @@
 import { describe, expect, test } from 'vitest';
 import * as v from 'valibot';
 import { cmsLibrary } from '../../electron/api/cms/library';
-import { Transport } from '../../electron/api/transport';
 import { LibraryList, LibraryMove, LibraryUpload, type LibraryFolder } from '../../electron/contract';
 import { knownFolders, linkTarget, markdownLink, nameProblem, previewKind, treeKey, treeRows } from '../../renderer/views/library/library-items';
-import { fakeFetch, recorded, reply } from './support/recorded-replies';
+import { recorded, reply, transport } from './support/recorded-replies';
 
-const transport = (answer: Parameters<typeof fakeFetch>[0]) => {
-  const f = fakeFetch(answer);
-  return { t: new Transport({ baseUrl: 'https://cms.example.com/api/v1', fetch: f.fetchImpl, retryDelaysMs: [] }), seen: f.seen };
-};
 const siteId = '6f1c2b8e-1d2a-4c3b-9e4f-5a6b7c8d9e0f';
 
 describe('the library client', () => {

@@ -7,12 +7,9 @@
  * real Host answers is covered by the integration tests of the same channels.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { flushSync } from 'svelte';
 import type { PageMediaItem, Site } from '../../electron/contract/index';
-import { setTransport } from '../../renderer/lib/client';
 import { PageMediaState } from '../../renderer/views/media/page-media.svelte';
-
-type Handler = (input: Record<string, unknown>) => unknown;
+import { FakeHost, settle, stubFileReader, type Handler } from './support/fake-host';
 
 const item = (filename: string, size = 100): PageMediaItem =>
   ({ filename, type: 'image/png', size, modified: '2026-01-01T00:00:00Z', url: `/user/pages/${filename}` }) as unknown as PageMediaItem;
@@ -20,12 +17,8 @@ const item = (filename: string, size = 100): PageMediaItem =>
 const site = { id: 's1', name: 'Blog', kind: 'cms', baseUrl: 'https://cms.example.com/api/v1' } as unknown as Site;
 
 /** A stand-in Host: each route's media, and every call it was asked. */
-class FakeHost {
+class MediaHost extends FakeHost {
   media: Record<string, PageMediaItem[]> = { '/blog': [item('a.png', 300), item('b.png', 100)], '/about': [item('team.jpg')] };
-  calls: { channel: string; input: Record<string, unknown> }[] = [];
-  /** Answers held back until released (a slow site). */
-  held: (() => void)[] = [];
-  hold = false;
   handlers: Record<string, Handler> = {
     'media.list': (i) => {
       if (Array.isArray(i.filter) && i.filter.some((f) => String(f).startsWith('caption:'))) {
@@ -48,64 +41,24 @@ class FakeHost {
     },
   };
 
-  constructor() {
-    setTransport({
-      kind: 'browser',
-      invoke: async (channel, input) => {
-        this.calls.push({ channel, input: input as Record<string, unknown> });
-        if (this.hold) await new Promise<void>((go) => this.held.push(go));
-        const h = this.handlers[channel];
-        if (!h) return { ok: false, error: { code: 'internal', message: `no ${channel} here` } };
-        try {
-          return { ok: true, value: h(input as Record<string, unknown>) };
-        } catch (err) {
-          return { ok: false, error: err as { code: 'internal'; message: string } };
-        }
-      },
-      on: () => () => {},
-    });
-  }
 
   listed(): Record<string, unknown>[] {
     return this.calls.filter((c) => c.channel === 'media.list').map((c) => c.input);
   }
 }
 
-/** Lets the state's calls settle (the stand-in answers at once). */
-async function settle() {
-  for (let i = 0; i < 10; i++) {
-    flushSync();
-    await new Promise((r) => setTimeout(r, 0));
-  }
-}
-
 describe('PageMediaState', () => {
-  let host: FakeHost;
+  let host: MediaHost;
   let route: string;
   let changed: string[][];
   let stops: (() => void)[];
 
   beforeEach(() => {
-    host = new FakeHost();
+    host = new MediaHost();
     route = '/blog';
     changed = [];
     stops = [];
-    // Node has no FileReader: the browser's data-URL reading, done with Node's own base64
-    vi.stubGlobal(
-      'FileReader',
-      class {
-        result: string | null = null;
-        error: Error | null = null;
-        onload: (() => void) | null = null;
-        onerror: (() => void) | null = null;
-        readAsDataURL(blob: Blob) {
-          void blob.arrayBuffer().then((b) => {
-            this.result = `data:;base64,${Buffer.from(b).toString('base64')}`;
-            this.onload?.();
-          });
-        }
-      },
-    );
+    stubFileReader();
   });
   afterEach(() => {
     for (const stop of stops) stop();

@@ -6,14 +6,9 @@
 import { describe, expect, test } from 'vitest';
 import { cmsConfig, MASKED } from '../../electron/api/cms/config';
 import { cmsPackages } from '../../electron/api/cms/packages';
-import { Transport } from '../../electron/api/transport';
 import { leafChanges, patchOf, undoOf } from '../../electron/common/config-changes';
-import { fakeFetch, recorded, reply } from './support/recorded-replies';
+import { recorded, reply, transport } from './support/recorded-replies';
 
-const transport = (answer: Parameters<typeof fakeFetch>[0]) => {
-  const f = fakeFetch(answer);
-  return { t: new Transport({ baseUrl: 'https://cms.example.com/api/v1', fetch: f.fetchImpl, retryDelaysMs: [] }), seen: f.seen };
-};
 
 describe('the configuration client against the real service', () => {
   test('the scopes, a scope with its ETag and overrides, and a PATCH sent with If-Match', async () => {

@@ -7,6 +7,7 @@ import { expect, test, type Locator, type Page, type TestInfo } from '@playwrigh
 import { randomUUID } from 'node:crypto';
 import { startCmsSandbox, type CmsSandbox, type CmsSandboxOptions } from '../../sandbox/cms/server';
 import { isFlavor, type Flavor } from '../../sandbox/flavor';
+import { UNHURRIED } from '../../support/limits';
 import { tempDir } from '../../support/tmp';
 import { startBrowserMode, type BrowserMode, type StartOptions } from '../browser-mode';
 
@@ -195,8 +196,8 @@ export interface DemoSite {
  */
 export type DemoSandboxOptions = Omit<CmsSandboxOptions, 'flavor' | 'seed' | 'content' | 'dataDir'>;
 
-/** The real flavour's bucket raised far past what a test sends, for tests that are not about it. */
-export const UNHURRIED: DemoSandboxOptions = { limits: { api: { limit: 100_000, windowSec: 60 } } };
+/** The real flavour's bucket raised far past what a test sends, for tests that are not about it (shared with the Host tests). */
+export { UNHURRIED };
 
 /**
  * Registers hooks that give every test its own demo CMS sandbox and browser mode (see

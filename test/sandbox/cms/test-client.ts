@@ -3,6 +3,7 @@
  * API key unless told otherwise, an API token, or nothing; multipart uploads. Works with both
  * flavours: `pagination(reply)` reads a list's paging wherever the flavour puts it.
  */
+import { expect } from 'vitest';
 import { JsonClient, read, type Json, type Reply } from '../test-client';
 import type { CmsSandbox } from './server';
 
@@ -35,6 +36,17 @@ export class SandboxClient extends JsonClient {
     return new SandboxClient(this.sb, auth);
   }
 
+  /**
+   * The same client acting as `username` through a fresh API key (with `scopes`, none meaning the
+   * account's own permissions); with `access`, the account is created first holding that access.
+   */
+  async keyFor(username: string, opts: { scopes?: string[]; access?: unknown } = {}): Promise<SandboxClient> {
+    if (opts.access !== undefined) {
+      await this.sb.accounts.create({ username, password: 'a-long-password-1', email: `${username}@example.test`, access: opts.access });
+    }
+    return this.as({ apiKey: this.sb.apiKeys.create({ username, name: 'test', scopes: opts.scopes ?? [] }).api_key });
+  }
+
   protected authHeaders(): Record<string, string> {
     if ('apiKey' in this.auth) return { 'X-API-Key': this.auth.apiKey };
     if ('token' in this.auth) return { 'X-API-Token': this.auth.token };
@@ -51,6 +63,14 @@ export class SandboxClient extends JsonClient {
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
     return read(await fetch(this.sb.url + path, { method: 'POST', headers: this.authHeaders(), body: form }));
   }
+}
+
+/** Expects a problem+json answer with this status, a title and a detail; returns its body. */
+export function expectProblem(r: Reply, status: number): Json {
+  expect(r.status, r.text).toBe(status);
+  expect(r.type).toBe('application/problem+json');
+  expect(r.body).toMatchObject({ status, title: expect.any(String), detail: expect.any(String) });
+  return r.body;
 }
 
 /** `/pages/a/b%20c` for the route `/a/b c`: no leading slash, each segment percent-encoded. */

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Transport } from '../../../electron/api/transport';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-grav/', import.meta.url));
 
@@ -97,3 +98,9 @@ export const refused = () => Object.assign(new TypeError('fetch failed'), { caus
 
 /** A JSON answer of the test's own. */
 export const reply = (body: unknown, status = 200, headers: Record<string, string> = {}): Answer => ({ status, body, headers });
+
+/** The Host's transport to `https://cms.example.com/api/v1` over `fakeFetch(answer)`, without retry delays; `seen` keeps every request. */
+export function transport(answer: (req: SeenRequest) => Answer | undefined): { t: Transport; seen: SeenRequest[] } {
+  const f = fakeFetch(answer);
+  return { t: new Transport({ baseUrl: 'https://cms.example.com/api/v1', fetch: f.fetchImpl, retryDelaysMs: [] }), seen: f.seen };
+}
