@@ -148,6 +148,12 @@ export const channelEffects = {
   // minting and revoking a key change the account's records on the site (not a sign-in of ours)
   'users.createApiKey': 'site-write',
   'users.deleteApiKey': 'site-write',
+  'users.form': 'read',
+  'users.uploadAvatar': 'site-write',
+  'users.removeAvatar': 'site-write',
+  'users.twofaSetup': 'site-write',
+  'users.twofaEnable': 'site-write',
+  'users.twofaDisable': 'site-write',
 
   // the site's media library; an upload's chunks are staged in the Host until library.upload sends them
   'library.list': 'read',

@@ -10,6 +10,7 @@ import { SiteId } from './sites';
 import { pathName } from './names';
 import type { AccessMap } from './auth';
 import { headerProblem } from './header';
+import { UploadType, type BlueprintField } from './pages';
 
 export const CmsUsername = pathName('username', 256);
 
@@ -41,6 +42,11 @@ export const UsersQuery = v.strictObject({
   group: v.optional(v.pipe(v.string(), v.maxLength(100))),
 });
 
+/** A language code an account prefers (Grav's `language`: `en`, `pt-BR`; empty for the site's). */
+const Language = v.pipe(v.string(), v.trim(), v.maxLength(35), v.regex(/^([A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*)?$/, 'A language code, such as en or pt-BR.'));
+/** The editor an account prefers for content (`default`, `codemirror`, a plugin's). */
+const ContentEditor = v.pipe(v.string(), v.trim(), v.maxLength(100));
+
 export const CmsUserCreate = v.strictObject({
   siteId: SiteId,
   user: v.strictObject({
@@ -50,6 +56,8 @@ export const CmsUserCreate = v.strictObject({
     fullname: v.optional(Text(200, 'A full name')),
     title: v.optional(Text(200, 'A title')),
     state: v.optional(State),
+    language: v.optional(Language),
+    content_editor: v.optional(ContentEditor),
     access: v.optional(Access),
     groups: v.optional(Groups),
   }),
@@ -60,6 +68,8 @@ export const CmsUserChanges = v.strictObject({
   fullname: v.optional(Text(200, 'A full name')),
   title: v.optional(Text(200, 'A title')),
   state: v.optional(State),
+  language: v.optional(Language),
+  content_editor: v.optional(ContentEditor),
   access: v.optional(Access),
   groups: v.optional(Groups),
   password: v.optional(Password),
@@ -92,6 +102,25 @@ export const ApiKeyCreate = v.strictObject({
   expiryDays: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1, 'At least one day.'), v.maxValue(3650, 'At most ten years.'))),
 });
 
+/** The most an avatar may be (the real service's AVATAR_MAX_SIZE). */
+export const AVATAR_MAX_BYTES = 8 * 1024 * 1024;
+
+export const AvatarUpload = v.strictObject({
+  siteId: SiteId,
+  username: CmsUsername,
+  filename: v.pipe(v.string(), v.trim(), pathName('file name')),
+  type: UploadType,
+  /** The image's bytes, base64 (the bridge carries JSON). */
+  data: v.pipe(v.string(), v.minLength(1, 'The file is empty.'), v.maxLength(Math.ceil(AVATAR_MAX_BYTES / 3) * 4, 'An avatar is at most 8 MB.')),
+});
+
+/** A code from an authenticator app: six digits, spaces allowed between them. */
+const TotpCode = v.pipe(v.string(), v.transform((x) => x.replace(/\s+/g, '')), v.regex(/^\d{6}$/, 'Enter the six digits your authenticator app shows.'));
+
+export const TwofaEnable = v.strictObject({ siteId: SiteId, username: CmsUsername, code: TotpCode });
+/** Without a code: an administrator's forced disable (another account's, or one's own with api.users.write). */
+export const TwofaDisable = v.strictObject({ siteId: SiteId, username: CmsUsername, code: v.optional(TotpCode) });
+
 export const ApiKeyRef = v.strictObject({ siteId: SiteId, username: CmsUsername, keyId: pathName('key id', 200) });
 
 /** A scalar a plugin column shows (`extra`). */
@@ -109,6 +138,10 @@ export interface CmsUser {
   /** Where the avatar is (an absolute URL on the site), or null. */
   avatarUrl: string | null;
   twofaEnabled: boolean;
+  /** The language the account prefers ('' for the site's). */
+  language: string;
+  /** The content editor the account prefers ('' for the site's default). */
+  contentEditor: string;
   created: string | null;
   modified: string | null;
   /** Plugin columns' values, on list rows only. */
@@ -185,6 +218,38 @@ export interface ApiKeyMinted extends ApiKeyInfo {
   apiKey: string;
 }
 
+/** One permission of the site's tree (`/blueprints/users/permissions`): `api.pages.read`, its label, and those under it. */
+export interface PermissionNode {
+  name: string;
+  label: string;
+  children: PermissionNode[];
+}
+
+/** A user group of the site (`/groups`): its access is what its members inherit. */
+export interface UserGroupInfo {
+  name: string;
+  label: string;
+  access: AccessMap;
+}
+
+/** What an account form is made of on a site. */
+export interface AccountForm {
+  /** The account blueprint's fields (`/blueprints/users`). */
+  fields: BlueprintField[];
+  /** The permission tree, in the site's order. */
+  permissions: PermissionNode[];
+  /** The site's groups with their access; null where the site does not list them (the documents have no `/groups`). */
+  groups: UserGroupInfo[] | null;
+}
+
+/** A new 2FA secret: the account must confirm it with a code before it counts. */
+export interface TwofaSetup {
+  /** In groups of four, as the site sends it. */
+  secret: string;
+  /** The QR code as an image data: URI (PNG or SVG), or null when the site sent none that can be shown safely. */
+  qrCode: string | null;
+}
+
 export const usersChannels = {
   'users.list': channel<UserPage>()(UsersQuery),
   'users.extensions': channel<UserListExtensions>()(v.strictObject({ siteId: SiteId })),
@@ -196,6 +261,13 @@ export const usersChannels = {
   'users.apiKeys': channel<ApiKeyInfo[]>()(CmsUserRef),
   'users.createApiKey': channel<ApiKeyMinted>()(ApiKeyCreate),
   'users.deleteApiKey': channel<{ keyId: string }>()(ApiKeyRef),
+  'users.form': channel<AccountForm>()(v.strictObject({ siteId: SiteId })),
+  'users.uploadAvatar': channel<CmsUserRead>()(AvatarUpload),
+  'users.removeAvatar': channel<CmsUserRead>()(CmsUserRef),
+  /** A new 2FA secret for the account (the old enrolment ends until it is enabled with a code). */
+  'users.twofaSetup': channel<TwofaSetup>()(CmsUserRef),
+  'users.twofaEnable': channel<{ twofaEnabled: boolean }>()(TwofaEnable),
+  'users.twofaDisable': channel<{ twofaEnabled: boolean }>()(TwofaDisable),
 };
 
 export const usersEvents = {};

@@ -15,5 +15,11 @@ export function usersHandlers(users: Lazy<UsersService>): HandlersOf<typeof user
     'users.apiKeys': ({ siteId, username }) => users().apiKeys(siteId, username),
     'users.createApiKey': (input) => users().createApiKey(input),
     'users.deleteApiKey': ({ siteId, username, keyId }) => users().deleteApiKey(siteId, username, keyId),
+    'users.form': ({ siteId }) => users().form(siteId),
+    'users.uploadAvatar': (input) => users().uploadAvatar(input),
+    'users.removeAvatar': ({ siteId, username }) => users().removeAvatar(siteId, username),
+    'users.twofaSetup': ({ siteId, username }) => users().twofaSetup(siteId, username),
+    'users.twofaEnable': ({ siteId, username, code }) => users().twofaEnable(siteId, username, code),
+    'users.twofaDisable': ({ siteId, username, code }) => users().twofaDisable(siteId, username, code),
   };
 }

@@ -97,11 +97,45 @@ export function usersService(deps: SiteCallDeps & { now?: () => number }) {
       }
     },
 
+    form: (siteId: string) => cmsUsers.form(read(siteId)),
+
+    uploadAvatar(input: ChannelParsed<'users.uploadAvatar'>): Promise<CmsUserRead> {
+      const bytes = Buffer.from(input.data, 'base64');
+      if (bytes.length === 0) throw new AppError({ code: 'invalid_input', message: 'The image is empty.', fields: { data: 'The image is empty.' } });
+      return sendNow(`${input.username}'s avatar was not changed`, () => cmsUsers.uploadAvatar(t(input.siteId), input.username, { name: input.filename, type: input.type, bytes }));
+    },
+
+    removeAvatar: (siteId: string, username: string): Promise<CmsUserRead> => sendNow(`${username}'s avatar was not removed`, () => cmsUsers.removeAvatar(t(siteId), username)),
+
+    twofaSetup: (siteId: string, username: string) => sendNow(`No new 2FA secret was made for ${username}`, () => cmsUsers.twofaSetup(t(siteId), username)),
+
+    twofaEnable: (siteId: string, username: string, code: string) =>
+      sendNow(`2FA was not turned on for ${username}`, () => cmsUsers.twofaEnable(t(siteId), username, code)).catch(wrongCode),
+
+    twofaDisable: (siteId: string, username: string, code?: string) =>
+      sendNow(`2FA was not turned off for ${username}`, () => cmsUsers.twofaDisable(t(siteId), username, code)).catch(code === undefined ? rethrow : wrongCode),
+
     async deleteApiKey(siteId: string, username: string, keyId: string): Promise<{ keyId: string }> {
       await sendNow('The key was not revoked', () => cmsUsers.deleteApiKey(t(siteId), username, keyId).catch(goneAlready));
       return { keyId };
     },
   };
+}
+
+const rethrow = (err: unknown): never => {
+  throw err;
+};
+
+/** The site's "Invalid 2FA code." (400 or 422, with or without a field) said at the code's field. */
+function wrongCode(err: unknown): never {
+  if (isAppError(err) && err.code === 'invalid_input' && /secret/i.test(err.message)) {
+    throw new AppError({ code: 'conflict', message: 'The site holds no new secret waiting for a code (it was replaced or removed meanwhile): start the set-up again.' }, { cause: err });
+  }
+  if (isAppError(err) && err.code === 'invalid_input') {
+    const message = 'That code is not the one the authenticator shows now: enter the current six digits.';
+    throw new AppError({ code: 'invalid_input', message, fields: { code: message } }, { cause: err });
+  }
+  throw err;
 }
 
 export type UsersService = ReturnType<typeof usersService>;

@@ -167,6 +167,20 @@ describe.each(flavors)('%s flavour', (flavor) => {
     });
   });
 
+  describe('groups', () => {
+    test('the real service lists them with their access (paged, searched, api.users.read); the documents have no such route', async () => {
+      const r = await admin.get('/groups?per_page=2');
+      if (!real) return void expect(r.status).toBe(404);
+      expect(r.status, r.text).toBe(200);
+      expect(r.body.data).toHaveLength(2);
+      expect(pagination(r)).toMatchObject({ total: 5, per_page: 2 });
+      expect(r.body.data[0]).toEqual({ groupname: 'authors', readableName: 'Authors', description: '', icon: '', enabled: true, access: expect.objectContaining({ api: expect.any(Object) }) });
+      expect((await admin.get('/groups?search=edit')).body.data.map((g: Json) => g.groupname)).toEqual(['editors']);
+      expectProblem(await (await admin.keyFor('alice.martin')).get('/groups'), 403);
+      expectProblem(await admin.as({ none: true }).get('/groups'), 401);
+    });
+  });
+
   describe('one account', () => {
     test('200 with an ETag; the real service adds twofa_global_enabled; spec answers 304 to If-None-Match', async () => {
       const r = await admin.get('/users/greta.berg');

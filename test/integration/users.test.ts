@@ -10,6 +10,8 @@ import { adminApi } from '../support/host-calls';
 import { withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
 import { UNHURRIED } from '../support/limits';
+import { solidPng } from '../sandbox/cms/content/seed-content';
+import { totp } from '../sandbox/cms/totp';
 
 describe.each(flavors)('%s flavour', (flavor) => {
   let fx: DemoHost;
@@ -96,6 +98,61 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(await as('/config')).toBe(403); // its scopes hold even for a super account's key
     await fx.call('users.deleteApiKey', { siteId: siteId(), username: 'admin', keyId: minted.id });
     expect(await as('/pages?per_page=1')).toBe(401);
+  });
+
+  test('the account form: the users blueprint, the permission tree with labels, the groups where the site lists them', async () => {
+    const form = await fx.call('users.form', { siteId: siteId() });
+    const names = (list: typeof form.fields): string[] => list.flatMap((f) => [f.name, ...names(f.fields ?? [])]);
+    expect(names(form.fields)).toEqual(expect.arrayContaining(['email', 'fullname', 'state', 'language', 'groups', 'access']));
+    const api = form.permissions.find((n) => n.name === 'api')!;
+    const pages = api.children.find((n) => n.name === 'api.pages')!;
+    expect(pages.children.map((n) => n.name)).toEqual(['api.pages.read', 'api.pages.write']);
+    expect(pages.label).toBe('Pages API');
+    if (flavor === 'real') {
+      // the real service's /groups: what each group's members inherit
+      expect(form.groups?.find((g) => g.name === 'editors')).toMatchObject({ label: 'Editors', access: { api: { pages: { write: true } } } });
+    } else {
+      expect(form.groups).toBeNull(); // the documents list no groups: not guessed
+    }
+  });
+
+  test('an avatar: uploaded (its type read from the bytes), served by the site, refused when not an image, removed', async () => {
+    const username = `avatar-${flavor}`;
+    await fx.call('users.create', { siteId: siteId(), user: { username, password: 'Long-enough-pass1', email: `${username}@example.test` } });
+    try {
+      const png = solidPng(64, 48, [200, 80, 40]);
+      const up = await fx.call('users.uploadAvatar', { siteId: siteId(), username, filename: 'me.png', type: 'image/png', data: png.toString('base64') });
+      expect(up.user.avatarUrl).toMatch(new RegExp(`^${fx.cms.url.replace(/\/api\/v1$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`));
+      const served = await fetch(up.user.avatarUrl!);
+      expect(served.status).toBe(200);
+      expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
+      const bad = await fx.fails('users.uploadAvatar', { siteId: siteId(), username, filename: 'me.png', type: 'image/png', data: Buffer.from('<?php echo 1; ?>').toString('base64') });
+      expect(bad).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/valid (PNG, JPEG|JPEG, PNG)/) });
+      const gone = await fx.call('users.removeAvatar', { siteId: siteId(), username });
+      expect(gone.user.avatarUrl).toBeNull();
+    } finally {
+      await fx.call('users.delete', { siteId: siteId(), username });
+    }
+  });
+
+  test('2FA: one’s own set-up with its QR code and grouped secret, a wrong code at its field, enabled with the right one, turned off with a code; forced off for another account', async () => {
+    const setup = await fx.call('users.twofaSetup', { siteId: siteId(), username: 'admin' });
+    expect(setup.secret).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/);
+    expect(setup.qrCode).toMatch(flavor === 'real' ? /^data:image\/svg\+xml;base64,/ : /^data:image\/png;base64,/);
+    const secret = setup.secret.replace(/\s/g, '');
+    const wrong = await fx.fails('users.twofaEnable', { siteId: siteId(), username: 'admin', code: totp(secret, Date.now() - 10 * 60_000) });
+    expect(wrong).toMatchObject({ code: 'invalid_input', fields: { code: expect.stringMatching(/not the one the authenticator shows/) } });
+    expect(await fx.call('users.twofaEnable', { siteId: siteId(), username: 'admin', code: totp(secret, Date.now()) })).toEqual({ twofaEnabled: true });
+    expect((await fx.call('users.get', { siteId: siteId(), username: 'admin' })).user.twofaEnabled).toBe(true);
+    expect(await fx.call('users.twofaDisable', { siteId: siteId(), username: 'admin', code: totp(secret, Date.now()) })).toEqual({ twofaEnabled: false });
+    expect((await fx.call('users.get', { siteId: siteId(), username: 'admin' })).user.twofaEnabled).toBe(false);
+
+    // another account's 2FA: only its owner may turn it on; an administrator turns it off without a code
+    const other = (await fx.call('users.list', { siteId: siteId(), perPage: 100 })).items.find((u) => u.twofaEnabled && u.username !== 'admin')!;
+    expect(other, 'the sandbox seeds accounts with 2FA on').toBeDefined();
+    expect((await fx.fails('users.twofaEnable', { siteId: siteId(), username: other.username, code: '123456' })).code).toBe('forbidden');
+    expect(await fx.call('users.twofaDisable', { siteId: siteId(), username: other.username })).toEqual({ twofaEnabled: false });
+    expect((await fx.call('users.get', { siteId: siteId(), username: other.username })).user.twofaEnabled).toBe(false);
   });
 
   test('a change while the site is away is refused with the reason, and nothing waits to be sent', async () => {

@@ -9,6 +9,10 @@
 import * as v from 'valibot';
 import type {
   AccessMap,
+  AccountForm,
+  PermissionNode,
+  TwofaSetup,
+  UserGroupInfo,
   ApiKeyInfo,
   ApiKeyMinted,
   CmsUser,
@@ -27,6 +31,9 @@ import type { CallOptions, Transport } from '../transport';
 import { parseAnswer, parseRows } from '../parse';
 import { routePath } from '../url-path';
 import { callName, pagingOf, request } from './envelope';
+import { multipartFile } from '../multipart';
+import { blueprintFields } from './blueprints';
+import { isAppError } from '../../base/app-error';
 
 const str = v.pipe(
   v.optional(v.nullable(v.union([v.string(), v.number()]))),
@@ -67,6 +74,8 @@ const userRow = (origin: string) =>
       groups: v.optional(v.nullable(v.array(v.unknown()))),
       avatar_url: v.optional(v.nullable(v.string())),
       twofa_enabled: v.optional(v.nullable(v.union([v.boolean(), v.number()]))),
+      language: str,
+      content_editor: str,
       created: time,
       modified: time,
       extra: Extra,
@@ -82,6 +91,8 @@ const userRow = (origin: string) =>
         groups: (u.groups ?? []).filter((g): g is string => typeof g === 'string'),
         avatarUrl: absoluteOnSite(u.avatar_url ?? null, origin),
         twofaEnabled: Boolean(u.twofa_enabled),
+        language: u.language ?? '',
+        contentEditor: u.content_editor ?? '',
         created: u.created ?? null,
         modified: u.modified ?? null,
         extra: u.extra ?? {},
@@ -232,7 +243,95 @@ export const cmsUsers = {
   async deleteApiKey(t: Transport, username: string, keyId: string): Promise<void> {
     await request(t, { method: 'DELETE', path: `/users/${routePath(username)}/api-keys/${routePath(keyId)}` });
   },
+
+  /** The avatar as multipart field `avatar` (both services also take `file`); the answer is the account. */
+  async uploadAvatar(t: Transport, username: string, file: { name: string; type: string; bytes: Uint8Array }): Promise<CmsUserRead> {
+    const call: CallOptions = { method: 'POST', path: `/users/${routePath(username)}/avatar`, raw: multipartFile('avatar', file), timeoutMs: 2 * 60_000 };
+    const r = await request(t, call);
+    return { user: parseAnswer(userRow(siteOrigin(t)), r.data, t, 'the account', callName(call)), etag: r.etag ?? null };
+  },
+
+  async removeAvatar(t: Transport, username: string): Promise<CmsUserRead> {
+    const call: CallOptions = { method: 'DELETE', path: `/users/${routePath(username)}/avatar` };
+    const r = await request(t, call);
+    return { user: parseAnswer(userRow(siteOrigin(t)), r.data, t, 'the account', callName(call)), etag: r.etag ?? null };
+  },
+
+  /** A new secret (the real service answers its QR as an SVG data URI, the documents as PNG). */
+  async twofaSetup(t: Transport, username: string): Promise<TwofaSetup> {
+    const call: CallOptions = { method: 'POST', path: `/users/${routePath(username)}/2fa`, body: {} };
+    const r = await request(t, call);
+    // the secret is in this answer only: it is never quoted in an error
+    const d = parseAnswer(v.looseObject({ secret: v.pipe(v.string(), v.minLength(16)), qr_code: v.optional(v.unknown()) }), r.data, t, 'the new 2FA secret', callName(call));
+    return { secret: d.secret, qrCode: imageDataUri(d.qr_code) };
+  },
+
+  async twofaEnable(t: Transport, username: string, code: string): Promise<{ twofaEnabled: boolean }> {
+    const call: CallOptions = { method: 'POST', path: `/users/${routePath(username)}/2fa/enable`, body: { code } };
+    const r = await request(t, call);
+    return { twofaEnabled: parseAnswer(TwofaState, r.data, t, 'the 2FA state', callName(call)).twofa_enabled };
+  },
+
+  async twofaDisable(t: Transport, username: string, code?: string): Promise<{ twofaEnabled: boolean }> {
+    const call: CallOptions = { method: 'POST', path: `/users/${routePath(username)}/2fa/disable`, body: code ? { code } : {} };
+    const r = await request(t, call);
+    return { twofaEnabled: parseAnswer(TwofaState, r.data, t, 'the 2FA state', callName(call)).twofa_enabled };
+  },
+
+  /**
+   * The account form: the users blueprint, the permission tree and the groups. `/groups` is the real
+   * service's (the documents have none): where it answers 404 or 403 the groups are not known, and
+   * the form says so rather than guessing what an account inherits.
+   */
+  async form(t: Transport): Promise<AccountForm> {
+    const blueprint: CallOptions = { path: '/blueprints/users' };
+    const tree: CallOptions = { path: '/blueprints/users/permissions' };
+    const [b, p, groups] = await Promise.all([request(t, blueprint), request(t, tree), cmsUsers.groups(t).catch(unknownGroups)]);
+    const d = parseAnswer(v.looseObject({ fields: v.optional(v.unknown()) }), b.data, t, 'the account form', callName(blueprint));
+    return {
+      fields: blueprintFields(d.fields, t, 'the account form', callName(blueprint)),
+      permissions: parseAnswer(v.array(Permission), p.data, t, 'the permission tree', callName(tree)),
+      groups,
+    };
+  },
+
+  /** Every group, read page by page (a site has a few; 500 is more than any form can show). */
+  async groups(t: Transport): Promise<UserGroupInfo[]> {
+    const out: UserGroupInfo[] = [];
+    for (let page = 1; page <= 5; page++) {
+      const call: CallOptions = { path: '/groups', query: { page, per_page: 100 } };
+      const r = await request(t, { ...call, envelope: 'raw' });
+      const body = parseAnswer(v.looseObject({ data: v.array(Group) }), r.data, t, 'the groups', callName(call));
+      out.push(...body.data);
+      const paging = pagingOf(body as Record<string, unknown>);
+      if (body.data.length < 100 || (paging.total !== null && out.length >= paging.total)) break;
+    }
+    return out;
+  },
 };
+
+const unknownGroups = (err: unknown): null => {
+  if (isAppError(err) && (err.code === 'not_found' || err.code === 'forbidden')) return null;
+  throw err;
+};
+
+const TwofaState = v.looseObject({ twofa_enabled: v.pipe(v.union([v.boolean(), v.number()]), v.transform((x): boolean => Boolean(x))) });
+
+/** The image kinds a QR code may come as; anything else (a script-bearing type, a link) is not shown. */
+const QR_IMAGE = /^data:image\/(png|gif|jpeg|svg\+xml);base64,[A-Za-z0-9+/]+=*$/;
+function imageDataUri(x: unknown): string | null {
+  return typeof x === 'string' && x.length <= 512 * 1024 && QR_IMAGE.test(x) ? x : null;
+}
+
+const Permission: v.GenericSchema<unknown, PermissionNode> = v.pipe(
+  v.looseObject({ name: v.pipe(v.string(), v.minLength(1), v.maxLength(200)), label: v.optional(v.unknown()), children: v.optional(v.nullable(v.array(v.lazy(() => Permission)))) }),
+  v.transform((x): PermissionNode => ({ name: x.name, label: label(x.label, x.name), children: x.children ?? [] })),
+);
+
+const Group = v.pipe(
+  v.looseObject({ groupname: v.pipe(v.string(), v.minLength(1)), readableName: v.optional(v.unknown()), access: Access }),
+  v.transform((g): UserGroupInfo => ({ name: g.groupname, label: label(g.readableName, g.groupname), access: g.access ?? {} })),
+);
 
 const ApiKey = v.pipe(
   v.looseObject({

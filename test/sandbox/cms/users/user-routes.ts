@@ -172,6 +172,20 @@ export function registerUserRoutes(router: Router, ctx: CmsContext): DemoUserPlu
     json(res, 200, paged(ctx.flavor, ctx.prefix, '/users', data, rows.length, page, perPage));
   });
 
+  // the real service's groups listing (GroupsController::index; the documents have none): read-only here
+  if (real) {
+    router.on('GET', '/groups', (req, res, _p, url) => {
+      authorize(ctx, req, url, 'api.users.read');
+      const { page, perPage } = pagingOf(ctx.flavor, url);
+      const search = (url.searchParams.get('search') ?? '').trim().toLowerCase();
+      const rows = Object.entries(GROUPS)
+        .filter(([name, g]) => !search || name.includes(search) || g.label.toLowerCase().includes(search))
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([name, g]) => ({ groupname: name, readableName: g.label, description: '', icon: '', enabled: true, access: g.access }));
+      json(res, 200, paged(ctx.flavor, ctx.prefix, '/groups', rows.slice((page - 1) * perPage, page * perPage), rows.length, page, perPage));
+    });
+  }
+
   router.on('POST', '/users/{username}/row-action', async (req, res, params, url) => {
     const p = authorize(ctx, req, url, 'api.users.read');
     const target = load(params.username!);
