@@ -134,6 +134,8 @@ describe("the blueprint's rules", () => {
     expect(checkField(f({ type: 'text', label: 'Slug', validate: { pattern: '[a-z]+' } }), 'abc')).toBeNull();
     expect(checkField(f({ type: 'text', validate: { pattern: '(' } }), 'x')).toBeNull(); // not ours to judge
     expect(checkField(f({ type: 'text', validate: { required: true, message: 'Say who you are.' } }), '')).toBe('Say who you are.');
+    // Grav's untranslated key (PLUGIN_ADMIN.EMAIL_VALIDATION_MESSAGE) says nothing: our words instead
+    expect(checkField(f({ type: 'email', label: 'Email', validate: { required: true, message: 'PLUGIN_ADMIN.EMAIL_VALIDATION_MESSAGE' } }), '')).toBe('Email is required.');
     expect(checkField(f({ type: 'list', label: 'Tags', validate: { max: 1 } }), ['a', 'b'])).toBe('Tags takes at most 1 entry.');
   });
 

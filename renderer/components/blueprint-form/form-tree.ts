@@ -7,6 +7,7 @@
  */
 import type { BlueprintField, BlueprintOption } from '../../../electron/contract/index';
 import { fieldPath } from './form-values';
+import { readable } from './labels';
 
 export interface FieldNode {
   kind: 'field';
@@ -45,15 +46,15 @@ export function formTree(fields: readonly BlueprintField[], opts: TreeOptions = 
     for (const f of list) {
       if (f.type === 'tabs') {
         const tabs = (f.fields ?? [])
-          .map((t) => ({ id: `tab-${seq++}`, title: t.label?.trim() || t.name || 'Tab', nodes: walk(t.fields ?? []) }))
+          .map((t) => ({ id: `tab-${seq++}`, title: readable(t.label) || t.name || 'Tab', nodes: walk(t.fields ?? []) }))
           .filter((t) => hasFields(t.nodes));
         if (tabs.length) out.push({ kind: 'tabs', id: `tabs-${seq++}`, tabs });
       } else if (GROUPS.has(f.type) || f.type === 'tab') {
         const nodes = walk(f.fields ?? []);
         // a section is also Grav's titled heading with no fields of its own: the fields after it follow it
         if (f.fields?.length) {
-          if (hasFields(nodes)) out.push({ kind: 'section', id: `section-${seq++}`, title: f.label?.trim() || null, nodes });
-        } else if (f.label?.trim()) out.push({ kind: 'section', id: `section-${seq++}`, title: f.label.trim(), nodes: [] });
+          if (hasFields(nodes)) out.push({ kind: 'section', id: `section-${seq++}`, title: readable(f.label) || null, nodes });
+        } else if (readable(f.label)) out.push({ kind: 'section', id: `section-${seq++}`, title: readable(f.label), nodes: [] });
       } else if (LAYOUT.has(f.type) || (f.fields && !f.name.startsWith(root))) {
         out.push(...walk(f.fields ?? []));
       } else if (!DISPLAY_ONLY.has(f.type) && f.name && (!root || f.name.startsWith(root)) && !opts.skip?.has(f.name)) {

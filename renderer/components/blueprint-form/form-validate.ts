@@ -2,16 +2,17 @@
  * A blueprint's own rules, checked before anything is sent so the person sees them at the field:
  * `validate.required`, `validate.type` (int, number, bool, email, url), `min`/`max` (a number's
  * range, a text's length, a list's count, as Grav reads them), `pattern` (the whole value), and the
- * blueprint's `message` in place of ours. The site checks again; its 422 lands on the same fields.
+ * blueprint's `message` in place of ours (unless it is an untranslated key). The site checks again; its 422 lands on the same fields.
  * A rule this code cannot read (a malformed pattern) is left to the site rather than guessed.
  */
 import type { BlueprintField } from '../../../electron/contract/index';
 import { fieldsOf, type FormNode } from './form-tree';
 import { valueAt, type FormValues } from './form-values';
+import { readable } from './labels';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const labelOf = (f: BlueprintField) => f.label?.trim() || f.name.split('.').pop() || f.name;
+const labelOf = (f: BlueprintField) => readable(f.label) || f.name.split('.').pop() || f.name;
 
 const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
@@ -19,7 +20,8 @@ const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Ar
 export function checkField(field: BlueprintField, value: unknown): string | null {
   const rules = field.validate ?? {};
   const label = labelOf(field);
-  const say = (ours: string) => (typeof rules.message === 'string' && rules.message.trim() ? rules.message.trim() : ours);
+  // a message that is a translation key the site has not resolved says nothing: ours then
+  const say = (ours: string) => (typeof rules.message === 'string' && readable(rules.message) ? readable(rules.message) : ours);
   if (isEmpty(value)) return rules.required === true || rules.required === 'true' ? say(`${label} is required.`) : null;
   const type = typeof rules.type === 'string' ? rules.type : field.type === 'int' ? 'int' : field.type === 'email' ? 'email' : undefined;
   const min = typeof rules.min === 'number' ? rules.min : undefined;
