@@ -272,6 +272,17 @@ for (const scheme of ['light', 'dark'] as const) {
       await pane.getByRole('button', { name: 'New account…' }).click();
       await page.waitForTimeout(300);
       await shot('users-new');
+      await page.getByRole('dialog', { name: 'New account' }).getByRole('tab', { name: 'Permissions' }).click();
+      await page.waitForTimeout(200);
+      await shot('users-permissions');
+      await page.keyboard.press('Escape');
+      await pane.getByRole('button', { name: 'Open admin', exact: true }).click();
+      const own = page.getByRole('dialog', { name: 'Edit admin' });
+      await own.getByRole('tab', { name: 'Two-factor sign-in' }).click();
+      await own.getByRole('button', { name: 'Set up 2FA…' }).click();
+      await expect(own.getByRole('img', { name: /QR code/ })).toBeVisible();
+      await page.waitForTimeout(200);
+      await shot('users-2fa');
       await page.keyboard.press('Escape');
 
       await areas('Settings');

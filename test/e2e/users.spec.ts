@@ -5,6 +5,8 @@
  * confirm and says its result; an account is deleted after a confirm. Checked against the sandbox.
  */
 import { expect, test } from '@playwright/test';
+import { solidPng } from '../sandbox/cms/content/seed-content';
+import { totp } from '../sandbox/cms/totp';
 import { flavorOf, openArea, useDemoSite, UNHURRIED } from './support/app';
 
 const demo = useDemoSite('sitedesk-users-e2e-', UNHURRIED);
@@ -149,4 +151,62 @@ test('mint a key with its scopes (shown once, it signs in), then revoke it', asy
   await table.getByRole('button', { name: 'Actions for editor', exact: true }).click();
   await page.getByRole('menuitem', { name: 'API keys…' }).click();
   await expect(page.getByRole('dialog', { name: 'API keys of editor' }).getByLabel('The new key')).toHaveCount(0);
+});
+
+test('a picture, previewed and scaled down before it is sent; one’s own 2FA enrolled with a code and turned off; another account’s forced off', async ({ page }) => {
+  await demo.connect(page);
+  const pane = await openArea(page, 'Demo', 'Users');
+  await pane.getByRole('tab', { name: /^All/ }).click();
+  const table = pane.getByRole('table', { name: 'Accounts' });
+  await table.getByRole('button', { name: 'Open admin', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit admin' });
+
+  // a large picture: previewed, said in words, sent scaled down whole
+  await dialog.getByLabel('Choose a picture for admin').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: solidPng(1200, 900, [40, 110, 200]) });
+  await expect(dialog.getByText('512 × 384 PNG, scaled down from 1200 × 900; nothing is cut off.')).toBeVisible();
+  await expect(dialog.getByRole('img', { name: 'New picture for admin (preview)' })).toBeVisible();
+  expect(demo.cms.accounts.get('admin')?.avatar).toBeNull(); // nothing sent yet
+  await dialog.getByRole('button', { name: 'Use this picture' }).click();
+  await expect(dialog.getByRole('img', { name: 'admin’s picture' })).toBeVisible();
+  const avatar = demo.cms.accounts.get('admin')!.avatar!;
+  const served = Buffer.from(await (await fetch(`${new URL(demo.cms.url).origin}/user/accounts/avatars/${avatar.name}`)).arrayBuffer());
+  expect([served.readUInt32BE(16), served.readUInt32BE(20)]).toEqual([512, 384]); // the PNG's own header
+
+  // one's own 2FA: the QR code and the secret, a wrong code said at its field, the right one turns it on
+  await dialog.getByRole('tab', { name: 'Two-factor sign-in' }).click();
+  const twofa = dialog.getByRole('tabpanel', { name: 'Two-factor sign-in' });
+  await expect(twofa.getByRole('heading', { name: 'Two-factor sign-in is off' })).toBeVisible();
+  await twofa.getByRole('button', { name: 'Set up 2FA…' }).click();
+  await expect(twofa.getByRole('img', { name: 'QR code of the 2FA secret for admin' })).toBeVisible();
+  const secret = (await twofa.locator('code.secret').textContent())!.replace(/\s+/g, '');
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await twofa.getByLabel('Code from the app').fill(totp(secret, Date.now() - 10 * 60_000));
+  await twofa.getByRole('button', { name: 'Turn on 2FA' }).click();
+  await expect(twofa.getByText('That code is not the one the authenticator shows now')).toBeVisible();
+  await twofa.getByLabel('Code from the app').fill(totp(secret, Date.now()));
+  await twofa.getByLabel('Code from the app').press('Enter');
+  await expect(twofa.getByRole('heading', { name: 'Two-factor sign-in is on' })).toBeVisible();
+  expect(demo.cms.accounts.get('admin')?.twofa_enabled).toBe(true);
+  await twofa.getByRole('button', { name: 'Turn off 2FA…' }).click();
+  await twofa.getByLabel('Code from the app').fill(totp(secret, Date.now()));
+  await twofa.getByRole('button', { name: 'Turn off 2FA' }).click();
+  await expect(twofa.getByRole('heading', { name: 'Two-factor sign-in is off' })).toBeVisible();
+  expect(demo.cms.accounts.get('admin')?.twofa_enabled).toBe(false);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(table.getByRole('row').filter({ has: page.getByRole('button', { name: 'Open admin', exact: true }) }).locator('img.avatar')).toBeVisible(); // the list follows the new picture
+
+  // another account's 2FA: only its owner turns it on; a manager turns it off after a warning
+  const other = demo.cms.accounts.list().find((a) => a.twofa_enabled && a.username !== 'admin')!.username;
+  await pane.getByRole('searchbox', { name: 'Search accounts' }).fill(other);
+  await pane.getByRole('searchbox', { name: 'Search accounts' }).press('Enter');
+  await table.getByRole('button', { name: `Open ${other}`, exact: true }).click();
+  const theirs = page.getByRole('dialog', { name: `Edit ${other}` });
+  await theirs.getByRole('tab', { name: 'Two-factor sign-in' }).click();
+  await theirs.getByRole('button', { name: `Turn off 2FA for ${other}…` }).click();
+  await expect(theirs.getByRole('alert')).toContainText('will sign in with the password alone');
+  await theirs.getByRole('button', { name: `Turn off 2FA for ${other}`, exact: true }).click();
+  await expect(theirs.getByRole('heading', { name: 'Two-factor sign-in is off' })).toBeVisible();
+  await expect(theirs.getByText(`Only ${other} can turn it on`)).toBeVisible();
+  expect(demo.cms.accounts.get(other)?.twofa_enabled).toBe(false);
 });

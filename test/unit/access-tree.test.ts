@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { UserGroupInfo } from '../../electron/contract/index';
 import { applies, flatAccess, groupGrants, nestedAccess, sameAccess, treeNames } from '../../renderer/views/users/access-tree';
 
-const groups = [
+const groups: UserGroupInfo[] = [
   { name: 'editors', label: 'Editors', access: { api: { access: true, pages: { read: true, write: true } } } },
   { name: 'readers', label: 'Readers', access: { api: { pages: { read: true, write: false } } } },
 ];
