@@ -149,6 +149,7 @@ export const channelEffects = {
   'users.createApiKey': 'site-write',
   'users.deleteApiKey': 'site-write',
   'users.form': 'read',
+  'users.people': 'read',
   'users.uploadAvatar': 'site-write',
   'users.removeAvatar': 'site-write',
   'users.twofaSetup': 'site-write',

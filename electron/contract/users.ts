@@ -250,6 +250,51 @@ export interface TwofaSetup {
   qrCode: string | null;
 }
 
+/** One account in the People view: what it is on one site. */
+export interface PeopleAccount {
+  siteId: string;
+  username: string;
+  email: string;
+  fullname: string;
+  state: string;
+  groups: string[];
+  twofaEnabled: boolean;
+  /** It may change something through the site's API (its settings, and its groups' where the site lists them). */
+  writes: boolean;
+  /** False when its groups' permissions could not be read (the site does not list groups), so `writes` may say too little. */
+  writesKnown: boolean;
+}
+
+/** A person: accounts on several sites joined by email address or username. */
+export interface Person {
+  key: string;
+  name: string;
+  emails: string[];
+  usernames: string[];
+  accounts: PeopleAccount[];
+}
+
+/** How reading one site's accounts went. */
+export interface PeopleSite {
+  siteId: string;
+  /** Accounts read. */
+  count: number;
+  /** The site has more accounts than were read (PEOPLE_PER_SITE_MAX). */
+  truncated: boolean;
+  /** Why its accounts are not in the view, or null. */
+  error: string | null;
+  /** The site listed its groups, so what they give counts towards "writes" (the documents have no /groups). */
+  groupsKnown: boolean;
+}
+
+export interface PeopleReport {
+  sites: PeopleSite[];
+  people: Person[];
+}
+
+/** At most this many accounts are read per site for the People view. */
+export const PEOPLE_PER_SITE_MAX = 5000;
+
 export const usersChannels = {
   'users.list': channel<UserPage>()(UsersQuery),
   'users.extensions': channel<UserListExtensions>()(v.strictObject({ siteId: SiteId })),
@@ -261,6 +306,8 @@ export const usersChannels = {
   'users.apiKeys': channel<ApiKeyInfo[]>()(CmsUserRef),
   'users.createApiKey': channel<ApiKeyMinted>()(ApiKeyCreate),
   'users.deleteApiKey': channel<{ keyId: string }>()(ApiKeyRef),
+  /** Every account of these sites, joined into people (personal data: read when asked, never kept). */
+  'users.people': channel<PeopleReport>()(v.strictObject({ siteIds: v.pipe(v.array(SiteId), v.minLength(1, 'Choose at least one site.'), v.maxLength(64, 'At most 64 sites.')) })),
   'users.form': channel<AccountForm>()(v.strictObject({ siteId: SiteId })),
   'users.uploadAvatar': channel<CmsUserRead>()(AvatarUpload),
   'users.removeAvatar': channel<CmsUserRead>()(CmsUserRef),

@@ -16,6 +16,7 @@ export function usersHandlers(users: Lazy<UsersService>): HandlersOf<typeof user
     'users.createApiKey': (input) => users().createApiKey(input),
     'users.deleteApiKey': ({ siteId, username, keyId }) => users().deleteApiKey(siteId, username, keyId),
     'users.form': ({ siteId }) => users().form(siteId),
+    'users.people': ({ siteIds }) => users().people(siteIds),
     'users.uploadAvatar': (input) => users().uploadAvatar(input),
     'users.removeAvatar': ({ siteId, username }) => users().removeAvatar(siteId, username),
     'users.twofaSetup': ({ siteId, username }) => users().twofaSetup(siteId, username),

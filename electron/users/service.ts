@@ -7,7 +7,9 @@
 import { AppError, goneAlready, isAppError, mayHaveArrived } from '../base/app-error';
 import { timeOfDay, UncertainWrites } from '../base/uncertain';
 import { cmsUsers } from '../api/cms/users';
-import type { ApiKeyMinted, ChannelParsed, CmsUserRead, RowActionResult, UserListExtensions, UserPage } from '../contract';
+import { PEOPLE_PER_SITE_MAX, USERS_PER_PAGE_MAX } from '../contract';
+import type { ApiKeyMinted, ChannelParsed, CmsUserRead, PeopleAccount, PeopleReport, PeopleSite, RowActionResult, UserListExtensions, UserPage } from '../contract';
+import { groupPeople, writesSomewhere } from './people';
 import { siteCalls, type SiteCallDeps } from '../sites/calls';
 
 export function usersService(deps: SiteCallDeps & { now?: () => number }) {
@@ -98,6 +100,37 @@ export function usersService(deps: SiteCallDeps & { now?: () => number }) {
     },
 
     form: (siteId: string) => cmsUsers.form(read(siteId)),
+
+    /**
+     * Every account of these sites, joined into people. Each site is read on its own (its accounts
+     * page by page, its groups where it lists them): a site that cannot be read is said in its row
+     * and the others are shown. Nothing of it is kept: it is personal data, read when asked.
+     */
+    async people(siteIds: readonly string[]): Promise<PeopleReport> {
+      const perSite = await Promise.all(
+        [...new Set(siteIds)].map(async (siteId): Promise<{ site: PeopleSite; accounts: PeopleAccount[] }> => {
+          try {
+            const transport = read(siteId);
+            const groups = await cmsUsers.groups(transport).catch(() => null);
+            const accounts: PeopleAccount[] = [];
+            let more = true;
+            for (let page = 1; more && accounts.length < PEOPLE_PER_SITE_MAX; page++) {
+              const got = await cmsUsers.list(transport, { page, perPage: USERS_PER_PAGE_MAX });
+              for (const u of got.items) {
+                const { writes, known } = writesSomewhere(u.access, u.groups, groups);
+                accounts.push({ siteId, username: u.username, email: u.email, fullname: u.fullname, state: u.state, groups: u.groups, twofaEnabled: u.twofaEnabled, writes, writesKnown: known });
+              }
+              more = got.more && got.items.length > 0;
+            }
+            return { site: { siteId, count: accounts.length, truncated: more, error: null, groupsKnown: groups !== null }, accounts: accounts.slice(0, PEOPLE_PER_SITE_MAX) };
+          } catch (err) {
+            if (!isAppError(err)) throw err;
+            return { site: { siteId, count: 0, truncated: false, error: err.message, groupsKnown: false }, accounts: [] };
+          }
+        }),
+      );
+      return { sites: perSite.map((x) => x.site), people: groupPeople(perSite.flatMap((x) => x.accounts)) };
+    },
 
     uploadAvatar(input: ChannelParsed<'users.uploadAvatar'>): Promise<CmsUserRead> {
       const bytes = Buffer.from(input.data, 'base64');

@@ -14,6 +14,8 @@ class Ui {
   palette = $state(false);
   /** The offline search dialog (Ctrl/Cmd+Shift+F). */
   search = $state(false);
+  /** The People view: the accounts of every signed-in site, joined into people. */
+  people = $state(false);
   /** Modal dialogs currently open (Dialog/ConfirmDialog register themselves). */
   modalCount = $state(0);
   /** Where focus goes when the current dialog closes, when the element that opened it is gone (menus). */

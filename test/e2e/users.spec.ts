@@ -7,7 +7,8 @@
 import { expect, test } from '@playwright/test';
 import { solidPng } from '../sandbox/cms/content/seed-content';
 import { totp } from '../sandbox/cms/totp';
-import { flavorOf, openArea, useDemoSite, UNHURRIED } from './support/app';
+import { startCmsSandbox } from '../sandbox/cms/server';
+import { addCmsSite, flavorOf, openArea, rail, siteButton, sitePane, useDemoSite, UNHURRIED } from './support/app';
 
 const demo = useDemoSite('sitedesk-users-e2e-', UNHURRIED);
 
@@ -209,4 +210,59 @@ test('a picture, previewed and scaled down before it is sent; one’s own 2FA en
   await expect(theirs.getByRole('heading', { name: 'Two-factor sign-in is off' })).toBeVisible();
   await expect(theirs.getByText(`Only ${other} can turn it on`)).toBeVisible();
   expect(demo.cms.accounts.get(other)?.twofa_enabled).toBe(false);
+});
+
+test('People across two sites: one row per person joined by email, a column per site, the filters, and an account opened on its site', async ({ page }, info) => {
+  const second = await startCmsSandbox({ flavor: flavorOf(info), seed: 'demo', content: 'demo', ...UNHURRIED });
+  try {
+    const make = (cms: typeof second, user: Record<string, unknown>) =>
+      fetch(`${cms.url}/users`, { method: 'POST', headers: { 'X-API-Key': cms.seeded!.adminApiKey!, 'Content-Type': 'application/json' }, body: JSON.stringify(user) }).then((r) => expect(r.status).toBe(201));
+    await make(demo.cms, { username: 'ines', password: 'Long-enough-pass1', email: 'ines@example.test', fullname: 'Ines Editor' });
+    await make(second, { username: 'ines.e', password: 'Long-enough-pass1', email: 'INES@example.test', state: 'disabled' });
+    await demo.connect(page);
+    await addCmsSite(page, { name: 'Second', baseUrl: second.url, apiKey: second.seeded!.adminApiKey! });
+    await expect(siteButton(page, 'Second')).toBeVisible();
+
+    await rail(page).getByRole('button', { name: 'People across sites' }).click();
+    const view = page.getByRole('dialog', { name: 'People across sites' });
+    const table = view.getByRole('table', { name: 'People' });
+    await expect(table.getByRole('columnheader', { name: 'Demo' })).toBeVisible();
+    await expect(table.getByRole('columnheader', { name: 'Second' })).toBeVisible();
+    await expect(table.getByRole('button', { name: 'Open admin on Second' })).toBeVisible();
+    const search = view.getByRole('searchbox', { name: 'Search people' });
+    await search.fill('ines@');
+    await expect(view.getByText(/^1 of \d+ people$/)).toBeVisible();
+    const ines = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /Ines Editor/ }) });
+    await expect(ines.getByRole('button', { name: 'Open ines on Demo' })).toBeVisible();
+    await expect(ines.getByRole('button', { name: 'Open ines.e on Second' })).toBeVisible(); // the same email in another case: one person
+    await expect(ines).toContainText('Disabled');
+
+    // the filters: disabled somewhere keeps Ines; writes somewhere drops her and keeps admin
+    await view.getByRole('checkbox', { name: 'Disabled somewhere' }).check();
+    await expect(ines).toBeVisible();
+    await view.getByRole('checkbox', { name: 'Disabled somewhere' }).uncheck();
+    await view.getByRole('checkbox', { name: 'Writes somewhere' }).check();
+    await expect(view.getByText('No one matches these filters.')).toBeVisible();
+    await search.fill('');
+    await expect(table.getByRole('button', { name: 'Open admin on Demo' })).toBeVisible();
+    // alice.martin is an editor: the real service lists what its groups give, the documents do not (said above the table)
+    if (flavorOf(info) === 'real') await expect(table.getByRole('button', { name: 'Open alice.martin on Demo' })).toBeVisible();
+    else {
+      await expect(table.getByRole('button', { name: 'Open alice.martin on Demo' })).toHaveCount(0);
+      await expect(view.getByText('Demo, Second do not list their groups')).toBeVisible();
+    }
+    await view.getByRole('checkbox', { name: 'Writes somewhere' }).uncheck();
+    await search.fill('ines@');
+
+    // open the account on its site: the site's Users area, the account's dialog
+    await ines.getByRole('button', { name: 'Open ines.e on Second' }).click();
+    await expect(view).toBeHidden();
+    const dialog = page.getByRole('dialog', { name: 'Edit ines.e' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByLabel('Email', { exact: true })).toHaveValue('INES@example.test');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(sitePane(page, 'Second').getByRole('heading', { name: 'Users', level: 2 })).toBeVisible();
+  } finally {
+    await second.close();
+  }
 });

@@ -12,6 +12,7 @@ import { flavors } from '../support/flavors';
 import { UNHURRIED } from '../support/limits';
 import { solidPng } from '../sandbox/cms/content/seed-content';
 import { totp } from '../sandbox/cms/totp';
+import { startCmsSandbox } from '../sandbox/cms/server';
 
 describe.each(flavors)('%s flavour', (flavor) => {
   let fx: DemoHost;
@@ -165,5 +166,41 @@ describe.each(flavors)('%s flavour', (flavor) => {
     } finally {
       fx.cms.faults.clear();
     }
+  });
+});
+
+describe('People across sites', () => {
+  let fx: DemoHost;
+  let other: Awaited<ReturnType<typeof startCmsSandbox>>;
+  beforeAll(async () => {
+    fx = await withHost({ sandbox: { flavor: 'spec', ...UNHURRIED } });
+    other = await startCmsSandbox({ flavor: 'real', seed: 'demo', content: 'demo', ...UNHURRIED });
+  });
+  afterAll(async () => {
+    await fx?.close();
+    await other?.close();
+  });
+
+  test('accounts of two sites joined by email or username, with state, groups, 2FA and write access; a site that cannot be read is said and the rest shown', async () => {
+    const second = await fx.call('sites.add', { name: 'Second', kind: 'cms', baseUrl: other.url, environment: null, authMode: 'apikey', apiKey: other.seeded!.adminApiKey! });
+    const away = await fx.call('sites.add', { name: 'Away', kind: 'cms', baseUrl: other.url, environment: null, authMode: 'apikey', apiKey: other.seeded!.adminApiKey! });
+    await fx.call('users.create', { siteId: fx.site.id, user: { username: 'ines', password: 'Long-enough-pass1', email: 'ines@example.test', fullname: 'Ines Editor', access: { api: { access: true, pages: { read: true } } } } });
+    await fx.call('users.create', { siteId: second.id, user: { username: 'ines.e', password: 'Long-enough-pass1', email: 'INES@example.test', groups: ['editors'] } });
+    await fx.call('sites.remove', { id: away.id });
+    const report = await fx.call('users.people', { siteIds: [fx.site.id, second.id, away.id] });
+
+    const bySite = Object.fromEntries(report.sites.map((s) => [s.siteId, s]));
+    expect(bySite[fx.site.id]).toMatchObject({ error: null, truncated: false, groupsKnown: false });
+    expect(bySite[second.id]).toMatchObject({ error: null, groupsKnown: true });
+    expect(bySite[fx.site.id]!.count).toBeGreaterThan(30);
+    expect(bySite[away.id]!.error).toBeTruthy(); // gone meanwhile: said, not thrown
+    const ines = report.people.find((p) => p.usernames.includes('ines'))!;
+    expect(ines).toMatchObject({ name: 'Ines Editor', usernames: ['ines', 'ines.e'] });
+    const onFirst = ines.accounts.find((a) => a.siteId === fx.site.id)!;
+    const onSecond = ines.accounts.find((a) => a.siteId === second.id)!;
+    expect(onFirst).toMatchObject({ state: 'enabled', writes: false, writesKnown: true, twofaEnabled: false });
+    expect(onSecond).toMatchObject({ groups: ['editors'], writes: true, writesKnown: true }); // the real flavour lists its groups: editors write pages
+    // admin is on both sites, one person
+    expect(report.people.find((p) => p.usernames.includes('admin'))!.accounts.map((a) => a.siteId).sort()).toEqual([fx.site.id, second.id].sort());
   });
 });
