@@ -8,11 +8,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushSync } from 'svelte';
 import type { DraftInfo, Page } from '../../electron/contract/index';
-import { setTransport } from '../../renderer/lib/client';
+import { FakeHost, type Handler } from './support/fake-host';
 import { EditorSession, FULL_DISK_RETRY_MS, PERSIST_DELAY_MS } from '../../renderer/views/editor/page-editor.svelte';
 import { SitePagesState } from '../../renderer/views/pages/pages.svelte';
 
-type Handler = (input: Record<string, unknown>) => unknown;
 
 function page(over: Partial<Page> = {}): Page {
   return {
@@ -33,10 +32,9 @@ function page(over: Partial<Page> = {}): Page {
 }
 
 /** A stand-in Host: the site's page, the draft store, and what each Save's push does. */
-class FakeHost {
+class EditorHost extends FakeHost {
   site = page();
   drafts: (DraftInfo & { content: string; header: Record<string, unknown>; template?: string })[] = [];
-  calls: string[] = [];
   /** What the next push does to the draft: reach the site, stop short, or find a conflict or a refusal. */
   push: 'pushed' | 'offline' | 'conflicted' | 'rejected' = 'pushed';
   handlers: Record<string, Handler> = {
@@ -85,30 +83,18 @@ class FakeHost {
     return Object.assign(d, { title: i.title, content: i.content, header: i.header, updatedAt: new Date().toISOString() });
   }
 
-  info(d: FakeHost['drafts'][number]): DraftInfo {
+  info(d: EditorHost['drafts'][number]): DraftInfo {
     const { content: _c, header: _h, template: _t, ...info } = d;
     return info;
   }
 
-  detail(d: FakeHost['drafts'][number]) {
+  detail(d: EditorHost['drafts'][number]) {
     return { ...this.info(d), mine: { title: d.title, content: d.content, header: d.header, ...(d.template ? { template: d.template } : {}) } };
   }
 
-  constructor() {
-    setTransport({
-      kind: 'browser',
-      invoke: async (channel, input) => {
-        this.calls.push(channel);
-        const h = this.handlers[channel];
-        if (!h) return { ok: false, error: { code: 'internal', message: `no ${channel} here` } };
-        try {
-          return { ok: true, value: h(input as Record<string, unknown>) };
-        } catch (err) {
-          return { ok: false, error: err as { code: 'internal'; message: string } };
-        }
-      },
-      on: () => () => {},
-    });
+  /** The channels called, in order. */
+  get channels(): string[] {
+    return this.calls.map((c) => c.channel);
   }
 }
 
@@ -122,7 +108,7 @@ async function settle() {
 }
 
 describe('EditorSession', () => {
-  let host: FakeHost;
+  let host: EditorHost;
   let stops: (() => void)[];
   /** Each test its own site: text left behind by one test's editors is not another's. */
   let siteId = '';
@@ -130,7 +116,7 @@ describe('EditorSession', () => {
   beforeEach(() => {
     siteId = `s${++n}`;
     vi.useFakeTimers();
-    host = new FakeHost();
+    host = new EditorHost();
     stops = [];
   });
   afterEach(() => {
@@ -159,7 +145,7 @@ describe('EditorSession', () => {
     ed.content = 'Hello there.';
     flushSync();
     expect(ed.stateKind).toBe('dirty');
-    expect(host.calls).not.toContain('drafts.save');
+    expect(host.channels).not.toContain('drafts.save');
     await vi.advanceTimersByTimeAsync(PERSIST_DELAY_MS);
     await settle();
     expect(host.drafts).toHaveLength(1);
@@ -251,7 +237,7 @@ describe('EditorSession', () => {
     flushSync();
     expect(await ed.save()).toBe(false);
     expect(ed.errors.title).toBe('A page needs a title.');
-    expect(host.calls).not.toContain('drafts.submit');
+    expect(host.channels).not.toContain('drafts.submit');
   });
 
   it('a rate-limited Save waits out the countdown with Save held back, its message kept', async () => {
@@ -270,7 +256,7 @@ describe('EditorSession', () => {
     expect(ed.wait.seconds).toBe(5);
     host.calls = [];
     expect(await ed.save()).toBe(false); // held back: nothing is sent
-    expect(host.calls).not.toContain('drafts.submit');
+    expect(host.channels).not.toContain('drafts.submit');
     await vi.advanceTimersByTimeAsync(5_500);
     expect(ed.wait.active).toBe(false);
     expect(ed.formError).toBe('The site asks to slow down.'); // said until the next Save
@@ -337,12 +323,12 @@ describe('EditorSession', () => {
     const ed = await open();
     // the page with its draft in one call; the rest are the lookups (languages, templates, taxonomy, blueprint)
     const lookups = ['translations.languages', 'blueprints.templates', 'pages.taxonomy', 'blueprints.page'];
-    expect(host.calls.filter((c) => !lookups.includes(c))).toEqual(['pages.open']);
+    expect(host.channels.filter((c) => !lookups.includes(c))).toEqual(['pages.open']);
     ed.content = 'One call.';
     flushSync();
     host.calls = [];
     expect(await ed.save()).toBe(true);
-    expect(host.calls).toEqual(['drafts.submit']);
+    expect(host.channels).toEqual(['drafts.submit']);
   });
 
   it('the templates, the taxonomy and write permission are the site’s: a second editor reads no lookup again', async () => {
@@ -354,7 +340,7 @@ describe('EditorSession', () => {
     host.calls = [];
     const second = await open({ lookups: site });
     expect(second.templates).toEqual([{ type: 'default', label: 'Default' }]);
-    expect(host.calls.filter((c) => c === 'blueprints.templates' || c === 'pages.taxonomy')).toEqual([]);
+    expect(host.channels.filter((c) => c === 'blueprints.templates' || c === 'pages.taxonomy')).toEqual([]);
   });
 
   it('keep mine as a copy: the Host names the copy; the site’s copy is shown here again', async () => {
@@ -366,7 +352,7 @@ describe('EditorSession', () => {
     host.calls = [];
     await ed.keepAsCopy();
     await settle();
-    expect(host.calls.slice(0, 2)).toEqual(['pages.copyAsNew', 'drafts.discard']);
+    expect(host.channels.slice(0, 2)).toEqual(['pages.copyAsNew', 'drafts.discard']);
     expect(ed.conflictOpen).toBe(false);
     expect(host.drafts).toHaveLength(0);
     expect(ed.content).toBe('Hello world.');
@@ -380,6 +366,6 @@ describe('EditorSession', () => {
     expect(await ed.save()).toBe(false);
     expect(ed.errors.slug).toBe('A slug is one name without slashes.');
     expect(attention).toEqual(['slug']);
-    expect(host.calls).not.toContain('pages.move');
+    expect(host.channels).not.toContain('pages.move');
   });
 });
