@@ -96,7 +96,7 @@ export async function list(r: ListerRun): Promise<void> {
       r.counts().todo += added.todo;
       run.phase = 'reading';
       r.save();
-      return added.todo ? items.map(({ route, lang }) => ({ route, lang })) : [];
+      return added.fresh;
     });
     r.enqueue(fresh);
     r.emit(true);
@@ -198,7 +198,8 @@ function takeRows(r: ListerRun, rows: MirrorRow[], unreadable: UnreadablePage[],
   run.listed += rows.length + unreadable.length;
   if (next) run.cursor = next;
   r.save();
-  return items.filter((i) => i.state === 'todo').map(({ route, lang }) => ({ route, lang }));
+  // only what this page added: a row listed again (a page cut short by a stop, listed anew on resume) is queued already
+  return added.fresh;
 }
 
 /**

@@ -20,6 +20,8 @@ import { DEMO_ACCOUNTS } from '../sandbox/cms/seed';
 import { withHost, type DemoHost } from '../support/demo-host';
 import { adminApi } from '../support/host-calls';
 import { cmsPages } from '../../electron/api/cms/pages';
+import { solidPng } from '../sandbox/cms/content/seed-content';
+import { totp } from '../sandbox/cms/totp';
 
 type Answer = { ok: true; value: any } | { ok: false; error: ErrorInfo };
 
@@ -512,6 +514,70 @@ Object.assign(ROWS, {
     route: (s: { username: string; keyId: string }) => `DELETE /users/${s.username}/api-keys/${s.keyId}`,
     act: (c: Ctx, s: { username: string; keyId: string }) => c.invoke('users.deleteApiKey', { siteId: c.site.id, username: s.username, keyId: s.keyId }),
     applied: (_c: Ctx, s: { username: string; keyId: string }) => (cms().apiKeys.listFor(s.username).some((k) => k.id === s.keyId && k.active !== false) ? 0 : 1),
+  },
+} satisfies Partial<Record<ChannelName, Row>>);
+
+/** An account's picture and 2FA: state on the site, so a write repeated after a lost answer still counts once. */
+const AVATAR = solidPng(8, 8, [30, 90, 160]);
+const TWOFA_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const avatarOf = (username: string) => cms().accounts.get(username)?.avatar ?? null;
+const twofaOn = (username: string) => cms().accounts.get(username)?.twofa_enabled === true;
+
+Object.assign(ROWS, {
+  'users.uploadAvatar': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ username: await makeAccount(cellName(c)) }),
+    route: (s: { username: string }) => `POST /users/${s.username}/avatar`,
+    act: (c: Ctx, s: { username: string }) => c.invoke('users.uploadAvatar', { siteId: c.site.id, username: s.username, filename: 'me.png', type: 'image/png', data: AVATAR.toString('base64') }),
+    applied: (_c: Ctx, s: { username: string }) => (avatarOf(s.username) ? 1 : 0),
+  },
+  'users.removeAvatar': {
+    target: 'cms',
+    prepare: async (c: Ctx) => {
+      const username = await makeAccount(cellName(c));
+      const boundary = 'xfaultavatar';
+      const head = `--${boundary}\r\nContent-Disposition: form-data; name="avatar"; filename="me.png"\r\nContent-Type: image/png\r\n\r\n`;
+      await adminApi(cms()).call({ method: 'POST', path: `/users/${username}/avatar`, raw: { bytes: Buffer.concat([Buffer.from(head), AVATAR, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` } });
+      expect(avatarOf(username)).not.toBeNull();
+      return { username };
+    },
+    route: (s: { username: string }) => `DELETE /users/${s.username}/avatar`,
+    act: (c: Ctx, s: { username: string }) => c.invoke('users.removeAvatar', { siteId: c.site.id, username: s.username }),
+    applied: (_c: Ctx, s: { username: string }) => (avatarOf(s.username) ? 0 : 1),
+  },
+  // one's own 2FA: the Host signs in as admin, so these act on admin, set back before each cell
+  'users.twofaSetup': {
+    target: 'cms',
+    prepare: async () => {
+      await cms().accounts.update('admin', { twofa_enabled: false, twofa_secret: '' });
+      return {};
+    },
+    route: () => 'POST /users/admin/2fa',
+    act: (c: Ctx) => c.invoke('users.twofaSetup', { siteId: c.site.id, username: 'admin' }),
+    // a new secret waits for its code (each set-up replaces the last: one is held)
+    applied: () => (cms().accounts.get('admin')?.twofa_secret ? 1 : 0),
+  },
+  'users.twofaEnable': {
+    target: 'cms',
+    prepare: async () => {
+      await cms().accounts.update('admin', { twofa_enabled: false, twofa_secret: TWOFA_SECRET });
+      return {};
+    },
+    route: () => 'POST /users/admin/2fa/enable',
+    act: (c: Ctx) => c.invoke('users.twofaEnable', { siteId: c.site.id, username: 'admin', code: totp(TWOFA_SECRET, cms().clock.now()) }),
+    applied: () => (twofaOn('admin') ? 1 : 0),
+  },
+  'users.twofaDisable': {
+    target: 'cms',
+    // an administrator's forced disable of another account (no code)
+    prepare: async (c: Ctx) => {
+      const username = await makeAccount(cellName(c));
+      await cms().accounts.update(username, { twofa_enabled: true, twofa_secret: TWOFA_SECRET });
+      return { username };
+    },
+    route: (s: { username: string }) => `POST /users/${s.username}/2fa/disable`,
+    act: (c: Ctx, s: { username: string }) => c.invoke('users.twofaDisable', { siteId: c.site.id, username: s.username }),
+    applied: (_c: Ctx, s: { username: string }) => (twofaOn(s.username) ? 0 : 1),
   },
 } satisfies Partial<Record<ChannelName, Row>>);
 

@@ -171,12 +171,19 @@ export function mirrorRepo(db: Db) {
     },
 
     /** New items (already listed ones are kept as they are); answers how many were new, by state. */
-    addItems(runId: number, items: { route: string; lang: string; state: ItemState }[]): { todo: number; unchanged: number } {
-      const added = { todo: 0, unchanged: 0 };
+    /**
+     * Adds the items the run does not hold yet; answers how many of each state were added and the
+     * reads to make among them (`fresh`: new 'todo' items only — one the run holds already is
+     * queued already, and queuing it again would read it twice).
+     */
+    addItems(runId: number, items: { route: string; lang: string; state: ItemState }[]): { todo: number; unchanged: number; fresh: { route: string; lang: string }[] } {
+      const added = { todo: 0, unchanged: 0, fresh: [] as { route: string; lang: string }[] };
       for (const it of items) {
         if (q.addItem.run(runId, it.route, it.lang, it.state).changes > 0) {
-          if (it.state === 'todo') added.todo++;
-          else if (it.state === 'unchanged') added.unchanged++;
+          if (it.state === 'todo') {
+            added.todo++;
+            added.fresh.push({ route: it.route, lang: it.lang });
+          } else if (it.state === 'unchanged') added.unchanged++;
         }
       }
       return added;
