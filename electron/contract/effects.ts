@@ -149,6 +149,9 @@ export const channelEffects = {
   'users.createApiKey': 'site-write',
   'users.deleteApiKey': 'site-write',
   'users.form': 'read',
+  'users.offline': 'read',
+  // a choice kept on this computer (and the copy it makes or removes), not a write to the site
+  'users.setOffline': 'local',
   'users.people': 'read',
   'users.uploadAvatar': 'site-write',
   'users.removeAvatar': 'site-write',

@@ -151,6 +151,8 @@ export interface CmsUser {
 export interface CmsUserRead {
   user: CmsUser;
   etag: string | null;
+  /** Read from the offline copy of this time (the site did not answer): for reading only. */
+  copiedAt?: string;
 }
 
 export interface UserPage {
@@ -162,6 +164,17 @@ export interface UserPage {
   more: boolean;
   /** Rows the site sent that could not be read, each saying why (absent when none). */
   unreadable?: string[];
+  /** Answered from the offline copy of this time (the site did not answer); absent when the site answered. */
+  copiedAt?: string;
+  /** From the copy: the tab's or permission's filter could not apply (its rule is the site's), so every account is listed. */
+  filterIgnored?: boolean;
+}
+
+/** Whether a site's accounts are kept for offline reading, and the copy's time and size. */
+export interface UsersOfflineState {
+  keep: boolean;
+  copiedAt: string | null;
+  count: number;
 }
 
 export type ColumnFormatter = 'text' | 'link' | 'date' | 'datetime' | 'boolean' | 'number' | 'badge';
@@ -240,6 +253,8 @@ export interface AccountForm {
   permissions: PermissionNode[];
   /** The site's groups with their access; null where the site does not list them (the documents have no `/groups`). */
   groups: UserGroupInfo[] | null;
+  /** Read from the copy of this time (the site did not answer). */
+  copiedAt?: string;
 }
 
 /** A new 2FA secret: the account must confirm it with a code before it counts. */
@@ -308,6 +323,10 @@ export const usersChannels = {
   'users.deleteApiKey': channel<{ keyId: string }>()(ApiKeyRef),
   /** Every account of these sites, joined into people (personal data: read when asked, never kept). */
   'users.people': channel<PeopleReport>()(v.strictObject({ siteIds: v.pipe(v.array(SiteId), v.minLength(1, 'Choose at least one site.'), v.maxLength(64, 'At most 64 sites.')) })),
+  /** Whether this site's accounts are kept for offline reading (personal data: only by choice). */
+  'users.offline': channel<UsersOfflineState>()(v.strictObject({ siteId: SiteId })),
+  /** Keep a copy of this site's accounts for offline reading, or stop and remove it. */
+  'users.setOffline': channel<UsersOfflineState>()(v.strictObject({ siteId: SiteId, keep: v.boolean() })),
   'users.form': channel<AccountForm>()(v.strictObject({ siteId: SiteId })),
   'users.uploadAvatar': channel<CmsUserRead>()(AvatarUpload),
   'users.removeAvatar': channel<CmsUserRead>()(CmsUserRef),

@@ -248,7 +248,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     media = mediaService({ ...calls, progress: (p) => emit('media.progress', p) });
     blueprints = blueprintsService(calls);
     settings = settingsService({ ...calls, siteCache: r.siteCache });
-    users = usersService({ ...calls, ...(opts.now ? { now: opts.now } : {}) });
+    users = usersService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     library = libraryService({ ...calls, siteCache: r.siteCache, progress: (p) => emit('library.progress', p), ...(opts.now ? { now: opts.now } : {}) });
     const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
     sync = sy;

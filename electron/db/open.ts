@@ -100,6 +100,8 @@ export function openDatabase(file: string, list: Migration[] = migrations, onFau
     db.pragma('synchronous = FULL'); // drafts must survive a power cut
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
+    // personal data removed (an account, the offline copy of a site's accounts) must not linger in freed pages
+    db.pragma('secure_delete = ON');
     migrate(db, list);
   } catch (err) {
     db.close();

@@ -16,6 +16,8 @@ export function usersHandlers(users: Lazy<UsersService>): HandlersOf<typeof user
     'users.createApiKey': (input) => users().createApiKey(input),
     'users.deleteApiKey': ({ siteId, username, keyId }) => users().deleteApiKey(siteId, username, keyId),
     'users.form': ({ siteId }) => users().form(siteId),
+    'users.offline': async ({ siteId }) => users().offline(siteId),
+    'users.setOffline': ({ siteId, keep }) => users().setOffline(siteId, keep),
     'users.people': ({ siteIds }) => users().people(siteIds),
     'users.uploadAvatar': (input) => users().uploadAvatar(input),
     'users.removeAvatar': ({ siteId, username }) => users().removeAvatar(siteId, username),

@@ -2,18 +2,67 @@
  * A CMS site's accounts: the list (paged by the site, with the extension points its plugins add),
  * one account, its changes and its API keys. Nothing here is queued: account changes are
  * security-relevant, so a change the site does not answer is refused with the reason. Account data
- * is personal: it is not kept in the database and never written to a log.
+ * is personal: kept in the database only where the person chose an offline copy for the site
+ * (accounts-copy.ts), removed with the account or the choice, and never written to a log.
  */
 import { AppError, goneAlready, isAppError, mayHaveArrived } from '../base/app-error';
 import { timeOfDay, UncertainWrites } from '../base/uncertain';
 import { cmsUsers } from '../api/cms/users';
 import { PEOPLE_PER_SITE_MAX, USERS_PER_PAGE_MAX } from '../contract';
-import type { ApiKeyMinted, ChannelParsed, CmsUserRead, PeopleAccount, PeopleReport, PeopleSite, RowActionResult, UserListExtensions, UserPage } from '../contract';
+import type { AccountForm, ApiKeyMinted, ChannelParsed, CmsUser, CmsUserRead, PeopleAccount, PeopleReport, PeopleSite, RowActionResult, UserListExtensions, UserPage, UsersOfflineState } from '../contract';
+import type { Transport } from '../api/transport';
+import type { SiteCacheRepo } from '../db/repos/site-cache';
+import { accountsCopy, COPY_MAX, FORM_KEY } from './accounts-copy';
 import { groupPeople, writesSomewhere } from './people';
-import { siteCalls, type SiteCallDeps } from '../sites/calls';
+import { siteCalls, unreachable, type SiteCallDeps } from '../sites/calls';
 
-export function usersService(deps: SiteCallDeps & { now?: () => number }) {
-  const { t, read, sendNow } = siteCalls(deps);
+export function usersService(deps: SiteCallDeps & { siteCache: SiteCacheRepo; now?: () => number }) {
+  const { t, read, once, sendNow, away, withCopy } = siteCalls(deps);
+  const copy = accountsCopy(deps.siteCache, deps.now);
+  /** Reads every account of the site (up to `max`), page by page; `more` when the site has further ones. */
+  async function readAll(transport: Transport, max: number): Promise<{ users: CmsUser[]; more: boolean }> {
+    const users: CmsUser[] = [];
+    let more = true;
+    for (let page = 1; more && users.length < max; page++) {
+      const got = await cmsUsers.list(transport, { page, perPage: USERS_PER_PAGE_MAX });
+      users.push(...got.items);
+      more = got.more && got.items.length > 0;
+    }
+    return { users: users.slice(0, max), more };
+  }
+  /** The copy read again, in the background (a list read online found it old); a failure leaves the old one. */
+  const refreshing = new Set<string>();
+  function refreshCopy(siteId: string): Promise<void> {
+    if (refreshing.has(siteId)) return Promise.resolve();
+    refreshing.add(siteId);
+    const transport = t(siteId).derive({ priority: 'background' });
+    return readAll(transport, COPY_MAX)
+      .then(async ({ users }) => {
+        copy.replace(siteId, users);
+        // the form too, so an account of the copy opens offline
+        deps.siteCache.put(siteId, FORM_KEY, await cmsUsers.form(transport));
+      })
+      .catch(() => undefined)
+      .finally(() => refreshing.delete(siteId));
+  }
+  /** A read the site did not answer, from the copy where the person keeps one. */
+  const fromCopy = <T>(siteId: string, err: unknown, answer: () => T | null): T => {
+    if (unreachable(err) && copy.keeps(siteId)) {
+      const a = answer();
+      if (a) return a;
+    }
+    throw err;
+  };
+  /** An account the site confirmed: in the copy too. */
+  const confirmed = <R extends { user: CmsUser }>(siteId: string, r: R): R => {
+    copy.put(siteId, r.user);
+    return r;
+  };
+  const twofaConfirmed = (siteId: string, username: string, r: { twofaEnabled: boolean }) => {
+    const kept = copy.get(siteId, username);
+    if (kept) copy.put(siteId, { ...kept.user, twofaEnabled: r.twofaEnabled });
+    return r;
+  };
   /**
    * Writes that are not safe to send twice (a plugin's row action, minting a key) whose answer was
    * lost, by site, account and what: when. The same write asked again within UNCERTAIN_MS is not
@@ -23,13 +72,41 @@ export function usersService(deps: SiteCallDeps & { now?: () => number }) {
   const uncertain = new UncertainWrites<{ keysBefore?: ReadonlySet<string> }>(deps.now);
 
   return {
-    list: (q: ChannelParsed<'users.list'>): Promise<UserPage> => cmsUsers.list(read(q.siteId), q),
+    async list(q: ChannelParsed<'users.list'>): Promise<UserPage> {
+      const kept = copy.keeps(q.siteId) && copy.state(q.siteId).copiedAt !== null;
+      if (kept && away(q.siteId)) return copy.page(q.siteId, q)!;
+      try {
+        const page = await cmsUsers.list(kept ? once(q.siteId) : read(q.siteId), q);
+        if (copy.keeps(q.siteId) && copy.stale(q.siteId)) void refreshCopy(q.siteId);
+        return page;
+      } catch (err) {
+        return fromCopy(q.siteId, err, () => copy.page(q.siteId, q));
+      }
+    },
     extensions: (siteId: string): Promise<UserListExtensions> => cmsUsers.extensions(read(siteId)),
-    get: (siteId: string, username: string): Promise<CmsUserRead> => cmsUsers.get(read(siteId), username),
+    async get(siteId: string, username: string): Promise<CmsUserRead> {
+      const kept = copy.keeps(siteId) ? copy.get(siteId, username) : null;
+      const fromKept = (c: { user: CmsUser; copiedAt: string } | null): CmsUserRead | null => (c ? { user: c.user, etag: null, copiedAt: c.copiedAt } : null);
+      if (kept && away(siteId)) return fromKept(kept)!;
+      try {
+        return await cmsUsers.get(kept ? once(siteId) : read(siteId), username);
+      } catch (err) {
+        return fromCopy(siteId, err, () => fromKept(copy.get(siteId, username)));
+      }
+    },
+
+    offline: (siteId: string): UsersOfflineState => copy.state(siteId),
+
+    /** Turning it on reads the accounts now (the site away: at the next read); off removes the copy. */
+    async setOffline(siteId: string, keep: boolean): Promise<UsersOfflineState> {
+      copy.setKeep(siteId, keep);
+      if (keep) await refreshCopy(siteId);
+      return copy.state(siteId);
+    },
 
     async create(input: ChannelParsed<'users.create'>): Promise<CmsUserRead> {
       try {
-        return await sendNow('The account was not made', () => cmsUsers.create(t(input.siteId), input.user));
+        return confirmed(input.siteId, await sendNow('The account was not made', () => cmsUsers.create(t(input.siteId), input.user)));
       } catch (err) {
         if (isAppError(err) && err.code === 'conflict') {
           throw new AppError({ code: 'duplicate', message: `The site already has an account named ${input.user.username}.`, fields: { 'user.username': 'This username is taken on the site.' } }, { cause: err });
@@ -41,7 +118,7 @@ export function usersService(deps: SiteCallDeps & { now?: () => number }) {
     async update(input: ChannelParsed<'users.update'>): Promise<CmsUserRead> {
       if (Object.keys(input.changes).length === 0) throw new AppError({ code: 'invalid_input', message: 'Nothing was changed.' });
       try {
-        return await sendNow(`${input.username}'s account was not changed`, () => cmsUsers.update(t(input.siteId), input.username, input.changes, input.etag));
+        return confirmed(input.siteId, await sendNow(`${input.username}'s account was not changed`, () => cmsUsers.update(t(input.siteId), input.username, input.changes, input.etag)));
       } catch (err) {
         if (isAppError(err) && err.code === 'conflict') {
           throw new AppError({ code: 'conflict', message: `${input.username}'s account was changed on the site since you opened it. Reload it to see the site's values; your edits stay in the form until you do.` }, { cause: err });
@@ -52,6 +129,7 @@ export function usersService(deps: SiteCallDeps & { now?: () => number }) {
 
     async remove(siteId: string, username: string): Promise<{ username: string }> {
       await sendNow(`${username}'s account was not deleted`, () => cmsUsers.remove(t(siteId), username).catch(goneAlready));
+      copy.remove(siteId, username); // personal data: gone from this computer with the account
       return { username };
     },
 
@@ -99,7 +177,11 @@ export function usersService(deps: SiteCallDeps & { now?: () => number }) {
       }
     },
 
-    form: (siteId: string) => cmsUsers.form(read(siteId)),
+    /** The blueprint, the permission tree and the groups: not personal, so kept as a copy for offline reading. */
+    async form(siteId: string): Promise<AccountForm> {
+      const { value, copiedAt } = await withCopy(siteId, deps.siteCache, FORM_KEY, (transport) => cmsUsers.form(transport));
+      return copiedAt ? { ...value, copiedAt } : value;
+    },
 
     /**
      * Every account of these sites, joined into people. Each site is read on its own (its accounts
@@ -112,17 +194,12 @@ export function usersService(deps: SiteCallDeps & { now?: () => number }) {
           try {
             const transport = read(siteId);
             const groups = await cmsUsers.groups(transport).catch(() => null);
-            const accounts: PeopleAccount[] = [];
-            let more = true;
-            for (let page = 1; more && accounts.length < PEOPLE_PER_SITE_MAX; page++) {
-              const got = await cmsUsers.list(transport, { page, perPage: USERS_PER_PAGE_MAX });
-              for (const u of got.items) {
-                const { writes, known } = writesSomewhere(u.access, u.groups, groups);
-                accounts.push({ siteId, username: u.username, email: u.email, fullname: u.fullname, state: u.state, groups: u.groups, twofaEnabled: u.twofaEnabled, writes, writesKnown: known });
-              }
-              more = got.more && got.items.length > 0;
-            }
-            return { site: { siteId, count: accounts.length, truncated: more, error: null, groupsKnown: groups !== null }, accounts: accounts.slice(0, PEOPLE_PER_SITE_MAX) };
+            const { users, more } = await readAll(transport, PEOPLE_PER_SITE_MAX);
+            const accounts = users.map((u): PeopleAccount => {
+              const { writes, known } = writesSomewhere(u.access, u.groups, groups);
+              return { siteId, username: u.username, email: u.email, fullname: u.fullname, state: u.state, groups: u.groups, twofaEnabled: u.twofaEnabled, writes, writesKnown: known };
+            });
+            return { site: { siteId, count: accounts.length, truncated: more, error: null, groupsKnown: groups !== null }, accounts };
           } catch (err) {
             if (!isAppError(err)) throw err;
             return { site: { siteId, count: 0, truncated: false, error: err.message, groupsKnown: false }, accounts: [] };
@@ -135,18 +212,23 @@ export function usersService(deps: SiteCallDeps & { now?: () => number }) {
     uploadAvatar(input: ChannelParsed<'users.uploadAvatar'>): Promise<CmsUserRead> {
       const bytes = Buffer.from(input.data, 'base64');
       if (bytes.length === 0) throw new AppError({ code: 'invalid_input', message: 'The image is empty.', fields: { data: 'The image is empty.' } });
-      return sendNow(`${input.username}'s avatar was not changed`, () => cmsUsers.uploadAvatar(t(input.siteId), input.username, { name: input.filename, type: input.type, bytes }));
+      return sendNow(`${input.username}'s avatar was not changed`, () => cmsUsers.uploadAvatar(t(input.siteId), input.username, { name: input.filename, type: input.type, bytes })).then((r) => confirmed(input.siteId, r));
     },
 
-    removeAvatar: (siteId: string, username: string): Promise<CmsUserRead> => sendNow(`${username}'s avatar was not removed`, () => cmsUsers.removeAvatar(t(siteId), username)),
+    removeAvatar: (siteId: string, username: string): Promise<CmsUserRead> =>
+      sendNow(`${username}'s avatar was not removed`, () => cmsUsers.removeAvatar(t(siteId), username)).then((r) => confirmed(siteId, r)),
 
     twofaSetup: (siteId: string, username: string) => sendNow(`No new 2FA secret was made for ${username}`, () => cmsUsers.twofaSetup(t(siteId), username)),
 
     twofaEnable: (siteId: string, username: string, code: string) =>
-      sendNow(`2FA was not turned on for ${username}`, () => cmsUsers.twofaEnable(t(siteId), username, code)).catch(wrongCode),
+      sendNow(`2FA was not turned on for ${username}`, () => cmsUsers.twofaEnable(t(siteId), username, code))
+        .then((r) => twofaConfirmed(siteId, username, r))
+        .catch(wrongCode),
 
     twofaDisable: (siteId: string, username: string, code?: string) =>
-      sendNow(`2FA was not turned off for ${username}`, () => cmsUsers.twofaDisable(t(siteId), username, code)).catch(code === undefined ? rethrow : wrongCode),
+      sendNow(`2FA was not turned off for ${username}`, () => cmsUsers.twofaDisable(t(siteId), username, code))
+        .then((r) => twofaConfirmed(siteId, username, r))
+        .catch(code === undefined ? rethrow : wrongCode),
 
     async deleteApiKey(siteId: string, username: string, keyId: string): Promise<{ keyId: string }> {
       await sendNow('The key was not revoked', () => cmsUsers.deleteApiKey(t(siteId), username, keyId).catch(goneAlready));

@@ -256,7 +256,7 @@ for (const scheme of ['light', 'dark'] as const) {
 /** People, settings and the media library of a CMS site (issue 14). */
 for (const scheme of ['light', 'dark'] as const) {
   test(`users, settings and media library in ${scheme}`, async ({ browser }) => {
-    await withJournal(browser, scheme, { dismissToasts: true }, async ({ page, shot }) => {
+    await withJournal(browser, scheme, { dismissToasts: true }, async ({ page, site, shot }) => {
       await siteButton(page, JOURNAL).click();
       const pane = sitePane(page, JOURNAL);
       const areas = async (name: string) => {
@@ -284,6 +284,26 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.waitForTimeout(200);
       await shot('users-2fa');
       await page.keyboard.press('Escape');
+
+      // the accounts kept for offline reading (by choice), then read from that copy while the site is away
+      await pane.getByRole('button', { name: /^Offline copy/ }).click();
+      const choice = page.getByRole('dialog', { name: 'Accounts offline' });
+      await choice.getByRole('checkbox').check();
+      await expect(choice.getByText(/The copy holds/)).toBeVisible();
+      await shot('users-offline-choice');
+      await choice.getByRole('button', { name: 'Close', exact: true }).click();
+      site.faults.set({ route: '*', drop: true });
+      try {
+        await pane.getByRole('searchbox', { name: 'Search accounts' }).fill('a');
+        await page.keyboard.press('Enter');
+        await expect(pane.getByText(/the accounts are from Sitedesk’s copy/)).toBeVisible({ timeout: 20_000 });
+        await page.waitForTimeout(200);
+        await shot('users-offline');
+      } finally {
+        site.faults.clear();
+      }
+      await pane.getByRole('button', { name: 'Ask the site again' }).click();
+      await expect(pane.getByText(/the accounts are from Sitedesk’s copy/)).toHaveCount(0, { timeout: 20_000 });
 
       await areas('Settings');
       const nav = pane.getByRole('navigation', { name: 'Settings' });

@@ -266,3 +266,54 @@ test('People across two sites: one row per person joined by email, a column per 
     await second.close();
   }
 });
+
+test('the offline copy, only by choice: kept, read while the site is away (for reading only), and removed', async ({ page }) => {
+  await demo.connect(page);
+  const pane = await openArea(page, 'Demo', 'Users');
+  const table = pane.getByRole('table', { name: 'Accounts' });
+  await pane.getByRole('tab', { name: /^All/ }).click();
+  await expect(table.getByRole('button', { name: 'Open admin' })).toBeVisible();
+
+  const offline = pane.getByRole('button', { name: /^Offline copy/ });
+  await expect(offline).toContainText('Off');
+  await offline.click();
+  const choice = page.getByRole('dialog', { name: 'Accounts offline' });
+  await expect(choice.getByText('Nothing of these accounts is kept on this computer.')).toBeVisible();
+  await choice.getByRole('checkbox', { name: 'Keep a copy of Demo’s accounts on this computer' }).check();
+  await expect(choice.getByText(/The copy holds \d+ accounts, read/)).toBeVisible();
+  await choice.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(offline).toContainText('On');
+
+  demo.cms.faults.set({ route: '*', drop: true });
+  try {
+    await pane.getByRole('searchbox', { name: 'Search accounts' }).fill('admin');
+    await page.keyboard.press('Enter');
+    await expect(pane.getByText(/the accounts are from Sitedesk’s copy of .*Nothing can be changed until the site answers/)).toBeVisible({ timeout: 20_000 });
+    await expect(table.getByRole('button', { name: 'Open admin' })).toBeVisible();
+    await expect(pane.getByRole('button', { name: 'New account…' })).toHaveCount(0);
+    await table.getByRole('button', { name: 'Actions for admin' }).click();
+    await expect(page.getByRole('menuitem', { name: 'View…' })).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: 'Delete…' })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+
+    await table.getByRole('button', { name: 'Open admin' }).click();
+    const view = page.getByRole('dialog', { name: 'View admin' });
+    await expect(view.getByText(/this account is from Sitedesk’s copy of/)).toBeVisible();
+    await expect(view.getByRole('textbox', { name: /Email/ })).toBeDisabled();
+    await expect(view.getByRole('tab', { name: 'Two-factor sign-in' })).toHaveCount(0);
+    await expect(view.getByRole('button', { name: 'Save changes' })).toHaveCount(0);
+    await view.getByRole('button', { name: 'Close', exact: true }).click();
+    await expect(view).toBeHidden();
+  } finally {
+    demo.cms.faults.clear();
+  }
+  await pane.getByRole('button', { name: 'Ask the site again' }).click();
+  await expect(pane.getByText(/the accounts are from Sitedesk’s copy/)).toHaveCount(0, { timeout: 20_000 });
+  await expect(pane.getByRole('button', { name: 'New account…' })).toBeVisible();
+
+  await offline.click();
+  await choice.getByRole('checkbox', { name: 'Keep a copy of Demo’s accounts on this computer' }).uncheck();
+  await expect(choice.getByText('Nothing of these accounts is kept on this computer.')).toBeVisible();
+  await choice.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(offline).toContainText('Off');
+});

@@ -5,6 +5,8 @@
  * action and its result, API keys (the raw key once, and it really signs in), and a write while the
  * site is away: refused with the reason, nothing queued.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adminApi } from '../support/host-calls';
 import { withHost, type DemoHost } from '../support/demo-host';
@@ -202,5 +204,80 @@ describe('People across sites', () => {
     expect(onSecond).toMatchObject({ groups: ['editors'], writes: true, writesKnown: true }); // the real flavour lists its groups: editors write pages
     // admin is on both sites, one person
     expect(report.people.find((p) => p.usernames.includes('admin'))!.accounts.map((a) => a.siteId).sort()).toEqual([fx.site.id, second.id].sort());
+  });
+});
+
+describe('the offline copy of a site’s accounts (personal data: only by choice)', () => {
+  let fx: DemoHost;
+  beforeAll(async () => {
+    fx = await withHost({ sandbox: UNHURRIED });
+  });
+  afterAll(async () => {
+    await fx?.close();
+  });
+  const siteId = () => fx.site.id;
+  /** The database file and its WAL as bytes (the Host closed, so the WAL is checkpointed). */
+  const dbBytes = async (): Promise<string> => {
+    await fx.host.close();
+    const out = ['sitedesk.db', 'sitedesk.db-wal'].map((f) => (existsSync(join(fx.dir.path, f)) ? readFileSync(join(fx.dir.path, f)).toString('latin1') : '')).join('');
+    await fx.open();
+    return out;
+  };
+  const dropped = async <T>(fn: () => Promise<T>): Promise<T> => {
+    fx.cms.faults.set({ route: '*', drop: true });
+    try {
+      return await fn();
+    } finally {
+      fx.cms.faults.clear();
+    }
+  };
+
+  test('without the choice nothing is kept: the site away, the list is refused with the reason', async () => {
+    expect(await fx.call('users.offline', { siteId: siteId() })).toEqual({ keep: false, copiedAt: null, count: 0 });
+    const online = await fx.call('users.list', { siteId: siteId(), perPage: 10 });
+    expect(online.copiedAt).toBeUndefined();
+    expect(await dbBytes()).not.toContain(online.items[0]!.email);
+    const err = await dropped(() => fx.fails('users.list', { siteId: siteId(), perPage: 10 }));
+    expect(err.code).toMatch(/network|timeout/);
+  });
+
+  test('kept: read when chosen, answered with its time while the site is away (search applies, a tab cannot), changed with the site’s answers, an account deleted is gone from the file, and turned off it is gone whole', async () => {
+    const username = 'offline-copy-person';
+    const email = 'offline-copy-person@example.test';
+    await fx.call('users.create', { siteId: siteId(), user: { username, password: 'Long-enough-pass1', email, fullname: 'Copy Person' } });
+    const kept = await fx.call('users.setOffline', { siteId: siteId(), keep: true });
+    const total = (await fx.call('users.list', { siteId: siteId(), perPage: 1 })).total!;
+    expect(kept).toMatchObject({ keep: true, copiedAt: expect.any(String), count: total });
+
+    await fx.call('users.update', { siteId: siteId(), username, etag: null, changes: { fullname: 'Copy Person Changed' } });
+    await dropped(async () => {
+      const page = await fx.call('users.list', { siteId: siteId(), perPage: 10 });
+      expect(page).toMatchObject({ copiedAt: kept.copiedAt, total, more: true });
+      expect(page.items).toHaveLength(10);
+      const found = await fx.call('users.list', { siteId: siteId(), search: 'COPY-PERSON' });
+      expect(found.items.map((u) => u.username)).toEqual([username]);
+      expect(found.items[0]!.fullname).toBe('Copy Person Changed'); // the change the site confirmed
+      const tab = await fx.call('users.list', { siteId: siteId(), filter: 'members', perPage: 10 });
+      expect(tab).toMatchObject({ filterIgnored: true, total });
+      const one = await fx.call('users.get', { siteId: siteId(), username });
+      expect(one).toMatchObject({ copiedAt: kept.copiedAt, etag: null, user: { email } });
+      // the account form was kept with the copy (not personal), so the account opens offline
+      const form = await fx.call('users.form', { siteId: siteId() });
+      expect(form.copiedAt).toEqual(expect.any(String));
+      expect(form.permissions.length).toBeGreaterThan(0);
+      // a change while away is still refused: the copy is for reading
+      const err = await fx.fails('users.update', { siteId: siteId(), username, etag: null, changes: { fullname: 'Offline' } });
+      expect(err.message).toMatch(/nothing waits to be sent/);
+    });
+
+    await fx.call('users.delete', { siteId: siteId(), username });
+    expect((await fx.call('users.offline', { siteId: siteId() })).count).toBe(total - 1);
+    expect(await dbBytes()).not.toContain(email);
+
+    const other = (await fx.call('users.list', { siteId: siteId(), perPage: 5 })).items.find((u) => u.email)!;
+    expect(await dbBytes()).toContain(other.email);
+    expect(await fx.call('users.setOffline', { siteId: siteId(), keep: false })).toEqual({ keep: false, copiedAt: null, count: 0 });
+    expect(await dbBytes()).not.toContain(other.email);
+    expect((await dropped(() => fx.fails('users.get', { siteId: siteId(), username: other.username }))).code).toMatch(/network|timeout/);
   });
 });

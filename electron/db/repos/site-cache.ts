@@ -9,6 +9,7 @@ export function siteCacheRepo(db: Db) {
   const put = db.prepare<[string, string, string, string]>(
     'INSERT INTO site_cache (site_id, key, value, fetched_at) VALUES (?, ?, ?, ?) ON CONFLICT (site_id, key) DO UPDATE SET value = excluded.value, fetched_at = excluded.fetched_at',
   );
+  const remove = db.prepare<[string, string]>('DELETE FROM site_cache WHERE site_id = ? AND key = ?');
   return {
     get<T>(siteId: string, key: string): { value: T; fetchedAt: string } | undefined {
       const row = get.get(siteId, key);
@@ -21,6 +22,9 @@ export function siteCacheRepo(db: Db) {
     },
     put(siteId: string, key: string, value: unknown, now = new Date().toISOString()): void {
       put.run(siteId, key, JSON.stringify(value), now);
+    },
+    remove(siteId: string, key: string): void {
+      remove.run(siteId, key);
     },
   };
 }

@@ -4,7 +4,7 @@
  * a client-side sort of the rows loaded (the site declares which columns sort), and the changes
  * made from here reflected without reading the list again.
  */
-import type { CmsUser, UserListExtensions } from '../../../electron/contract/index';
+import type { CmsUser, UserListExtensions, UsersOfflineState } from '../../../electron/contract/index';
 import { invoke } from '../../lib/client';
 import { AppError } from '../../lib/errors';
 
@@ -22,6 +22,13 @@ export class UsersState {
   error = $state<AppError | null>(null);
   /** Rows of the list the site sent that could not be read, each saying why. */
   unreadable = $state<string[]>([]);
+  /** The time of Sitedesk's copy the list was answered from (the site did not answer); null when the site answered. */
+  copiedAt = $state<string | null>(null);
+  /** The copy could not apply the tab's rule (it is the site's): every account in it is listed. */
+  filterIgnored = $state(false);
+  /** Whether a copy of the accounts is kept for offline reading (null while unknown). */
+  offline = $state.raw<UsersOfflineState | null>(null);
+  offlineBusy = $state(false);
   filter = $state('all');
   search = $state('');
   sort = $state<SortKey>(null);
@@ -50,6 +57,10 @@ export class UsersState {
   }
 
   async start(): Promise<void> {
+    void invoke('users.offline', { siteId: this.siteId }).then(
+      (o) => (this.offline = o),
+      () => undefined,
+    );
     try {
       this.ext = await invoke('users.extensions', { siteId: this.siteId });
       this.filter = this.ext.defaultFilter;
@@ -87,11 +98,23 @@ export class UsersState {
       this.rows = [...this.rows, ...page.items.filter((u) => !known.has(u.username))];
       this.total = page.total;
       this.more = page.more;
+      this.copiedAt = page.copiedAt ?? null;
+      this.filterIgnored = page.filterIgnored === true;
       if (page.unreadable) this.unreadable = [...this.unreadable, ...page.unreadable];
     } catch (err) {
       if (mine === this.#seq) this.error = AppError.from(err);
     } finally {
       if (mine === this.#seq) this.loading = false;
+    }
+  }
+
+  /** Keeps a copy of the accounts on this computer for offline reading, or removes it. */
+  async setOffline(keep: boolean): Promise<void> {
+    this.offlineBusy = true;
+    try {
+      this.offline = await invoke('users.setOffline', { siteId: this.siteId, keep });
+    } finally {
+      this.offlineBusy = false;
     }
   }
 
