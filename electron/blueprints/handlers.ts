@@ -7,6 +7,7 @@ export function blueprintsHandlers(blueprints: Lazy<BlueprintsService>): Handler
   return {
     'blueprints.templates': ({ siteId }) => blueprints().templates(siteId),
     'blueprints.page': ({ siteId, template }) => blueprints().page(siteId, template),
+    'blueprints.pluginPage': ({ siteId, plugin, pageId }) => blueprints().pluginPage(siteId, plugin, pageId),
     'blueprints.options': ({ siteId, callable }) => blueprints().options(siteId, callable),
   };
 }

@@ -13,6 +13,7 @@ export function blueprintsService(deps: SiteCallDeps) {
   return {
     templates: (siteId: string) => cmsBlueprints.templates(read(siteId)),
     page: (siteId: string, template: string) => cmsBlueprints.page(read(siteId), template),
+    pluginPage: (siteId: string, plugin: string, pageId: string) => cmsBlueprints.pluginPage(read(siteId), plugin, pageId),
     options(siteId: string, callable: string): Promise<BlueprintOption[]> {
       const key = `${siteId}\u0000${callable}`;
       let p = resolved.get(key);

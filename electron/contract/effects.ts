@@ -75,6 +75,7 @@ export const channelEffects = {
 
   'blueprints.templates': 'read',
   'blueprints.page': 'read',
+  'blueprints.pluginPage': 'read',
   // GET /data/resolve: a field's options
   'blueprints.options': 'read',
 

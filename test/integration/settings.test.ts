@@ -88,6 +88,19 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(Object.keys(err.fields ?? {})).toContain('author.email');
   });
 
+  test('a plugin’s admin page form: its own blueprint, the plugin’s form under the plugin’s name, a missing page said in words', async () => {
+    const notes = await fx.call('blueprints.pluginPage', { siteId: fx.site.id, plugin: 'team-notes', pageId: 'notes' });
+    expect(notes).toMatchObject({ name: 'notes', title: 'Notes' });
+    const flat = (fs: BlueprintField[]): BlueprintField[] => fs.flatMap((f) => [f, ...flat(f.fields ?? [])]);
+    expect(flat(notes.fields).find((f) => f.name === 'notes')).toMatchObject({ type: 'list' });
+    const own = await fx.call('blueprints.pluginPage', { siteId: fx.site.id, plugin: 'email', pageId: 'email' });
+    expect(flat(own.fields).length).toBeGreaterThan(1);
+    const missing = await fx.fails('blueprints.pluginPage', { siteId: fx.site.id, plugin: 'team-notes', pageId: 'other' });
+    expect(missing).toMatchObject({ code: 'not_found', message: expect.stringMatching(/other/) });
+    const bad = await fx.fails('blueprints.pluginPage', { siteId: fx.site.id, plugin: 'team-notes', pageId: '../users' });
+    expect(bad.code).toBe('invalid_input');
+  });
+
   test('the site away: the copy with its time, and a save refused with the reason, nothing queued', async () => {
     await fx.call('settings.open', { siteId: fx.site.id, scope: 'media' });
     fx.cms.faults.set({ route: '*', drop: true });

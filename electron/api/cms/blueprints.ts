@@ -86,15 +86,28 @@ export const cmsBlueprints = {
    * not allow encoded slashes (Apache's default).
    */
   async page(t: Transport, template: string): Promise<PageBlueprint> {
-    const call: CallOptions = { path: `/blueprints/pages/${routePath(template)}` };
-    const r = await request(t, call);
-    const d = parseAnswer(
-      v.looseObject({ name: v.optional(v.nullable(v.string())), title: v.optional(v.nullable(v.string())), fields: v.optional(v.nullable(v.union([v.array(Field), v.record(v.string(), Field)])), []) }),
-      r.data,
-      t,
-      'a blueprint',
-      callName(call),
-    );
-    return { name: d.name ?? template, title: d.title ?? template, fields: listOf(d.fields ?? []) };
+    return formOf(t, { path: `/blueprints/pages/${routePath(template)}` }, template);
+  },
+
+  /**
+   * A plugin's admin page form (`/blueprints/plugins/{plugin}/pages/{pageId}`): the plugin's
+   * `admin/blueprints/{pageId}`, or its own form when the page is named after the plugin. The real
+   * route's placeholder takes no slash, so each name is one path segment.
+   */
+  pluginPage(t: Transport, plugin: string, pageId: string): Promise<PageBlueprint> {
+    return formOf(t, { path: `/blueprints/plugins/${encodeURIComponent(plugin)}/pages/${encodeURIComponent(pageId)}` }, pageId);
   },
 };
+
+/** A form answered as `{name, title, fields}` (fields a list, or the document's map by name). */
+async function formOf(t: Transport, call: CallOptions, fallbackName: string): Promise<PageBlueprint> {
+  const r = await request(t, call);
+  const d = parseAnswer(
+    v.looseObject({ name: v.optional(v.nullable(v.string())), title: v.optional(v.nullable(v.string())), fields: v.optional(v.nullable(v.union([v.array(Field), v.record(v.string(), Field)])), []) }),
+    r.data,
+    t,
+    'a blueprint',
+    callName(call),
+  );
+  return { name: d.name ?? fallbackName, title: d.title ?? fallbackName, fields: listOf(d.fields ?? []) };
+}
