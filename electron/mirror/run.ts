@@ -166,8 +166,18 @@ export class MirrorRun {
     return etaOf({
       requestsLeft: Math.max(0, this.counts.todo),
       perSecond: span ? this.finishedAt.length / (span / 1000) : null,
-      pace: this.t.pacer?.pace() ?? null,
+      pace: this.pace(),
     });
+  }
+
+  /** The site's request budget; null once the site is gone (its removal races a last progress report). */
+  private pace() {
+    try {
+      return this.t.pacer?.pace() ?? null;
+    } catch (err) {
+      if (isAppError(err) && err.code === 'not_found') return null;
+      throw err;
+    }
   }
 
   /** A request came back (the throughput of the time estimate). */
@@ -177,6 +187,7 @@ export class MirrorRun {
   }
 
   private emit(force = false): void {
+    if (this.stopping === 'drop') return; // the site is being removed: nobody waits for its progress
     const now = Date.now();
     if (!force && now - this.lastEmit < EMIT_MS) return;
     this.lastEmit = now;

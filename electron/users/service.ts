@@ -99,6 +99,7 @@ export function usersService(deps: SiteCallDeps & { siteCache: SiteCacheRepo; no
 
     /** Turning it on reads the accounts now (the site away: at the next read); off removes the copy. */
     async setOffline(siteId: string, keep: boolean): Promise<UsersOfflineState> {
+      deps.sessions.get(siteId); // a site that does not exist (or is not a CMS site) is said, not stored
       copy.setKeep(siteId, keep);
       if (keep) await refreshCopy(siteId);
       return copy.state(siteId);
