@@ -33,7 +33,7 @@ export const AREAS: AreaRegistry = {
     { id: 'changes', label: 'Changes', icon: CloudUpload, load: () => import('./views/sync/ChangesArea.svelte') },
     { id: 'users', label: 'Users', icon: Users, load: () => import('./views/users/UsersArea.svelte') },
     { id: 'settings', label: 'Settings', icon: Settings, load: () => import('./views/settings/SettingsArea.svelte') },
-    { id: 'packages', label: 'Packages', icon: Package },
+    { id: 'packages', label: 'Packages', icon: Package, load: () => import('./views/packages/PackagesArea.svelte') },
     { id: 'dashboard', label: 'Dashboard', icon: LayoutDashboard },
     { id: 'scheduler', label: 'Scheduler', icon: CalendarClock },
     { id: 'webhooks', label: 'Webhooks', icon: Webhook },

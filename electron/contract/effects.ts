@@ -162,6 +162,18 @@ export const channelEffects = {
 
   // the site's media library; an upload's chunks are staged in the Host until library.upload sends them
   'library.list': 'read',
+  'packages.installed': 'read',
+  'packages.document': 'read',
+  'packages.coreChangelog': 'read',
+  'packages.updates': 'read',
+  'packages.updatesAcross': 'read',
+  'packages.repository': 'read',
+  'packages.repositoryPackage': 'read',
+  'packages.uploadChunk': 'local',
+  // starts the work and answers at once; each job then writes to its site (install, update, remove …)
+  'packages.run': 'site-write',
+  'packages.jobs': 'read',
+  'packages.clearJobs': 'local',
   'library.uploadChunk': 'local',
   'library.upload': 'site-write',
   'library.delete': 'site-write',

@@ -22,6 +22,7 @@ import { databaseChannels, databaseEvents } from './database';
 import { settingsChannels, settingsEvents } from './settings';
 import { usersChannels, usersEvents } from './users';
 import { libraryChannels, libraryEvents } from './library';
+import { packagesChannels, packagesEvents } from './packages';
 
 export * from './errors';
 export * from './app';
@@ -45,6 +46,7 @@ export * from './database';
 export * from './settings';
 export * from './users';
 export * from './library';
+export * from './packages';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */
@@ -65,6 +67,7 @@ export const channels = {
   ...settingsChannels,
   ...usersChannels,
   ...libraryChannels,
+  ...packagesChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -85,6 +88,7 @@ export const events = {
   ...settingsEvents,
   ...usersEvents,
   ...libraryEvents,
+  ...packagesEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

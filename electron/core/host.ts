@@ -26,6 +26,7 @@ import { blueprintsService, type BlueprintsService } from '../blueprints/service
 import { settingsService, type SettingsService } from '../settings/service';
 import { usersService, type UsersService } from '../users/service';
 import { libraryService, type LibraryService } from '../library/service';
+import { packagesService, type PackagesService } from '../packages/service';
 import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
@@ -45,6 +46,7 @@ import { blueprintsHandlers } from '../blueprints/handlers';
 import { settingsHandlers } from '../settings/handlers';
 import { usersHandlers } from '../users/handlers';
 import { libraryHandlers } from '../library/handlers';
+import { packagesHandlers } from '../packages/handlers';
 import { syncHandlers } from '../sync/handlers';
 import { mirrorHandlers } from '../mirror/handlers';
 import { searchHandlers } from '../search/handlers';
@@ -103,6 +105,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let settings: SettingsService | undefined;
   let users: UsersService | undefined;
   let library: LibraryService | undefined;
+  let packages: PackagesService | undefined;
   let sync: SyncService | undefined;
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
@@ -189,6 +192,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
 
   /** The background loops stop (auto-sync, mirror runs); what they had done is in the file. */
   function stopServices(): Promise<void> {
+    packages?.close();
     offline?.close();
     offline = undefined;
     integrity?.cancel();
@@ -232,6 +236,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         apiKeys.forget(id);
         s.dropped(id);
         store?.dropped(id);
+        packages?.dropSite(id);
         void mirror?.dropped(id);
         offline?.connectivity.forget(id);
       },
@@ -250,6 +255,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     settings = settingsService({ ...calls, siteCache: r.siteCache });
     users = usersService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     library = libraryService({ ...calls, siteCache: r.siteCache, progress: (p) => emit('library.progress', p), ...(opts.now ? { now: opts.now } : {}) });
+    packages = packagesService({ ...calls, siteCache: r.siteCache, siteName: (id) => r.sites.get(id)?.name, emit: (job) => emit('packages.job', job), ...(opts.now ? { now: opts.now } : {}) });
     const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
     sync = sy;
     const m = mirrorService({ sites: r.sites, rows, sessions: s, pages: r.pages, repo: r.mirror, prefs: r.prefs, siteCache: r.siteCache, emit: (p) => emit('mirror.progress', p) });
@@ -329,6 +335,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...settingsHandlers(() => need(settings)),
     ...usersHandlers(() => need(users)),
     ...libraryHandlers(() => need(library)),
+    ...packagesHandlers(() => need(packages)),
     ...syncHandlers(() => need(sync)),
     ...mirrorHandlers(() => need(mirror)),
     ...searchHandlers(() => need(search)),

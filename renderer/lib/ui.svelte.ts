@@ -16,6 +16,8 @@ class Ui {
   search = $state(false);
   /** The People view: the accounts of every signed-in site, joined into people. */
   people = $state(false);
+  /** The updates across sites: every pending update of every signed-in site, updated in one run. */
+  updates = $state(false);
   /** Modal dialogs currently open (Dialog/ConfirmDialog register themselves). */
   modalCount = $state(0);
   /** Where focus goes when the current dialog closes, when the element that opened it is gone (menus). */

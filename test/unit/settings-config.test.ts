@@ -54,8 +54,15 @@ describe('the configuration client against the real service', () => {
     expect((await cmsPackages.installedThemes(t)).map((p) => p.slug)).toEqual(['quark2']);
   });
 
-  test('a package whose slug could climb a path is refused with the route named', async () => {
-    const { t } = transport(() => reply({ data: [{ slug: '../etc', name: 'x' }] }));
+  test('a package whose slug could climb a path is set aside with its reason; the others are read', async () => {
+    const { t } = transport(() => reply({ data: [{ slug: '../etc', name: 'x' }, { slug: 'email', name: 'Email', enabled: true }] }));
+    const read = await cmsPackages.installed(t, 'plugin');
+    expect(read.items.map((p) => p.slug)).toEqual(['email']);
+    expect(read.problems).toEqual([expect.stringMatching(/^\.\.\/etc: /)]);
+    expect((await cmsPackages.installedPlugins(t)).map((p) => p.slug)).toEqual(['email']);
+  });
+  test('an answer that is not a list is refused with the route named', async () => {
+    const { t } = transport(() => reply({ data: { slug: 'email' } }));
     await expect(cmsPackages.installedPlugins(t)).rejects.toMatchObject({ code: 'bad_response', message: expect.stringContaining('GET /gpm/plugins') });
   });
 });
