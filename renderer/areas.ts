@@ -14,6 +14,7 @@ import CloudUpload from '@lucide/svelte/icons/cloud-upload';
 import Users from '@lucide/svelte/icons/users';
 import Settings from '@lucide/svelte/icons/settings';
 import Package from '@lucide/svelte/icons/package';
+import Server from '@lucide/svelte/icons/server';
 import LayoutDashboard from '@lucide/svelte/icons/layout-dashboard';
 import CalendarClock from '@lucide/svelte/icons/calendar-clock';
 import Webhook from '@lucide/svelte/icons/webhook';
@@ -34,6 +35,7 @@ export const AREAS: AreaRegistry = {
     { id: 'users', label: 'Users', icon: Users, load: () => import('./views/users/UsersArea.svelte') },
     { id: 'settings', label: 'Settings', icon: Settings, load: () => import('./views/settings/SettingsArea.svelte') },
     { id: 'packages', label: 'Packages', icon: Package, load: () => import('./views/packages/PackagesArea.svelte') },
+    { id: 'system', label: 'System', icon: Server, load: () => import('./views/system/SystemArea.svelte') },
     { id: 'dashboard', label: 'Dashboard', icon: LayoutDashboard },
     { id: 'scheduler', label: 'Scheduler', icon: CalendarClock },
     { id: 'webhooks', label: 'Webhooks', icon: Webhook },

@@ -174,6 +174,10 @@ export const channelEffects = {
   'packages.run': 'site-write',
   'packages.jobs': 'read',
   'packages.clearJobs': 'local',
+  'system.info': 'read',
+  // empties the site's caches: changes no content, but it is a write the site does
+  'system.clearCache': 'site-write',
+  'system.reports': 'read',
   'library.uploadChunk': 'local',
   'library.upload': 'site-write',
   'library.delete': 'site-write',

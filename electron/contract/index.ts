@@ -23,6 +23,7 @@ import { settingsChannels, settingsEvents } from './settings';
 import { usersChannels, usersEvents } from './users';
 import { libraryChannels, libraryEvents } from './library';
 import { packagesChannels, packagesEvents } from './packages';
+import { systemChannels, systemEvents } from './system';
 
 export * from './errors';
 export * from './app';
@@ -47,6 +48,7 @@ export * from './settings';
 export * from './users';
 export * from './library';
 export * from './packages';
+export * from './system';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */
@@ -68,6 +70,7 @@ export const channels = {
   ...usersChannels,
   ...libraryChannels,
   ...packagesChannels,
+  ...systemChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -89,6 +92,7 @@ export const events = {
   ...usersEvents,
   ...libraryEvents,
   ...packagesEvents,
+  ...systemEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

@@ -54,7 +54,7 @@ export function isDemoAccount(me: Pick<Me, 'access' | 'superAdmin' | 'demoMode'>
   return allowed(me.access, 'api.demo') && !isSuper(me);
 }
 
-export type CmsArea = 'pages' | 'translations' | 'media' | 'library' | 'users' | 'settings' | 'packages' | 'dashboard' | 'scheduler' | 'webhooks' | 'audit' | 'mailer';
+export type CmsArea = 'pages' | 'translations' | 'media' | 'library' | 'users' | 'settings' | 'packages' | 'system' | 'dashboard' | 'scheduler' | 'webhooks' | 'audit' | 'mailer';
 
 /** The permission each area needs to open (reading); writing needs the `.write` sibling where one exists. */
 export const AREA_PERMISSION: Record<CmsArea, string> = {
@@ -65,6 +65,8 @@ export const AREA_PERMISSION: Record<CmsArea, string> = {
   users: 'api.users.read',
   settings: 'api.config.read',
   packages: 'api.gpm.read',
+  // each of its panels asks the site for its own permission (info: api.system.read, the cache: api.system.write) and says a refusal
+  system: 'api.access',
   dashboard: 'api.access',
   scheduler: 'api.system.write',
   webhooks: 'api.config.read',
