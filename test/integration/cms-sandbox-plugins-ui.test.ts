@@ -214,14 +214,17 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(sb.events.list('onApiPluginPageInfo')[0]!.data).toMatchObject({ plugin: 'team-notes', user: 'admin' });
     const form = ok(await api.get(`/blueprints/plugins/team-notes/pages/${def.blueprint}`));
     expect(form.fields.map((f: Json) => f.name)).toEqual(['notes_section', 'notes']);
-    const bad = await editor.patch(def.save_endpoint, { notes: [{ title: ' ', body: 'x' }, { title: 'Fine', pinned_until: '2026-02-30' }, { title: 'Also fine', pinned_until: '2026-12-01' }] });
+    // the list's colour is the plugin's own field type, whose script the site serves
+    expect(form.fields[1].fields.find((f: Json) => f.name === 'notes.color')).toEqual({ name: 'notes.color', type: 'note-color', label: 'Colour' });
+    const bad = await editor.patch(def.save_endpoint, { notes: [{ title: ' ', body: 'x' }, { title: 'Fine', pinned_until: '2026-02-30' }, { title: 'Also fine', pinned_until: '2026-12-01', color: 'red' }] });
     expect(expectProblem(bad, 422).errors).toEqual([
       { field: 'notes.0.title', message: 'Invalid input in "Title"' },
       { field: 'notes.1.pinned_until', message: 'Invalid input in "Pinned until"' },
+      { field: 'notes.2.color', message: 'Invalid input in "Colour"' },
     ]);
     expect(expectProblem(await editor.patch(def.save_endpoint, { notes: 'nope' }), 422).errors).toEqual([{ field: 'notes', message: 'Invalid input in "Notes"' }]);
     const saved = [
-      { title: 'Launch checklist', body: 'Ship on Friday', pinned_until: '2026-12-01' },
+      { title: 'Launch checklist', body: 'Ship on Friday', pinned_until: '2026-12-01', color: '#ffd84d' },
       { title: 'Old news', body: '', pinned_until: '2020-01-01' },
     ];
     expect(ok(await editor.patch(def.save_endpoint, { notes: saved }))).toEqual({ notes: saved });
@@ -291,6 +294,23 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(again.text).toBe('');
       expect((await gpmReader.get(route, { 'If-None-Match': '"other"' })).status).toBe(200);
     }
+    // which package serves a field type, and a package's field scripts in one answer
+    expect(ok(await gpmReader.get('/custom-fields'))).toEqual({ 'note-color': { slug: 'team-notes', kind: 'plugins' }, 'accent-swatch': { slug: 'quark2', kind: 'themes' } });
+    const bundle = await gpmReader.get('/gpm/plugins/team-notes/fields');
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('cache-control')).toBe('private, no-cache');
+    expect(Object.keys(bundle.body)).toEqual(['note-color']);
+    expect(bundle.body['note-color']).toBe((await gpmReader.get('/gpm/plugins/team-notes/field/note-color')).text);
+    expect((await gpmReader.get('/gpm/plugins/team-notes/fields', { 'If-None-Match': bundle.headers.get('etag')! })).status).toBe(304);
+    expect(Object.keys((await gpmReader.get('/gpm/themes/quark2/fields')).body)).toEqual(['accent-swatch']);
+    expect((await gpmReader.get('/gpm/plugins/login/fields')).body).toEqual([]);
+    expectProblem(await gpmReader.get('/gpm/plugins/nothing/fields'), 404);
+    expectProblem(await viewer.get('/gpm/themes/quark2/fields'), 403);
+    expectProblem(await viewer.get('/custom-fields'), 403);
+    expectProblem(await anon.get('/custom-fields'), 401);
+    await setEnabled('team-notes', false);
+    expect(ok(await gpmReader.get('/custom-fields'))).toEqual({ 'accent-swatch': { slug: 'quark2', kind: 'themes' } });
+    await setEnabled('team-notes', true);
     // a package without that script, a package not installed, a slug that is not a name
     expect(expectProblem(await gpmReader.get('/gpm/plugins/team-notes/page-script'), 404).detail).toBe("Page component not found for plugin 'team-notes'.");
     expectProblem(await gpmReader.get('/gpm/plugins/team-notes/field/nothing'), 404);

@@ -237,6 +237,8 @@ export interface Note {
   body: string;
   /** YYYY-MM-DD or null */
   pinned_until: string | null;
+  /** `#rrggbb`, the plugin's own `note-color` field; absent when not chosen */
+  color?: string;
 }
 
 function settingsOf(ctx: CmsContext, slug: string): { info: NonNullable<ReturnType<typeof scopeInfo>>; data: Data } {

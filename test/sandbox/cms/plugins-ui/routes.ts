@@ -31,6 +31,11 @@
  *                                         an ETag. Both: If-None-Match → 304; 404 package not
  *                                         installed or no such script; a slug that is not a name
  *                                         (`..`): real 422, spec 404
+ *   GET    /custom-fields                 api.gpm.read; {fieldType: {slug, kind}} over enabled plugins and
+ *                                         installed themes (how a client finds a field type's script)
+ *   GET    /gpm/plugins/{slug}/fields, /gpm/themes/{slug}/fields
+ *                                         api.gpm.read; every field script of the package as JSON
+ *                                         {type: code}; `private, no-cache`, an ETag, 304; 404
  *   GET    /translations/{lang}           public; ?prefix=
  *   GET    /system/info                   api.system.read
  *   DELETE /cache                         api.system.write; ?scope= all|standard (default)|images|
@@ -39,7 +44,8 @@
  * and the routes the demo plugins register for themselves (only while enabled; 404 otherwise):
  *
  *   GET    /team-notes/notes              api.access; {data: {notes: [{title, body, pinned_until}]}}
- *   PATCH  /team-notes/notes              api.pages.write; {notes: […]} replaces them; 422 with
+ *   PATCH  /team-notes/notes              api.pages.write; {notes: […]} replaces them (`color`, the
+ *                                         plugin's own field type, kept when given); 422 with
  *                                         `errors: [{field: 'notes.0.title', message}]`
  *   GET    /team-notes/badge              api.access; {data: {count}} (pinned notes)
  *   GET    /team-notes/export             api.access; the notes as a JSON attachment
@@ -62,7 +68,7 @@ import { PLUGINS, THEMES } from '../site/extensions';
 import { fieldIndex } from '../site/form-parts';
 import { checkField, filterValue } from '../site/validation';
 import { collect, enabled, healthRun, installed, pageDefinitionFile, pageFromEvent, passes, runAction, siteHealth, teamNotes, type Decl, type Note } from './demo-plugins';
-import { packageScript, SCRIPTS_MTIME } from './scripts';
+import { packageFieldTypes, packageScript, SCRIPTS_MTIME } from './scripts';
 import { CACHE_SCOPES, CacheFolders, reports, systemInfo, type CacheScope } from './system';
 import { languageChain, translateLabel, translationsFor } from './translations';
 
@@ -184,6 +190,29 @@ export function registerPluginUiRoutes(router: Router, ctx: CmsContext): { cache
   script('/gpm/plugins/{slug}/widget-script', gpmRead, (p) => ({ kind: 'plugins', slug: p.slug!, folder: 'widgets', name: base(p.slug!), missing: `Widget component not found for plugin '${p.slug}'.` }));
   script('/gpm/plugins/{slug}/panel-script', gpmRead, (p) => ({ kind: 'plugins', slug: p.slug!, folder: 'panels', name: base(p.slug!), missing: `Panel component not found for plugin '${p.slug}'.` }));
   script('/gpm/plugins/{slug}/modal-script/{modalId}', gpmRead, (p) => ({ kind: 'plugins', slug: p.slug!, folder: 'modals', name: base(p.modalId!), missing: `Modal component '${p.modalId}' not found for plugin '${p.slug}'.` }));
+
+  router.on('GET', '/custom-fields', (req, res, _p, url) => {
+    authorize(ctx, req, url, 'api.gpm.read');
+    const all: Record<string, { slug: string; kind: 'plugins' | 'themes' }> = {};
+    for (const slug of Object.keys(PLUGINS)) if (isOn(slug)) for (const type of packageFieldTypes('plugins', slug)) all[type] = { slug, kind: 'plugins' };
+    for (const slug of Object.keys(THEMES)) for (const type of packageFieldTypes('themes', slug)) all[type] = { slug, kind: 'themes' };
+    json(res, 200, { data: Object.keys(all).length ? all : [] });
+  });
+
+  for (const kind of ['plugins', 'themes'] as const) {
+    router.on('GET', `/gpm/${kind}/{slug}/fields`, (req, res, params, url) => {
+      authorize(ctx, req, url, 'api.gpm.read');
+      requirePackage(kind, params.slug!);
+      const scripts = Object.fromEntries(packageFieldTypes(kind, params.slug!).map((type) => [type, packageScript(kind, params.slug!, 'fields', type)!]));
+      const bytes = Buffer.from(JSON.stringify(Object.keys(scripts).length ? scripts : []), 'utf8');
+      const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-cache', ETag: `"${createHash('md5').update(Object.keys(scripts).map((t) => `${t}.js:${SCRIPTS_MTIME}:${Buffer.byteLength(scripts[t]!)}`).join('|')).digest('hex')}"` };
+      if (etagMatches(header(req, 'if-none-match'), headers.ETag)) {
+        res.writeHead(304, headers).end();
+        return;
+      }
+      res.writeHead(200, { ...headers, 'Content-Length': String(bytes.length) }).end(bytes);
+    });
+  }
 
   function serveScript(req: IncomingMessage, res: ServerResponse, source: string): void {
     const bytes = Buffer.from(source, 'utf8');
@@ -324,7 +353,9 @@ function checkNotes(raw: unknown): Note[] {
     if (pinned !== null && !(typeof pinned === 'string' && DATE.test(pinned) && !Number.isNaN(Date.parse(`${pinned}T00:00:00Z`)) && new Date(`${pinned}T00:00:00Z`).toISOString().startsWith(pinned))) {
       errors.push({ field: `notes.${i}.pinned_until`, message: 'Invalid input in "Pinned until"' });
     }
-    return { title, body: typeof body === 'string' ? body : '', pinned_until: pinned as string | null };
+    const color = n.color === undefined || n.color === null || n.color === '' ? null : n.color;
+    if (color !== null && !(typeof color === 'string' && /^#[0-9a-f]{6}$/i.test(color))) errors.push({ field: `notes.${i}.color`, message: 'Invalid input in "Colour"' });
+    return { title, body: typeof body === 'string' ? body : '', pinned_until: pinned as string | null, ...(typeof color === 'string' ? { color } : {}) };
   });
   if (errors.length) throw fieldProblem(422, 'The submitted data did not pass blueprint validation.', errors);
   return notes;

@@ -135,5 +135,14 @@ export function packageScript(kind: 'plugins' | 'themes', slug: string, folder: 
   return SCRIPTS[`${kind}/${slug}/${folder}/${name}`] ?? null;
 }
 
+/** The field types a package ships scripts for (admin-next/fields/*.js), sorted. */
+export function packageFieldTypes(kind: 'plugins' | 'themes', slug: string): string[] {
+  const prefix = `${kind}/${slug}/fields/`;
+  return Object.keys(SCRIPTS)
+    .filter((k) => k.startsWith(prefix))
+    .map((k) => k.slice(prefix.length))
+    .sort();
+}
+
 /** Stands in for the files' modification time (the real ETag is `"<mtime hex>-<size hex>"`). */
 export const SCRIPTS_MTIME = 1_795_000_000;

@@ -5,7 +5,8 @@
  *
  *   - api, email, login: forms of their own; `email` keeps an SMTP password (a `password` field),
  *     `api` a signing secret that no form shows (masked by its name, as the real service does);
- *   - team-notes: a demo plugin with an admin page `notes` of its own form;
+ *   - team-notes: a demo plugin with an admin page `notes` of its own form (its `note-color` field
+ *     is the plugin's own field type, with a script);
  *   - site-health: a demo plugin with a settings panel form `health-settings` (what it adds to the
  *     admin is in ../plugins-ui/demo-plugins.ts, with team-notes');
  *   - problems: installed but disabled, without a form (its blueprint answers 404, its settings read);
@@ -110,7 +111,7 @@ export const PLUGINS: Record<string, Extension> = {
             style: 'vertical',
             btnLabel: 'Add note',
             collapsed: false,
-            fields: [text('notes.title', 'Title', { validate: { required: true } }), { name: 'notes.body', type: 'textarea', label: 'Text', rows: 4 }, { name: 'notes.pinned_until', type: 'date', label: 'Pinned until' }],
+            fields: [text('notes.title', 'Title', { validate: { required: true } }), { name: 'notes.body', type: 'textarea', label: 'Text', rows: 4 }, { name: 'notes.pinned_until', type: 'date', label: 'Pinned until' }, { name: 'notes.color', type: 'note-color', label: 'Colour' }],
           },
         ],
       },
