@@ -184,6 +184,13 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(list[1]).toMatchObject({ provider: 'core', component: null, meta: { gate: false, sandbox: true, leak_count: 0 } });
     expect(list[4]).toMatchObject({ provider: 'site-health', component: 'health-report', status: 'warning', items: expect.arrayContaining([{ check: 'Disk use', status: 'warning', detail: '86% used (warning at 80%)' }]) });
     expect(sb.events.list('onApiGenerateReports')[0]!.data).toEqual(real ? { reports: ids(list) } : { reports: ids(list), user: 'sysreader' });
+    expect(list[0]).toEqual({ id: 'security-check', title: 'Grav Security Check', provider: 'core', component: null, status: 'success', message: 'Security Scan complete: No issues found.', items: [] });
+    // a page that carries a script: the report names its route and, as the real one does, the rule that matched
+    const route = sb.content.tree().pages[3]!.route;
+    sb.editPage({ route, content: 'Hello <script>alert(1)</script>', header: { summary: '<a href="javascript:alert(1)">x</a>' } });
+    const flagged = (ok(await api.get('/reports')) as Json[])[0]!;
+    expect(flagged).toMatchObject({ status: 'warning', message: 'Security Scan complete: 2 potential XSS issues found...' });
+    expect(flagged.items).toEqual(expect.arrayContaining([{ route, field: 'dangerous_tags' }, { route, field: 'invalid_protocols' }]));
     await setEnabled('problems', true);
     const withProblems = ok(await api.get('/reports')) as Json[];
     expect(ids(withProblems)).toContain('problems');

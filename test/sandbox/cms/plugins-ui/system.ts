@@ -15,7 +15,8 @@
  *     core's lines, colour tags and blank lines included (`<red>Cleared:  </red>/srv/site/cache/twig/*`),
  *     a folder listed only when it held something. A cleared folder fills again five minutes (of
  *     sandbox time) later, as visitors browse the site;
- *   - the reports: Security Check, Twig in Content, YAML Linter, then what enabled plugins add.
+ *   - the reports: Security Check (a scan of the pages, xss-scan.ts), Twig in Content, YAML Linter,
+ *     then what enabled plugins add.
  */
 import type { IncomingMessage } from 'node:http';
 import { header } from '../../http';
@@ -25,6 +26,7 @@ import type { CmsContext } from '../context';
 import { scopeInfo } from '../site/config-store';
 import { PLUGINS, THEMES, type Extension } from '../site/extensions';
 import { enabled, healthChecks, teamNotes } from './demo-plugins';
+import { securityScan } from './xss-scan';
 
 const ROOT = '/srv/site';
 const REDACTED = '(hidden in demo mode)';
@@ -131,7 +133,7 @@ export class CacheFolders {
 
 export function reports(ctx: CmsContext): Record<string, unknown>[] {
   const list: Record<string, unknown>[] = [
-    { id: 'security-check', title: 'Grav Security Check', provider: 'core', component: null, status: 'success', message: 'Security Scan complete: No issues found.', items: [] },
+    securityReport(ctx),
     {
       id: 'twig-content',
       title: 'Twig in Content',
@@ -172,6 +174,21 @@ export function reports(ctx: CmsContext): Record<string, unknown>[] {
     });
   }
   return list;
+}
+
+/** Security Check: the pages whose header or content looks like an XSS vector (xss-scan.ts). */
+function securityReport(ctx: CmsContext): Record<string, unknown> {
+  const items = securityScan(ctx.content);
+  const n = items.length;
+  return {
+    id: 'security-check',
+    title: 'Grav Security Check',
+    provider: 'core',
+    component: null,
+    status: n === 0 ? 'success' : 'warning',
+    message: n === 0 ? 'Security Scan complete: No issues found.' : `Security Scan complete: ${n} potential XSS issue${n > 1 ? 's' : ''} found...`,
+    items,
+  };
 }
 
 /** The problems plugin's report (recording 59's shape), when someone turns the plugin on. */
