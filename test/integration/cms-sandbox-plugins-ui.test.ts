@@ -361,6 +361,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
         },
       },
       fetch: (url: string) => Promise.reject(new TypeError(`Failed to fetch ${url}`)),
+      open: () => null,
       addEventListener: () => undefined,
       URLSearchParams,
     };
@@ -381,9 +382,10 @@ describe.each(flavors)('%s flavour', (flavor) => {
       'window.sitedesk',
       'localStorage',
       'sessionStorage',
-      'indexedDB',
       'document.cookie',
       'opener.postMessage',
+      'window.open',
+      'indexedDB',
       'fetch http://127.0.0.1:9/bridge/invoke',
       'fetch http://127.0.0.1:9/api',
     ]);

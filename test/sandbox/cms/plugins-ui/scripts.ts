@@ -13,9 +13,11 @@
  *   }, '*')
  *
  * where `probe` is one of `parent.document`, `parent.location`, `top.document`, `top.location`,
- * `parent.sitedesk`, `window.sitedesk`, `localStorage`, `sessionStorage`, `indexedDB`,
- * `document.cookie`, `opener.postMessage`, `fetch <url>` (one per URL), and `escaped` says the
- * attempt succeeded (a value read or written, a request answered): in a properly sandboxed frame
+ * `parent.sitedesk`, `window.sitedesk` (the app's bridge: `invoke`), `localStorage`,
+ * `sessionStorage`, `document.cookie`, `opener.postMessage`, `window.open`, then `indexedDB` and
+ * `fetch <url>` (one per URL; these two finish later, so they come last), and `escaped` says the
+ * attempt succeeded (a value read or written, a popup opened, a request sent — fetches go out
+ * `no-cors`, so only the frame's CSP can stop them): in a properly sandboxed frame
  * every row says `escaped: false` with the error in `detail`. The URLs to fetch come from the
  * frame's address (`#fetch=<url>&fetch=<url>`, encoded) and from a message
  * `{type: 'sitedesk-probe:run', urls: [...]}` the parent may send, which runs the probes again.
@@ -99,15 +101,30 @@ customElements.define('grav-site-health--report-health-report', class extends HT
     attempt(results, 'window.sitedesk', function () { var b = window.sitedesk; if (!b || typeof b.invoke !== 'function') throw new Error('no bridge in this frame'); return b.invoke('app.version', {}); });
     attempt(results, 'localStorage', function () { window.localStorage.setItem('probe', '1'); return window.localStorage.getItem('probe'); });
     attempt(results, 'sessionStorage', function () { window.sessionStorage.setItem('probe', '1'); return window.sessionStorage.getItem('probe'); });
-    attempt(results, 'indexedDB', function () { if (!window.indexedDB) throw new Error('no indexedDB'); return window.indexedDB.open('probe') ? 'opened' : 'nothing'; });
     attempt(results, 'document.cookie', function () { document.cookie = 'probe=1'; if (document.cookie.indexOf('probe=1') < 0) throw new Error('the cookie did not stick'); return document.cookie; });
     attempt(results, 'opener.postMessage', function () { if (!window.opener) throw new Error('no opener'); window.opener.postMessage({ type: 'sitedesk-probe:hello' }, '*'); return 'posted'; });
-    var pending = (urls || []).map(function (url) {
-      return fetch(url, { credentials: 'include' }).then(
-        function (r) { return r.text().then(function (t) { results.push({ probe: 'fetch ' + url, escaped: true, detail: 'HTTP ' + r.status + ': ' + t.slice(0, 80) }); }); },
+    attempt(results, 'window.open', function () { var w = window.open('about:blank', '_blank'); if (!w) throw new Error('the popup was blocked'); try { w.close(); } catch (e) { /* gone */ } return 'a window opened'; });
+    var idb = new Promise(function (resolve, reject) {
+      try {
+        if (!window.indexedDB) throw new Error('no indexedDB');
+        var req = window.indexedDB.open('sitedesk-probe');
+        req.onsuccess = function () { try { req.result.close(); } catch (e) { /* closed */ } resolve('a database opened'); };
+        req.onerror = function () { reject(req.error || new Error('the database did not open')); };
+      } catch (e) { reject(e); }
+    }).then(
+      function (got) { results.push({ probe: 'indexedDB', escaped: true, detail: 'reached: ' + got }); },
+      function (e) { results.push({ probe: 'indexedDB', escaped: false, detail: String((e && (e.name + ': ' + e.message)) || e).slice(0, 200) }); }
+    );
+    var pending = [idb].concat((urls || []).map(function (url) {
+      // no-cors: a request that leaves the frame at all is an escape (it may change something), readable or not
+      return fetch(url, { mode: 'no-cors', credentials: 'include' }).then(
+        function (r) {
+          if (r.type === 'opaque') { results.push({ probe: 'fetch ' + url, escaped: true, detail: 'the request went out (an opaque answer)' }); return; }
+          return r.text().then(function (t) { results.push({ probe: 'fetch ' + url, escaped: true, detail: 'HTTP ' + r.status + ': ' + t.slice(0, 80) }); });
+        },
         function (e) { results.push({ probe: 'fetch ' + url, escaped: false, detail: String((e && (e.name + ': ' + e.message)) || e).slice(0, 200) }); }
       );
-    });
+    }));
     return Promise.all(pending).then(function () { say('sitedesk-probe:report', { round: round, results: results }); });
   }
   window.addEventListener('message', function (e) {
