@@ -176,6 +176,31 @@ describe.each(flavors)('%s flavour', (flavor) => {
     await setEnabled('site-health', true);
   });
 
+  test('the plugins\' own routes: 401 without a credential, 403 without api.access, 404 while the plugin is off; a malformed body 400 (real 422)', async () => {
+    const routes: [string, string, string][] = [
+      ['GET', '/team-notes/notes', 'team-notes'],
+      ['PATCH', '/team-notes/notes', 'team-notes'],
+      ['GET', '/team-notes/badge', 'team-notes'],
+      ['GET', '/team-notes/export', 'team-notes'],
+      ['GET', '/site-health/settings', 'site-health'],
+      ['PATCH', '/site-health/settings', 'site-health'],
+      ['POST', '/site-health/run', 'site-health'],
+    ];
+    for (const [method, path] of routes) {
+      expectProblem(await anon.request(method, path, method === 'GET' ? undefined : {}), 401);
+      expectProblem(await siteOnly.request(method, path, method === 'GET' ? undefined : {}), 403);
+    }
+    for (const plugin of ['team-notes', 'site-health']) {
+      await setEnabled(plugin, false);
+      for (const [method, path] of routes.filter((r) => r[2] === plugin)) expect(expectProblem(await api.request(method, path, method === 'GET' ? undefined : {}), 404).detail).toBe(`No route for /api/v1${path}.`);
+      await setEnabled(plugin, true);
+    }
+    const BAD = real ? 422 : 400;
+    expectProblem(await api.patch('/team-notes/notes', '{"notes":'), BAD);
+    expectProblem(await api.patch('/site-health/settings', '{"checks":'), BAD);
+    expectProblem(await api.post('/menubar/actions/team-notes/quick-note', '{"text":'), BAD);
+  });
+
   test('GET /reports: the built-in reports then the plugins\'; a plugin turned on adds its own; 401; 403', async () => {
     sb.events.clear();
     const list = ok(await sysReader.get('/reports')) as Json[];
@@ -312,6 +337,8 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(Object.keys((await gpmReader.get('/gpm/themes/quark2/fields')).body)).toEqual(['accent-swatch']);
     expect((await gpmReader.get('/gpm/plugins/login/fields')).body).toEqual([]);
     expectProblem(await gpmReader.get('/gpm/plugins/nothing/fields'), 404);
+    expectProblem(await gpmReader.get('/gpm/plugins/team%5Cnotes/fields'), real ? 422 : 404);
+    expectProblem(await anon.get('/gpm/plugins/team-notes/fields'), 401);
     expectProblem(await viewer.get('/gpm/themes/quark2/fields'), 403);
     expectProblem(await viewer.get('/custom-fields'), 403);
     expectProblem(await anon.get('/custom-fields'), 401);
