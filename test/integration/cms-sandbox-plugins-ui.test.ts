@@ -201,6 +201,15 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expectProblem(await api.post('/menubar/actions/team-notes/quick-note', '{"text":'), BAD);
   });
 
+  test('with both demo plugins turned off the composition points are as empty as on the recorded real site (recordings 59-64)', async () => {
+    await setEnabled('team-notes', false);
+    await setEnabled('site-health', false);
+    for (const path of ['/sidebar/items', '/menubar/items', '/floating-widgets', '/context-panels', '/settings/panels']) expect(await api.get(path).then((r) => r.text)).toBe('{"data":[]}');
+    expect(ids(ok(await api.get('/reports')))).toEqual(['security-check', 'twig-content', 'yaml-linter']);
+    await setEnabled('team-notes', true);
+    await setEnabled('site-health', true);
+  });
+
   test('GET /reports: the built-in reports then the plugins\'; a plugin turned on adds its own; 401; 403', async () => {
     sb.events.clear();
     const list = ok(await sysReader.get('/reports')) as Json[];
