@@ -30,7 +30,8 @@ import { scopeInfo, type Data } from '../site/config-store';
 import { PLUGINS } from '../site/extensions';
 import { accessWithGroups } from '../users/groups';
 
-export type Authorize = string | string[] | null | undefined | unknown;
+/** A declaration's `authorize`: a permission, a list (any of), none; any other shape fails closed. */
+export type Authorize = unknown;
 export type Decl = Record<string, unknown> & { authorize?: Authorize };
 
 /** Installed: the package is on the site (its files are there), enabled or not. */

@@ -146,12 +146,15 @@ export function registerPluginUiRoutes(router: Router, ctx: CmsContext): { cache
 
   // ---- plugin pages and scripts ---------------------------------------------------------------
 
-  /** GpmController resolvePackagePath(): the slug must be a name, and the package installed. */
+  /** GpmController resolvePackagePath(): the slug must be a name (real: 422; the documents know only 404). */
+  const requireName = (slug: string) => {
+    if (slug !== '' && slug !== '.' && slug !== '..' && !/[/\\\0]/.test(slug)) return;
+    if (real) throw new HttpProblem(422, 'Unprocessable Entity', `Invalid package slug '${slug}'.`);
+    throw new HttpProblem(404, 'Not Found', `Package '${slug}' not found.`);
+  };
+  /** … and the package installed. */
   const requirePackage = (kind: 'plugins' | 'themes', slug: string) => {
-    if (slug === '' || slug === '.' || slug === '..' || /[/\\\0]/.test(slug)) {
-      if (real) throw new HttpProblem(422, 'Unprocessable Entity', `Invalid package slug '${slug}'.`);
-      throw new HttpProblem(404, 'Not Found', `Package '${slug}' not found.`);
-    }
+    requireName(slug);
     if (!Object.hasOwn(kind === 'plugins' ? PLUGINS : THEMES, slug)) throw new HttpProblem(404, 'Not Found', `Package '${slug}' not found.`);
   };
 
@@ -163,16 +166,16 @@ export function registerPluginUiRoutes(router: Router, ctx: CmsContext): { cache
     const hasScript = () => installed(slug) && packageScript('plugins', slug, 'pages', slug) !== null;
     if (fromEvent) return json(res, 200, { data: { ...fromEvent, has_custom_component: hasScript() } });
     // discovery from the package's files (also while it is disabled)
-    if (slug === '' || slug === '.' || slug === '..' || /[/\\\0]/.test(slug)) requirePackage('plugins', slug);
+    requireName(slug);
     const file = pageDefinitionFile(slug);
     if (file) return json(res, 200, { data: { ...file, has_custom_component: hasScript() } });
     if (hasScript()) return json(res, 200, { data: { id: slug, plugin: slug, title: slug.replace(/-/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase()), page_type: 'component', has_custom_component: true } });
     throw new HttpProblem(404, 'Not Found', `No admin page found for plugin '${slug}'.`);
   });
 
-  const script = (path: string, permission: (p: Record<string, string>) => string, locate: (p: Record<string, string>) => { kind: 'plugins' | 'themes'; slug: string; folder: Folder; name: string; missing: string }) => {
+  const script = (path: string, permission: string, locate: (p: Record<string, string>) => { kind: 'plugins' | 'themes'; slug: string; folder: Folder; name: string; missing: string }) => {
     router.on('GET', path, (req, res, params, url) => {
-      authorize(ctx, req, url, permission(params));
+      authorize(ctx, req, url, permission);
       const where = locate(params);
       requirePackage(where.kind, where.slug);
       const source = packageScript(where.kind, where.slug, where.folder, where.name);
@@ -180,9 +183,9 @@ export function registerPluginUiRoutes(router: Router, ctx: CmsContext): { cache
       serveScript(req, res, source);
     });
   };
-  const gpmRead = () => 'api.gpm.read';
+  const gpmRead = 'api.gpm.read';
   const base = (name: string) => name.split(/[/\\]/).pop() ?? name;
-  script('/gpm/plugins/{slug}/page-script', () => (real ? 'api.gpm.read' : 'api.access'), (p) => ({ kind: 'plugins', slug: p.slug!, folder: 'pages', name: base(p.slug!), missing: `Page component not found for plugin '${p.slug}'.` }));
+  script('/gpm/plugins/{slug}/page-script', real ? 'api.gpm.read' : 'api.access', (p) => ({ kind: 'plugins', slug: p.slug!, folder: 'pages', name: base(p.slug!), missing: `Page component not found for plugin '${p.slug}'.` }));
   for (const kind of ['plugins', 'themes'] as const) {
     script(`/gpm/${kind}/{slug}/field/{type}`, gpmRead, (p) => ({ kind, slug: p.slug!, folder: 'fields', name: base(p.type!), missing: `Custom field '${p.type}' not found for '${p.slug}'.` }));
   }
