@@ -109,7 +109,13 @@ function describe(cms: CmsSandbox): string[] {
   lines.push(`  content: ${pages} pages (${langs})${cms.contentSeeded ? '' : ', existing pages kept'}`);
   const media = cms.site.media.counts();
   lines.push(`  media library: ${media.files} files in ${media.folders} folders${cms.site.mediaSeeded ? '' : ', existing library kept'} (${cms.url}/media, files under ${cms.origin}/user/media/)`);
-  lines.push(`  settings: ${cms.url}/config/{system,site,media,security,scheduler,backups,plugins/<name>,themes/<name>}; plugins api, email, login, team-notes, problems; themes quark2, antimatter`);
+  lines.push(`  settings: ${cms.url}/config/{system,site,media,security,scheduler,backups,plugins/<name>,themes/<name>}; plugins api, email, login, team-notes, site-health, problems; themes quark2, antimatter`);
+  lines.push(
+    `  admin extensions: demo plugins team-notes (everyone) and site-health (api.system.read) add to ${cms.url}/{sidebar/items,menubar/items,floating-widgets,context-panels,settings/panels,reports};`,
+    `    menubar actions POST ${cms.url}/menubar/actions/{plugin}/{action} (site-health/purge-cdn is always refused); plugin pages ${cms.url}/gpm/plugins/{team-notes,site-health}/page;`,
+    `    scripts under ${cms.url}/gpm/plugins/<slug>/{page-script,field/<type>,report-script/<id>,widget-script,panel-script,modal-script/<id>} (site-health's page script probes its frame)`,
+    `  system: ${cms.url}/system/info, DELETE ${cms.url}/cache?scope=all|standard|images|assets|tmp, translations ${cms.url}/translations/{lang} (public)`,
+  );
   lines.push(`  users list: two demo plugins add tabs, columns and row actions (${cms.origin}/__sandbox/user-list turns them off)`);
   lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys,user-list,events,content,pages/edit}`);
   return lines;

@@ -4,7 +4,8 @@
  * the public health check, the authentication endpoints, GET /me, the content: pages, page
  * media, taxonomy, languages, translations and page blueprints (content/); the users with their
  * avatars, 2FA, API keys and the list's extension points (users/); the account, plugin, theme and
- * configuration blueprints, the configuration and the site media library (site/). Routes live
+ * configuration blueprints, the configuration and the site media library (site/); what two demo
+ * plugins add to the admin, the translations, system information and the cache (plugins-ui/). Routes live
  * under the configurable prefix, default /api/v1; outside it the site answers HTML like a real CMS
  * (and serves page media under /user/pages/…, the media library under /user/media/…, avatars under
  * /user/accounts/avatars/…), except for the test-only control routes under /__sandbox (see
@@ -51,6 +52,7 @@ import { registerSiteBlueprintRoutes } from './site/blueprint-routes';
 import { registerConfigRoutes } from './site/config-routes';
 import { registerSiteMediaRoutes } from './site/media-routes';
 import { registerPackageRoutes } from './site/package-routes';
+import { registerPluginUiRoutes } from './plugins-ui/routes';
 import { SiteState } from './site/state';
 import type { Memberships } from './users/demo-plugins';
 import { registerUserRoutes } from './users/user-routes';
@@ -205,6 +207,8 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
   registerConfigRoutes(api, ctx);
   registerSiteMediaRoutes(api, ctx);
   registerPackageRoutes(api, ctx);
+  // what plugins add to the admin (sidebar, menubar, pages, scripts …), translations, system, cache
+  registerPluginUiRoutes(api, ctx);
   const userPlugins = registerUserRoutes(api, ctx);
   const control = opts.control === false ? null : controlRouter(ctx, faults);
 

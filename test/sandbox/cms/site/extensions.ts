@@ -5,7 +5,10 @@
  *
  *   - api, email, login: forms of their own; `email` keeps an SMTP password (a `password` field),
  *     `api` a signing secret that no form shows (masked by its name, as the real service does);
- *   - team-notes: a demo plugin with an admin page `notes` of its own form;
+ *   - team-notes: a demo plugin with an admin page `notes` of its own form (its `note-color` field
+ *     is the plugin's own field type, with a script);
+ *   - site-health: a demo plugin with a settings panel form `health-settings` (what it adds to the
+ *     admin is in ../plugins-ui/demo-plugins.ts, with team-notes');
  *   - problems: installed but disabled, without a form (its blueprint answers 404, its settings read);
  *   - quark2: the default theme; antimatter: installed, without a form.
  */
@@ -108,14 +111,28 @@ export const PLUGINS: Record<string, Extension> = {
             style: 'vertical',
             btnLabel: 'Add note',
             collapsed: false,
-            fields: [text('notes.title', 'Title', { validate: { required: true } }), { name: 'notes.body', type: 'textarea', label: 'Text', rows: 4 }, { name: 'notes.pinned_until', type: 'date', label: 'Pinned until' }],
+            fields: [text('notes.title', 'Title', { validate: { required: true } }), { name: 'notes.body', type: 'textarea', label: 'Text', rows: 4 }, { name: 'notes.pinned_until', type: 'date', label: 'Pinned until' }, { name: 'notes.color', type: 'note-color', label: 'Colour' }],
           },
         ],
       },
     },
   },
+  'site-health': {
+    title: 'Site Health',
+    fields: [enabled(), ...healthFields()],
+    defaults: { enabled: true, checks: { interval: 15, notify_email: '', disk_warning: 80 }, cdn: { zone: '' } },
+    pages: { 'health-settings': { title: 'Health checks', fields: [section('checks_section', 'Checks'), ...healthFields()] } },
+  },
   problems: { title: null, fields: [], defaults: { enabled: false } },
 };
+
+function healthFields(): Def[] {
+  return [
+    text('checks.interval', 'Check every', { append: 'minutes', size: 'small', validate: { required: true, type: 'int', min: 5, max: 1440 } }),
+    { name: 'checks.notify_email', type: 'email', label: 'Notify', help: 'Who hears about failed checks', validate: { type: 'email' } },
+    text('checks.disk_warning', 'Warn at disk use', { append: '%', size: 'small', validate: { type: 'int', min: 50, max: 99 } }),
+  ];
+}
 
 export const THEMES: Record<string, Extension> = {
   quark2: {
