@@ -622,6 +622,14 @@ Object.assign(ROWS, {
     act: (c: Ctx, s: { from: string; to: string }) => c.invoke('library.move', { siteId: c.site.id, from: s.from, to: s.to }),
     applied: (_c: Ctx, s: { from: string; to: string }) => (library().exists(s.to) && !library().exists(s.from) ? 1 : 0),
   },
+  // clearing a cache twice is clearing it: applied means "cleared at least once since"
+  'system.clearCache': {
+    target: 'cms',
+    prepare: async () => ({ seq: seqNow() }),
+    route: () => 'DELETE /cache',
+    act: (c: Ctx) => c.invoke('system.clearCache', { siteId: c.site.id, scope: 'standard' }),
+    applied: (_c: Ctx, s: { seq: number }) => Math.min(1, eventsSince(s.seq, 'onAfterCacheClear', () => true)),
+  },
   'library.createFolder': {
     target: 'cms',
     prepare: async (c: Ctx) => ({ path: libDir(c, 'mk') }),

@@ -67,7 +67,9 @@ export const cmsSystem = {
     const call: CallOptions = { method: 'DELETE', path: '/cache', query: { scope } };
     const r = await request(t, call);
     const d = parseAnswer(v.looseObject({}), r.data ?? {}, t, 'the cache clear', callName(call)) as Record<string, unknown>;
-    return { scope, message: text(d.message), details: list(d.details).map(text).filter((x): x is string => x !== null).slice(0, 100) };
+    // core's lines carry its console colour tags (`<red>Cleared:  </red>/srv/…`): words only, blank lines dropped
+    const plain = (x: unknown) => text(typeof x === 'string' ? x.replace(/<\/?(?:red|green|yellow|blue|cyan|magenta|white|black)>/g, '').replace(/\s+/g, ' ') : x);
+    return { scope, message: text(d.message), details: list(d.details).map(plain).filter((x): x is string => x !== null).slice(0, 100) };
   },
 
   async reports(t: Transport): Promise<SiteReport[]> {
