@@ -23,14 +23,19 @@
  *   GET  /gpm/search?q=                         spec: authenticated, real: api.gpm.read; paged; 400 (real 422) no q
  *   GET  /gpm/repository/plugins|themes         api.gpm.read; paged (per_page up to 2000), q; 502 unreachable
  *   GET  /gpm/repository/{slug}                 api.gpm.read; 404
- *   GET  /thumbnails/{file}                     public: a theme's thumbnail or screenshot (JPEG)
+ *
+ * A theme's thumbnail and screenshot are made in the API's thumbnail cache when the theme is
+ * listed, so the media library's `GET /thumbnails/{file}` serves them (as the real ThumbnailService
+ * shares that cache).
  *
  * Every write waits the package world's `workMs` (real time) between its before and after events,
  * so a client shows progress. Events: install, remove, update (each package of an update-all in
  * spec; the real update-all and direct install fire none), core upgrade (spec onApiBeforeCmsUpgrade
  * / onApiCmsUpgraded, real onApiBeforeGravUpgrade / onApiGravUpgraded).
  */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { HttpProblem, json, readBody, requireFields, type Router } from '../../http';
 import { readMultipart } from '../../multipart';
@@ -74,7 +79,10 @@ export function registerPackageRoutes(router: Router, ctx: CmsContext): void {
     const info = scopeInfo(`plugins/${p.slug}`, lookup);
     return info ? ctx.site.config.effective(info).enabled !== false : true;
   };
-  const view = (p: InstalledPackage) => ({ pkg: p, enabled: enabledOf(p), available: world().availableFor(p), licensed: world().license(p.slug) !== null });
+  const view = (p: InstalledPackage) => {
+    if (p.type === 'theme') themeImages(ctx, p.slug);
+    return { pkg: p, enabled: enabledOf(p), available: world().availableFor(p), licensed: world().license(p.slug) !== null };
+  };
 
   // ---- installed packages
 
@@ -104,17 +112,6 @@ export function registerPackageRoutes(router: Router, ctx: CmsContext): void {
       });
     }
   }
-
-  router.on('GET', '/thumbnails/{file}', (_req, res, params) => {
-    const theme = world()
-      .list('theme')
-      .flatMap((t) => (['thumbnail', 'screenshot'] as const).map((kind) => ({ t, kind })))
-      .find(({ t, kind }) => thumbnailName(t.slug, kind) === params.file);
-    if (!theme) throw new HttpProblem(404, 'Not Found', 'Thumbnail not found.');
-    const bytes = theme.kind === 'thumbnail' ? solidJpeg(400, 300, 180) : solidJpeg(1200, 900, 120);
-    res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': bytes.length, 'Cache-Control': 'public, max-age=86400' });
-    res.end(bytes);
-  });
 
   // ---- updates
 
@@ -355,6 +352,17 @@ export function registerPackageRoutes(router: Router, ctx: CmsContext): void {
     if (!p) throw new HttpProblem(404, 'Not Found', `Package '${params.slug}' not found in GPM repository.`);
     json(res, 200, { data: entryWire(p) });
   });
+}
+
+/** Writes a theme's two images into the thumbnail cache, once. */
+function themeImages(ctx: CmsContext, slug: string): void {
+  const dir = ctx.site.media.thumbs;
+  for (const kind of ['thumbnail', 'screenshot'] as const) {
+    const file = join(dir, thumbnailName(slug, kind));
+    if (existsSync(file)) continue;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, kind === 'thumbnail' ? solidJpeg(400, 300, 180) : solidJpeg(1200, 900, 120));
+  }
 }
 
 /** PHP's FILTER_VALIDATE_BOOLEAN of a query value (1, true, on, yes). */

@@ -96,6 +96,7 @@ export class PackageWorld extends JsonBacked<State> {
       delete pkg.fails;
       return pkg;
     });
+    this.sortInstalled();
     this.state.coreAvailable = nextCoreVersion(this.settings.cmsVersion);
     this.save();
   }
@@ -188,8 +189,13 @@ export class PackageWorld extends JsonBacked<State> {
   /** Adds (or replaces) an installed package. */
   put(p: InstalledPackage): void {
     this.state.installed = [...this.state.installed.filter((x) => !(x.slug === p.slug && x.type === p.type)), structuredClone(p)];
-    this.state.installed.sort((a, b) => (a.type === b.type ? a.slug.localeCompare(b.slug) : a.type === 'plugin' ? -1 : 1));
+    this.sortInstalled();
     this.save();
+  }
+
+  /** Plugins then themes, each by slug (the order of their folders). */
+  private sortInstalled(): void {
+    this.state.installed.sort((a, b) => (a.type === b.type ? (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0) : a.type === 'plugin' ? -1 : 1));
   }
 
   remove(slug: string, type: PackageType): void {
