@@ -40,7 +40,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     // symlinked: the repository has 1.7.0, but a symlink is never updatable
     expect(plugins.find((p) => p.slug === 'devtools')).toMatchObject({ version: '1.6.2', is_symlink: true, updatable: false });
     if (real) {
-      expect(email).toMatchObject({ available_version: '5.1.0', description_html: '<p>Enables the emailing system for Grav</p>', author: { name: 'Team Grav', email: expect.any(String), url: expect.any(String) }, keywords: expect.any(String), icon: 'envelope' });
+      expect(email).toMatchObject({ compatibility: { grav: ['1.7', '2.0'], api: [] }, available_version: '5.1.0', description_html: '<p>Enables the emailing system for Grav</p>', author: { name: 'Team Grav', email: expect.any(String), url: expect.any(String) }, keywords: expect.any(String), icon: 'envelope' });
       expect(plugins.find((p) => p.slug === 'api')).not.toHaveProperty('available_version');
     } else {
       expect(Object.keys(email)).toEqual(expect.arrayContaining(['slug', 'name', 'version', 'enabled', 'is_symlink', 'updatable']));
@@ -102,6 +102,9 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expectProblem(await api.get('/gpm/themes/email/changelog'), 404);
     expectProblem(await anon.get('/gpm/plugins/email/readme'), 401);
     expectProblem(await anon.get('/gpm/themes/quark2/changelog'), 401);
+    // the real service refuses a slug that could leave the plugins folder
+    if (real) expect(expectProblem(await api.get('/gpm/plugins/a%5Cb/readme'), 422).detail).toBe("Invalid package slug 'a\\b'.");
+    else expectProblem(await api.get('/gpm/plugins/a%5Cb/readme'), 404);
     if (real) expectProblem(await viewer.get('/gpm/plugins/email/readme'), 403);
     else expect(ok(await viewer.get('/gpm/plugins/email/changelog')).data.content).toContain('# v5.0.3');
   });

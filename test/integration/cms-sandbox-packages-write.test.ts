@@ -220,11 +220,32 @@ describe.each(flavors)('%s flavour', (flavor) => {
     // a symlinked package is not overwritten
     const dev = packageZip({ slug: 'devtools', type: 'plugin', name: 'DevTools', version: '9.0.0', description: 'x', author: { name: 'x', email: '', url: '' } });
     expect(expectProblem(await api.upload('/gpm/direct-install', [{ name: 'devtools.zip', data: dev }]), 500).detail).toBe('Cannot overwrite symlinks.');
+    // larger than the site takes
+    const max = sb.settings.uploadMax;
+    sb.settings.uploadMax = 200;
+    try {
+      expectProblem(await api.upload('/gpm/direct-install', [{ name: 'hello-zip.zip', data: own }]), 413);
+    } finally {
+      sb.settings.uploadMax = max;
+    }
     // neither; both
     expect(expectProblem(await api.post('/gpm/direct-install', {}), real ? 422 : 400).detail).toBe('Either a "url" field or an uploaded "file" is required.');
     const both = await api.upload('/gpm/direct-install', [{ name: 'hello-zip.zip', data: own }], { url });
     if (real) status(both, 201); // the real service takes the url
     else expect(expectProblem(both, 400).detail).toBe('Send either a "url" or an uploaded "file", not both.');
+  });
+
+  test('a site restarted on its folder keeps its packages and its upgraded core', async () => {
+    const dataDir = sb.dataDir;
+    const again = await startCmsSandbox({ flavor, dataDir, packageWorkMs: 0 });
+    try {
+      const client = new SandboxClient(again, { apiKey: (await again.apiKeys.create({ username: 'admin', name: 'again', scopes: [] })).api_key });
+      const slugs = (status(await client.get('/gpm/plugins'), 200).data as Json[]).map((p) => p.slug);
+      expect(slugs).toEqual((status(await api.get('/gpm/plugins'), 200).data as Json[]).map((p) => p.slug));
+      expect(again.packages.coreVersion).toBe(sb.packages.coreVersion);
+    } finally {
+      await again.close();
+    }
   });
 
   test('writes take the sandbox time packageWorkMs between their events, so a client shows progress', async () => {

@@ -52,6 +52,9 @@ function realTail(p: PackageInfo, licensed: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (p.premium) Object.assign(out, { premium: true, licensed, purchase_url: `https://licensing.getgrav.org/buy/${p.premium.permalink}` });
   if (p.dependencies.length) out.dependencies = p.dependencies.map((d) => ({ ...d }));
+  // Grav infers the core versions a package supports from its `grav` dependency
+  const grav = p.dependencies.find((d) => d.name === 'grav');
+  if (grav) out.compatibility = { grav: /^>=\s*1\./.test(grav.version) ? ['1.7', '2.0'] : ['2.0'], api: [] };
   out.keywords = p.keywords.join(', ');
   out.icon = p.icon;
   return out;

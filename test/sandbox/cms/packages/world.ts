@@ -46,6 +46,8 @@ interface State {
   releases: Record<string, PackageInfo>;
   /** the core's newer release ('' until first computed) */
   coreAvailable: string;
+  /** the core's version after an upgrade ('' while it is the one the sandbox started with) */
+  coreUpgradedTo: string;
 }
 
 const CACHE_MS = 86400_000;
@@ -64,9 +66,11 @@ export class PackageWorld extends JsonBacked<State> {
     /** display names of the packages the site's settings know (extensions.ts) */
     titles: (type: PackageType, slug: string) => string | null = () => null,
   ) {
-    super(join(dataDir, 'packages.json'), { installed: [], licenses: {}, releases: {}, coreAvailable: '' });
+    super(join(dataDir, 'packages.json'), { installed: [], licenses: {}, releases: {}, coreAvailable: '', coreUpgradedTo: '' });
     this.knobs = { workMs: 2500, coreSymlinked: false, coreLatest: false, repositoryUnreachable: false, officialGpmOnly: true, ...knobs };
     if (!this.exists()) this.seed(titles);
+    // a site restarted on its folder keeps the core it was upgraded to
+    else if (this.state.coreUpgradedTo) this.settings.cmsVersion = this.state.coreUpgradedTo;
   }
 
   private seed(titles: (type: PackageType, slug: string) => string | null): void {
@@ -123,6 +127,7 @@ export class PackageWorld extends JsonBacked<State> {
   /** The core moved to the available version (after an upgrade). */
   upgradeCore(to: string): void {
     this.settings.cmsVersion = to;
+    this.state.coreUpgradedTo = to;
     this.save();
   }
 
