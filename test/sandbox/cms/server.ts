@@ -197,7 +197,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     events: new EventLog(clock),
     prefix,
     userList: { plugins: opts.userListPlugins ?? true, defaultFilter: 'billing', showAll: true },
-    packages: new PackageWorld(dataDir, clock, settings, { ...opts.packages, ...(opts.packageWorkMs !== undefined ? { workMs: opts.packageWorkMs } : {}) }, (type, slug) => (type === 'plugin' ? PLUGINS : THEMES)[slug]?.title ?? null),
+    packages: new PackageWorld(dataDir, clock, settings, { ...opts.packages, ...(opts.packageWorkMs !== undefined ? { workMs: opts.packageWorkMs } : {}) }, { plugin: PLUGINS, theme: THEMES }),
   };
   const faults = new Faults();
   const seeded = await seedData(opts.seed ?? 'demo', ctx.accounts, ctx.apiKeys, { dataDir, clock });

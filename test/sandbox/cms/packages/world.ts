@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { JsonBacked } from '../../json-file';
 import type { Clock } from '../../clock';
 import type { CmsSettings } from '../context';
-import { baseRepository, compareVersions, INSTALLED_SEED, nextCoreVersion, readmeFor, changelogFor, type PackageInfo, type PackageType } from './catalog';
+import { baseRepository, compareVersions, INSTALLED_SEED, nextCoreVersion, readmeFor, changelogFor, type InstalledSeed, type PackageInfo, type PackageType } from './catalog';
 
 /** An installed package: its own metadata (from the repository or its zip) at its installed version. */
 export interface InstalledPackage extends PackageInfo {
@@ -63,21 +63,27 @@ export class PackageWorld extends JsonBacked<State> {
     private readonly clock: Clock,
     private readonly settings: CmsSettings,
     knobs: Partial<PackageKnobs> = {},
-    /** display names of the packages the site's settings know (extensions.ts) */
-    titles: (type: PackageType, slug: string) => string | null = () => null,
+    /** the packages the site's settings know (extensions.ts): all installed, by their display names */
+    known: Record<PackageType, Record<string, { title: string | null }>> = { plugin: {}, theme: {} },
   ) {
     super(join(dataDir, 'packages.json'), { installed: [], licenses: {}, releases: {}, coreAvailable: '', coreUpgradedTo: '' });
     this.knobs = { workMs: 2500, coreSymlinked: false, coreLatest: false, repositoryUnreachable: false, officialGpmOnly: true, ...knobs };
-    if (!this.exists()) this.seed(titles);
+    if (!this.exists()) this.seed(known);
     // a site restarted on its folder keeps the core it was upgraded to
     else if (this.state.coreUpgradedTo) this.settings.cmsVersion = this.state.coreUpgradedTo;
   }
 
-  private seed(titles: (type: PackageType, slug: string) => string | null): void {
+  private seed(known: Record<PackageType, Record<string, { title: string | null }>>): void {
     const repo = new Map(baseRepository().map((p) => [p.slug, p]));
-    this.state.installed = INSTALLED_SEED.map((s) => {
-      const from = repo.get(s.slug);
-      const name = titles(s.type, s.slug) ?? from?.name ?? s.slug.charAt(0).toUpperCase() + s.slug.slice(1);
+    // every package with settings is installed, at 1.0.0 unless the seed names its version
+    const extra: InstalledSeed[] = (['plugin', 'theme'] as const).flatMap((type) =>
+      Object.keys(known[type])
+        .filter((slug) => !INSTALLED_SEED.some((s) => s.slug === slug && s.type === type))
+        .map((slug) => ({ slug, type, version: '1.0.0' })),
+    );
+    this.state.installed = [...INSTALLED_SEED, ...extra].map((s) => {
+      const from = repo.get(s.slug)?.type === s.type ? repo.get(s.slug) : undefined;
+      const name = known[s.type][s.slug]?.title ?? from?.name ?? s.slug.charAt(0).toUpperCase() + s.slug.slice(1);
       const base: PackageInfo = from ?? {
         slug: s.slug,
         type: s.type,
