@@ -10,7 +10,7 @@ import { Clock } from '../sandbox/clock';
 import { DEFAULT_SETTINGS } from '../sandbox/cms/context';
 import { baseRepository, compareVersions } from '../sandbox/cms/packages/catalog';
 import { packageZip } from '../sandbox/cms/packages/controls';
-import { packageOf } from '../sandbox/cms/packages/routes';
+import { packageOf } from '../sandbox/cms/packages/direct-install';
 import { PackageWorld } from '../sandbox/cms/packages/world';
 import { readZip, writeZip } from '../sandbox/cms/packages/zip';
 import { tempDir } from '../support/tmp';
