@@ -170,8 +170,15 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(status(await api.get('/gpm/plugins/devtools'), 200).data.version).toBe('1.6.2');
     const left = status(await api.get('/gpm/updates'), 200).data;
     expect((left.plugins as Json[]).map((p) => p.slug)).toEqual(['sitemap']);
-    // nothing left but the failing one
+    // nothing left but the failing one; once its download is good again, the retry succeeds
     expect(status(await api.post('/gpm/update-all'), 200).data).toMatchObject({ updated: [], failed: [{ package: 'sitemap' }] });
+    sb.packages.knobs.failingUpdates = [];
+    try {
+      expect(status(await api.post('/gpm/update', { package: 'sitemap' }), 200).data.package).toBe('sitemap');
+      expect(status(await api.get('/gpm/plugins/sitemap'), 200).data).toMatchObject({ version: '4.1.0', updatable: false });
+    } finally {
+      sb.packages.knobs.failingUpdates = ['sitemap'];
+    }
   });
 
   test('POST /gpm/upgrade: the core moves to the available version (and /me says so); 400 (real: 422) when latest or symlinked', async () => {
@@ -275,8 +282,11 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
   test('the control routes: knobs, a release, the zips', async () => {
     const ctl = (path: string, body?: unknown) => fetch(`${sb.origin}/__sandbox${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const knobs = (await (await ctl('/packages', { coreLatest: true, workMs: 7 })).json()) as Json;
-    expect(knobs.data).toMatchObject({ coreLatest: true, workMs: 7, coreSymlinked: false, repositoryUnreachable: false, installed: expect.any(Array) });
+    const knobs = (await (await ctl('/packages', { coreLatest: true, workMs: 7, failingInstalls: [] })).json()) as Json;
+    expect(knobs.data).toMatchObject({ coreLatest: true, workMs: 7, coreSymlinked: false, repositoryUnreachable: false, failingInstalls: [], failingUpdates: ['sitemap'], installed: expect.any(Array) });
+    // broken-installer installs once it no longer fails
+    status(await api.post('/gpm/install', { package: 'broken-installer', type: 'plugin' }), 201);
+    expect((await ctl('/packages', { failingUpdates: 'sitemap' })).status).toBe(400);
     expect(sb.packages.knobs.coreLatest).toBe(true);
     expect((await ctl('/packages', { coreLatest: 'yes' })).status).toBe(400);
     await ctl('/packages', { coreLatest: false, workMs: 5, repositoryUnreachable: true });

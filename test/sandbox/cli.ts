@@ -123,7 +123,7 @@ function describe(cms: CmsSandbox): string[] {
   lines.push(
     `  packages: ${pk.list('plugin').length} plugins and ${pk.list('theme').length} themes installed (devtools symlinked); updates for ${updates.join(', ') || 'none'}; core ${pk.coreVersion} → ${pk.coreAvailable() ?? '?'}`,
     `    repository: ${(pk.repository() ?? new Map()).size} packages (${cms.url}/gpm/repository/plugins); broken-installer fails to install, sitemap to update; seo-suite, shop-pro, members-area premium`,
-    `    each write takes ${pk.knobs.workMs} ms; knobs at ${cms.origin}/__sandbox/packages (workMs, coreSymlinked, coreLatest, repositoryUnreachable, officialGpmOnly), zips for direct install at ${cms.origin}/__sandbox/packages/<slug>.zip`,
+    `    each write takes ${pk.knobs.workMs} ms; knobs at ${cms.origin}/__sandbox/packages (workMs, coreSymlinked, coreLatest, repositoryUnreachable, officialGpmOnly, failingInstalls, failingUpdates), zips for direct install at ${cms.origin}/__sandbox/packages/<slug>.zip`,
   );
   lines.push(`  users list: two demo plugins add tabs, columns and row actions (${cms.origin}/__sandbox/user-list turns them off)`);
   lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys,user-list,events,content,pages/edit,packages,packages/release,packages/<slug>.zip}`);

@@ -118,7 +118,8 @@ export interface CmsSandboxOptions {
   /**
    * the package world's other knobs (packages/world.ts): `coreSymlinked`, `coreLatest`,
    * `repositoryUnreachable` (the repository lists answer 502), `officialGpmOnly` (real flavour:
-   * direct installs from a URL refused unless getgrav.org; default true as in Grav)
+   * direct installs from a URL refused unless getgrav.org; default true as in Grav),
+   * `failingInstalls` (default ['broken-installer']), `failingUpdates` (default ['sitemap'])
    */
   packages?: Partial<Omit<PackageKnobs, 'workMs'>>;
 }
@@ -154,7 +155,7 @@ export interface CmsSandbox {
   userList: UserListPolicy;
   /**
    * the site's packages: `packages.knobs` (workMs, coreSymlinked, coreLatest, repositoryUnreachable,
-   * officialGpmOnly), `packages.get(slug)`, `packages.publish(slug, version)` (a new release, seen
+   * officialGpmOnly, failingInstalls, failingUpdates), `packages.get(slug)`, `packages.publish(slug, version)` (a new release, seen
    * after a refresh), `packages.coreVersion`
    */
   packages: PackageWorld;

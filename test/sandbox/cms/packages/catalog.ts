@@ -5,9 +5,11 @@
  * a readme and a changelog in markdown, some premium (a licence needed to install).
  *
  * Packages with a behaviour of their own (named so a test or a person can find them):
- *   - `broken-installer`  in the repository; its install always fails (the download is corrupt)
- *   - `sitemap`           installed with an update available whose update always fails, so an
- *                         update-all has one failure
+ *   - `broken-installer`  in the repository; its install fails (the download is corrupt) while it
+ *                         is among the world's `failingInstalls` (by default)
+ *   - `sitemap`           installed with an update available whose update fails while it is among
+ *                         `failingUpdates` (by default), so an update-all has one failure; a test
+ *                         takes it out of the list to see a retry succeed
  *   - `devtools`          installed as a symlink (a developer's checkout): never updatable, never
  *                         overwritten, though the repository has a newer version
  *   - `seo-suite`, `shop-pro`, `members-area` premium: install needs a licence
@@ -44,8 +46,6 @@ export interface PackageInfo {
   readme: string | null;
   /** CHANGELOG.md, null when the package ships none */
   changelog: string | null;
-  /** what always goes wrong with it in the sandbox */
-  fails?: 'install' | 'update';
 }
 
 /** mulberry32: a small PRNG, the same numbers for the same seed everywhere. */
@@ -209,9 +209,9 @@ function special(): PackageInfo[] {
     p('error', 'plugin', 'Error', '2.0.1', 'Displays the error page.', { icon: 'warning' }),
     p('team-notes', 'plugin', 'Team Notes', '1.3.0', 'Notes for the people who run the site, pinned on an admin page of their own.', { icon: 'sticky-note' }),
     p('markdown-notices', 'plugin', 'Markdown Notices', '1.2.1', 'Adds **notices** (info, warning, note, tip) to your markdown with a simple `!` syntax.', { icon: 'exclamation-circle' }),
-    p('sitemap', 'plugin', 'Sitemap', '4.1.0', 'Provides an XML sitemap of your pages for search engines.', { icon: 'map-marker', fails: 'update' }),
+    p('sitemap', 'plugin', 'Sitemap', '4.1.0', 'Provides an XML sitemap of your pages for search engines.', { icon: 'map-marker' }),
     p('devtools', 'plugin', 'DevTools', '1.7.0', 'Plugin and theme scaffolding for developers.', { icon: 'wrench' }),
-    p('broken-installer', 'plugin', 'Broken Installer', '0.3.0', 'An importer whose download is always corrupt: installing it fails (the sandbox keeps it so failures can be seen).', { icon: 'bug', fails: 'install' }),
+    p('broken-installer', 'plugin', 'Broken Installer', '0.3.0', 'An importer whose download is corrupt: installing it fails (the sandbox keeps it so failures can be seen).', { icon: 'bug' }),
     p('lightbox-core', 'plugin', 'Lightbox Core', '2.2.0', 'The lightbox script other plugins build on.', { icon: 'clone' }),
     p('gallery-plus', 'plugin', 'Gallery Plus', '3.0.2', 'Image galleries with a lightbox, built on Lightbox Core.', { icon: 'image', dependencies: [{ name: 'grav', version: '>=1.7.0' }, { name: 'lightbox-core', version: '>=2.0.0' }] }),
     p('seo-suite', 'plugin', 'SEO Suite', '2.4.0', 'Meta tags, Open Graph, structured data and a page score. Premium.', { icon: 'line-chart', premium: { permalink: 'seo-suite' }, author: AUTHORS[1]! }),

@@ -2,8 +2,9 @@
  * The package world's test controls under `/__sandbox` (see ../control-routes.ts):
  *
  *   GET|POST  /__sandbox/packages          the knobs {workMs, coreSymlinked, coreLatest,
- *                                          repositoryUnreachable, officialGpmOnly} (POST changes the
- *                                          ones sent) with the core's version and what is installed
+ *                                          repositoryUnreachable, officialGpmOnly, failingInstalls,
+ *                                          failingUpdates} (POST changes the ones sent) with the
+ *                                          core's version and what is installed
  *   POST      /__sandbox/packages/release  {slug, version}: the repository publishes a new release
  *                                          (the site sees it after a refresh, e.g. /gpm/updates?flush=1)
  *   GET       /__sandbox/packages/{slug}.zip
@@ -62,6 +63,12 @@ export function registerPackageControls(router: Router, ctx: CmsContext): void {
       if (body[k] === undefined) continue;
       if (typeof body[k] !== 'boolean') throw badControl(`${k} must be true or false.`);
       knobs[k] = body[k];
+    }
+    for (const k of ['failingInstalls', 'failingUpdates'] as const) {
+      if (body[k] === undefined) continue;
+      const list = body[k];
+      if (!Array.isArray(list) || !list.every((x): x is string => typeof x === 'string')) throw badControl(`${k} must be a list of package slugs.`);
+      knobs[k] = list;
     }
     Object.assign(ctx.packages.knobs, knobs);
     json(res, 200, { data: state() });

@@ -188,7 +188,7 @@ export function registerPackageRoutes(router: Router, ctx: CmsContext): void {
     if (!real) fire('onApiBeforePackageInstall', { package: slug, type });
     const deps = entry.dependencies.filter((d) => d.name !== 'grav' && d.name !== 'php' && !w.get(d.name)).map((d) => repo!.get(d.name)).filter((d): d is PackageInfo => d !== undefined);
     await w.work(1 + deps.length);
-    if (entry.fails === 'install') throw failed(422, 'Installation Failed', `Installation failed: the downloaded package '${slug}' is corrupt (checksum mismatch).`);
+    if (w.knobs.failingInstalls.includes(slug)) throw failed(422, 'Installation Failed', `Installation failed: the downloaded package '${slug}' is corrupt (checksum mismatch).`);
     for (const d of deps) w.put(fromRepository(d));
     w.put(fromRepository(entry));
     const dependencies = deps.map((d) => d.slug);
@@ -368,17 +368,16 @@ function flag(v: string | null): boolean {
 }
 
 function fromRepository(p: PackageInfo): InstalledPackage {
-  const { fails: _f, ...rest } = structuredClone(p);
-  return { ...rest, symlink: false, source: 'repository' };
+  return { ...structuredClone(p), symlink: false, source: 'repository' };
 }
 
 /** Moves an installed package to the repository's version; the error text when the update fails. */
 function updateOne(w: PackageWorld, p: InstalledPackage): string | null {
   const remote = w.repository()?.get(p.slug);
   if (!remote) return `Package '${p.slug}' not found in the GPM repository.`;
-  if (remote.fails === 'update') return `Checksum mismatch: the downloaded package for '${p.slug}' ${remote.version} does not match the repository.`;
-  const { fails: _f, ...rest } = structuredClone(remote);
-  w.put({ ...rest, readme: p.readme === null ? null : rest.readme, symlink: false, source: p.source });
+  if (w.knobs.failingUpdates.includes(p.slug)) return `Checksum mismatch: the downloaded package for '${p.slug}' ${remote.version} does not match the repository.`;
+  const next = structuredClone(remote);
+  w.put({ ...next, readme: p.readme === null ? null : next.readme, symlink: false, source: p.source });
   return null;
 }
 

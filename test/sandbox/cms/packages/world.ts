@@ -37,6 +37,10 @@ export interface PackageKnobs {
    * any URL but getgrav.org is refused); the site's system configuration wins when it sets it
    */
   officialGpmOnly: boolean;
+  /** packages whose install fails (a corrupt download); default ['broken-installer'] */
+  failingInstalls: string[];
+  /** packages whose update fails (a checksum mismatch); default ['sitemap'] */
+  failingUpdates: string[];
 }
 
 interface State {
@@ -67,7 +71,7 @@ export class PackageWorld extends JsonBacked<State> {
     known: Record<PackageType, Record<string, { title: string | null }>> = { plugin: {}, theme: {} },
   ) {
     super(join(dataDir, 'packages.json'), { installed: [], licenses: {}, releases: {}, coreAvailable: '', coreUpgradedTo: '' });
-    this.knobs = { workMs: 2500, coreSymlinked: false, coreLatest: false, repositoryUnreachable: false, officialGpmOnly: true, ...knobs };
+    this.knobs = { workMs: 2500, coreSymlinked: false, coreLatest: false, repositoryUnreachable: false, officialGpmOnly: true, failingInstalls: ['broken-installer'], failingUpdates: ['sitemap'], ...knobs };
     if (!this.exists()) this.seed(known);
     // a site restarted on its folder keeps the core it was upgraded to
     else if (this.state.coreUpgradedTo) this.settings.cmsVersion = this.state.coreUpgradedTo;
@@ -103,7 +107,6 @@ export class PackageWorld extends JsonBacked<State> {
       const pkg: InstalledPackage = { ...base, name, version: s.version, symlink: s.symlink ?? false, source: 'site' };
       pkg.readme = s.bare ? null : readmeFor(pkg);
       pkg.changelog = s.bare ? null : changelogFor(pkg.name, s.version, base.date, 3);
-      delete pkg.fails;
       return pkg;
     });
     this.sortInstalled();
