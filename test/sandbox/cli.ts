@@ -1,5 +1,5 @@
 /**
- * `npm run sandbox -- [--flavor spec|real] [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--store-port N]`:
+ * `npm run sandbox -- [--flavor spec|real] [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--package-work-ms N] [--store-port N]`:
  * the sandbox servers for people and scripts. Prints `CMS sandbox: http://127.0.0.1:PORT/api/v1` on
  * a line of its own (scripts wait for that line), then the demo credentials and the page count;
  * then `Store sandbox: http://127.0.0.1:PORT/api/v3` on a line of its own and the store's demo API
@@ -23,9 +23,11 @@ interface Args {
   dataDir?: string;
   seed: SeedName;
   content: ContentSeed;
+  /** how long one package install, update or removal takes (default: the sandbox's 2500 ms) */
+  packageWorkMs?: number;
 }
 
-const USAGE = 'Usage: npm run sandbox -- [--flavor spec|real] [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--store-port N]';
+const USAGE = 'Usage: npm run sandbox -- [--flavor spec|real] [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--package-work-ms N] [--store-port N]';
 
 function parseArgs(argv: string[]): Args {
   const args: Args = { flavor: 'spec', seed: 'demo', content: 'demo' };
@@ -65,6 +67,12 @@ function parseArgs(argv: string[]): Args {
         if (content === 'demo' || content === 'single' || content === 'empty') args.content = content;
         else if (/^\d+$/.test(content)) args.content = { pages: Number(content) };
         else fail('--content must be demo, single, empty or a number of pages.');
+        break;
+      }
+      case '--package-work-ms': {
+        const ms = Number(value());
+        if (!Number.isInteger(ms) || ms < 0) fail('--package-work-ms must be a whole number of milliseconds.');
+        args.packageWorkMs = ms;
         break;
       }
       case '--help':
@@ -109,15 +117,20 @@ function describe(cms: CmsSandbox): string[] {
   lines.push(`  content: ${pages} pages (${langs})${cms.contentSeeded ? '' : ', existing pages kept'}`);
   const media = cms.site.media.counts();
   lines.push(`  media library: ${media.files} files in ${media.folders} folders${cms.site.mediaSeeded ? '' : ', existing library kept'} (${cms.url}/media, files under ${cms.origin}/user/media/)`);
-  lines.push(`  settings: ${cms.url}/config/{system,site,media,security,scheduler,backups,plugins/<name>,themes/<name>}; plugins api, email, login, team-notes, site-health, problems; themes quark2, antimatter`);
+  lines.push(`  settings: ${cms.url}/config/{system,site,media,security,scheduler,backups,plugins/<name>,themes/<name>} (every installed package; forms for api, email, login, team-notes, site-health and quark2)`);
+  const pk = cms.packages;
+  const updates = pk.updatable().map((p) => p.slug);
   lines.push(
+    `  packages: ${pk.list('plugin').length} plugins and ${pk.list('theme').length} themes installed (devtools symlinked); updates for ${updates.join(', ') || 'none'}; core ${pk.coreVersion} → ${pk.coreAvailable() ?? '?'}`,
+    `    repository: ${(pk.repository() ?? new Map()).size} packages (${cms.url}/gpm/repository/plugins); broken-installer fails to install, sitemap to update; seo-suite, shop-pro, members-area premium`,
+    `    each write takes ${pk.knobs.workMs} ms; knobs at ${cms.origin}/__sandbox/packages (workMs, coreSymlinked, coreLatest, repositoryUnreachable, officialGpmOnly, failingInstalls, failingUpdates), zips for direct install at ${cms.origin}/__sandbox/packages/<slug>.zip`,
     `  admin extensions: demo plugins team-notes (everyone) and site-health (api.system.read) add to ${cms.url}/{sidebar/items,menubar/items,floating-widgets,context-panels,settings/panels,reports};`,
     `    menubar actions POST ${cms.url}/menubar/actions/{plugin}/{action} (site-health/purge-cdn is always refused); plugin pages ${cms.url}/gpm/plugins/{team-notes,site-health}/page;`,
     `    scripts under ${cms.url}/gpm/plugins/<slug>/{page-script,field/<type>,report-script/<id>,widget-script,panel-script,modal-script/<id>} (site-health's page script probes its frame)`,
     `  system: ${cms.url}/system/info, DELETE ${cms.url}/cache?scope=all|standard|images|assets|tmp, translations ${cms.url}/translations/{lang} (public)`,
   );
   lines.push(`  users list: two demo plugins add tabs, columns and row actions (${cms.origin}/__sandbox/user-list turns them off)`);
-  lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys,user-list,events,content,pages/edit}`);
+  lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys,user-list,events,content,pages/edit,packages,packages/release,packages/<slug>.zip}`);
   return lines;
 }
 
@@ -143,7 +156,7 @@ function describeStore(store: StoreSandbox): string[] {
 }
 
 const args = parseArgs(process.argv.slice(2));
-const cms = await startCmsSandbox({ flavor: args.flavor, port: args.port, dataDir: args.dataDir, seed: args.seed, content: args.content });
+const cms = await startCmsSandbox({ flavor: args.flavor, port: args.port, dataDir: args.dataDir, seed: args.seed, content: args.content, packageWorkMs: args.packageWorkMs });
 console.log(`CMS sandbox: ${cms.url}`);
 if (args.flavor === 'real') console.log('  flavour: real (behaves as the Grav API plugin does where it differs from the documents)');
 for (const line of describe(cms)) console.log(line);

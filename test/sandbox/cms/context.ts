@@ -11,6 +11,7 @@ import type { PageFiles } from './content/page-files';
 import type { Tokens } from './jwt';
 import type { Limits } from './limits';
 import type { Mailbox } from './mail';
+import type { PackageWorld } from './packages/world';
 import type { SiteState } from './site/state';
 
 /** The Users-list demo plugins (users/demo-plugins.ts) and the page-level policy they set; mutable at run time. */
@@ -83,4 +84,6 @@ export interface CmsContext {
   prefix: string;
   /** what the Users-list demo plugins declare */
   userList: UserListPolicy;
+  /** the installed plugins, themes and core, the repository and its knobs (packages/) */
+  packages: PackageWorld;
 }

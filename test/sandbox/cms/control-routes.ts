@@ -15,6 +15,9 @@
  *                                        whole file as text, e.g. invalid front matter)} → {route, file, etag}
  *   POST            /__sandbox/content/fail-moves  {after: n}: the nth folder move from now fails
  *                                        (exercises rollbacks); {after: null} disarms
+ *   GET|POST        /__sandbox/packages  the package world's knobs; /packages/release publishes a
+ *                                        new version; /packages/{slug}.zip serves a package zip for
+ *                                        direct install (packages/controls.ts)
  *
  * Bodies are `{data: …}`; a bad request is a 400 problem. The ETag `pages/edit` answers is the
  * one the sandbox's flavour sends for a plain read of the page.
@@ -29,6 +32,7 @@ import { serializePageFile } from './content/frontmatter';
 import { etagOf } from './content/etag';
 import { pageWire } from './content/page-wire';
 import { loadPage } from './content/serialize';
+import { registerPackageControls } from './packages/controls';
 
 export { CONTROL_PREFIX };
 
@@ -135,6 +139,8 @@ export function controlRouter(ctx: CmsContext, faults: Faults): Router {
     const result = editPage(ctx, body);
     json(res, 200, { data: result });
   });
+
+  registerPackageControls(router, ctx);
 
   return router;
 }

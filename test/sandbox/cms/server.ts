@@ -51,11 +51,13 @@ import { seed as seedData, type SeedInfo, type SeedName } from './seed';
 import { registerSiteBlueprintRoutes } from './site/blueprint-routes';
 import { registerConfigRoutes } from './site/config-routes';
 import { registerSiteMediaRoutes } from './site/media-routes';
-import { registerPackageRoutes } from './site/package-routes';
 import { registerPluginUiRoutes } from './plugins-ui/routes';
 import { SiteState } from './site/state';
 import type { Memberships } from './users/demo-plugins';
 import { registerUserRoutes } from './users/user-routes';
+import { PackageWorld, type PackageKnobs } from './packages/world';
+import { registerPackageRoutes } from './packages/routes';
+import { PLUGINS, THEMES } from './site/extensions';
 
 export interface CmsSandboxOptions {
   /** which service to imitate: the documents (`spec`, default) or the real Grav API plugin (`real`) */
@@ -108,6 +110,20 @@ export interface CmsSandboxOptions {
    * leaves the list's tabs, columns and actions as empty as on the recorded real site
    */
   userListPlugins?: boolean;
+  /**
+   * how long one package install, update or removal takes, in milliseconds of real time (default
+   * 2500, so a client's progress shows; tests pass a few ms); an update-all takes it per package,
+   * a core upgrade twice. Changeable while running (`sandbox.packages.knobs.workMs`,
+   * `POST /__sandbox/packages {workMs}`).
+   */
+  packageWorkMs?: number;
+  /**
+   * the package world's other knobs (packages/world.ts): `coreSymlinked`, `coreLatest`,
+   * `repositoryUnreachable` (the repository lists answer 502), `officialGpmOnly` (real flavour:
+   * direct installs from a URL refused unless getgrav.org; default true as in Grav),
+   * `failingInstalls` (default ['broken-installer']), `failingUpdates` (default ['sitemap'])
+   */
+  packages?: Partial<Omit<PackageKnobs, 'workMs'>>;
 }
 
 export interface CmsSandbox {
@@ -139,6 +155,12 @@ export interface CmsSandbox {
   site: SiteState;
   /** the Users-list demo plugins' switch and page policy, changeable while running (`userList.showAll = false`) */
   userList: UserListPolicy;
+  /**
+   * the site's packages: `packages.knobs` (workMs, coreSymlinked, coreLatest, repositoryUnreachable,
+   * officialGpmOnly, failingInstalls, failingUpdates), `packages.get(slug)`, `packages.publish(slug, version)` (a new release, seen
+   * after a refresh), `packages.coreVersion`
+   */
+  packages: PackageWorld;
   /** the membership demo plugin's data (`memberships.get(username)`) */
   memberships: Memberships;
   /** the events fired so far: `events.list('onApiPageUpdated')`, `events.names()`, `events.clear()` */
@@ -178,6 +200,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     events: new EventLog(clock),
     prefix,
     userList: { plugins: opts.userListPlugins ?? true, defaultFilter: 'billing', showAll: true },
+    packages: new PackageWorld(dataDir, clock, settings, { ...opts.packages, ...(opts.packageWorkMs !== undefined ? { workMs: opts.packageWorkMs } : {}) }, { plugin: PLUGINS, theme: THEMES }),
   };
   const faults = new Faults();
   const seeded = await seedData(opts.seed ?? 'demo', ctx.accounts, ctx.apiKeys, { dataDir, clock });
@@ -303,6 +326,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     site: ctx.site,
     events: ctx.events,
     userList: ctx.userList,
+    packages: ctx.packages,
     memberships: userPlugins.memberships,
     requests,
     editPage: (edit) => editPage(ctx, edit),

@@ -39,7 +39,8 @@ export const installed = (slug: string): boolean => Object.hasOwn(PLUGINS, slug)
 
 /** Enabled: installed and its own `enabled` setting is on, so its listeners run. */
 export function enabled(ctx: CmsContext, slug: string): boolean {
-  if (!installed(slug)) return false;
+  // a plugin removed through the package routes has no listeners any more
+  if (!installed(slug) || !ctx.packages.get(slug, 'plugin')) return false;
   const info = scopeInfo(`plugins/${slug}`);
   return info ? ctx.site.config.effective(info).enabled !== false : false;
 }

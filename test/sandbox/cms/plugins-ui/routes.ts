@@ -155,7 +155,7 @@ export function registerPluginUiRoutes(router: Router, ctx: CmsContext): { cache
   /** … and the package installed. */
   const requirePackage = (kind: 'plugins' | 'themes', slug: string) => {
     requireName(slug);
-    if (!Object.hasOwn(kind === 'plugins' ? PLUGINS : THEMES, slug)) throw new HttpProblem(404, 'Not Found', `Package '${slug}' not found.`);
+    if (!Object.hasOwn(kind === 'plugins' ? PLUGINS : THEMES, slug) || !ctx.packages.get(slug, kind === 'plugins' ? 'plugin' : 'theme')) throw new HttpProblem(404, 'Not Found', `Package '${slug}' not found.`);
   };
 
   router.on('GET', '/gpm/plugins/{slug}/page', (req, res, params, url) => {
@@ -163,7 +163,7 @@ export function registerPluginUiRoutes(router: Router, ctx: CmsContext): { cache
     const slug = params.slug!;
     const fromEvent = pageFromEvent(ctx, slug);
     ctx.events.record('onApiPluginPageInfo', { plugin: slug, definition: fromEvent, user: account.username });
-    const hasScript = () => installed(slug) && packageScript('plugins', slug, 'pages', slug) !== null;
+    const hasScript = () => installed(slug) && ctx.packages.get(slug, 'plugin') !== null && packageScript('plugins', slug, 'pages', slug) !== null;
     if (fromEvent) return json(res, 200, { data: { ...fromEvent, has_custom_component: hasScript() } });
     // discovery from the package's files (also while it is disabled)
     requireName(slug);

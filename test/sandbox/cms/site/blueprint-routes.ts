@@ -5,7 +5,8 @@
  *   GET /blueprints/users                          account form (api.access)
  *   GET /blueprints/users/permissions              permission tree [{name, label, children?}]
  *                                                  (spec: authenticated; real: api.users.read)
- *   GET /blueprints/plugins/{plugin}               api.config.read; 404 no such plugin or no form
+ *   GET /blueprints/plugins/{plugin}               api.config.read; 404 no such plugin (not installed:
+ *                                                  ../packages/) or no form
  *   GET /blueprints/plugins/{plugin}/pages/{page}  (spec: authenticated; real: api.config.read);
  *                                                  the plugin's admin/blueprints/{page}, else its own
  *                                                  form when {page} is the plugin; 404 otherwise
@@ -84,7 +85,8 @@ export function registerSiteBlueprintRoutes(router: Router, ctx: CmsContext): vo
   router.on('GET', '/blueprints/plugins/{plugin}', (req, res, params, url) => {
     const { account } = authorize(ctx, req, url, 'api.config.read');
     const name = params.plugin!;
-    const form = pluginForm(name);
+    // a removed plugin's form is gone with it (packages/)
+    const form = ctx.packages.get(name, 'plugin') ? pluginForm(name) : null;
     if (!form) throw new HttpProblem(404, 'Not Found', `Blueprint for plugin '${name}' not found.`);
     ctx.events.record('onApiBlueprintResolved', { context: 'plugin', plugin: name, fields: form.fields.map(serialize), user: account.username });
     json(res, 200, { data: real ? realBlueprint(form) : specMapBlueprint(form) });
@@ -93,7 +95,7 @@ export function registerSiteBlueprintRoutes(router: Router, ctx: CmsContext): vo
   router.on('GET', '/blueprints/plugins/{plugin}/pages/{pageId}', (req, res, params, url) => {
     const { account } = authorize(ctx, req, url, real ? 'api.config.read' : 'api.access');
     const { plugin, pageId } = params as { plugin: string; pageId: string };
-    const p = PLUGINS[plugin];
+    const p = ctx.packages.get(plugin, 'plugin') ? PLUGINS[plugin] : undefined;
     if (!p) throw new HttpProblem(404, 'Not Found', `Plugin '${plugin}' not found.`);
     const page = p.pages?.[pageId];
     // the plugin's own form stands in for a page named after the plugin
@@ -107,7 +109,7 @@ export function registerSiteBlueprintRoutes(router: Router, ctx: CmsContext): vo
   router.on('GET', '/blueprints/themes/{theme}', (req, res, params, url) => {
     const { account } = authorize(ctx, req, url, 'api.config.read');
     const name = params.theme!;
-    const form = themeForm(name);
+    const form = ctx.packages.get(name, 'theme') ? themeForm(name) : null;
     if (!form) throw new HttpProblem(404, 'Not Found', `Blueprint for theme '${name}' not found.`);
     ctx.events.record('onApiBlueprintResolved', { context: 'theme', theme: name, fields: form.fields.map(serialize), user: account.username });
     json(res, 200, { data: real ? realBlueprint(form) : specMapBlueprint(form) });

@@ -37,6 +37,7 @@ import { isObject } from '../content/common';
 import { bareEtag, etagOf } from '../content/etag';
 import { invalidates } from '../real-wire';
 import { canonical, deepMerge, diff, leafPaths, scopeInfo, setAt, valueAt, type Data, type ScopeInfo } from './config-store';
+import { installedExtension } from '../packages/settings-scopes';
 import { fieldIndex, type Def } from './form-parts';
 import { filterValue, validateChanged } from './validation';
 
@@ -91,7 +92,7 @@ export function registerConfigRoutes(router: Router, ctx: CmsContext): void {
     if (write && SUPER_WRITE.includes(scope) && !isSuperWithinScope(principal)) {
       throw new HttpProblem(403, 'Forbidden', `Configuration scope '${scope}' can only be modified by an API super user.`);
     }
-    const info = scopeInfo(scope);
+    const info = scopeInfo(scope, installedExtension(ctx.packages));
     if (!info) {
       const known = /^(plugins|themes)\/[^/]+$/.test(scope);
       throw new HttpProblem(404, 'Not Found', known ? `Configuration scope '${scope}' not found.` : `Unknown configuration scope '${scope}'.`);

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileS
 import { dirname, join } from 'node:path';
 import { isObject } from '../content/common';
 import { isCoreScope, SCOPE_FORMS } from './config-forms';
-import { PLUGINS, THEMES } from './extensions';
+import { PLUGINS, THEMES, type Extension } from './extensions';
 import type { Def } from './form-parts';
 
 export type Data = Record<string, unknown>;
@@ -24,12 +24,17 @@ export interface ScopeInfo {
   plugin?: string;
 }
 
-/** The scope a route names: a core scope, `plugins/<name>` or `themes/<name>` of an installed package; null otherwise. */
-export function scopeInfo(scope: string): ScopeInfo | null {
+/**
+ * The scope a route names: a core scope, `plugins/<name>` or `themes/<name>` of an installed
+ * package; null otherwise. `installed` says which packages the site has now (packages/); without
+ * it, the packages the settings know (extensions.ts).
+ */
+export function scopeInfo(scope: string, installed?: (kind: 'plugins' | 'themes', name: string) => Extension | null): ScopeInfo | null {
   if (isCoreScope(scope)) return { scope, fields: SCOPE_FORMS[scope].fields, defaults: SCOPE_FORMS[scope].defaults };
   const m = /^(plugins|themes)\/([a-z0-9][a-z0-9_-]*)$/.exec(scope);
   if (!m) return null;
-  const ext = (m[1] === 'plugins' ? PLUGINS : THEMES)[m[2]!];
+  const kind = m[1] as 'plugins' | 'themes';
+  const ext = installed ? installed(kind, m[2]!) : (kind === 'plugins' ? PLUGINS : THEMES)[m[2]!];
   if (!ext) return null;
   return { scope, fields: ext.title ? ext.fields : null, defaults: ext.defaults, ...(m[1] === 'plugins' ? { plugin: m[2] } : {}) };
 }
