@@ -11,6 +11,7 @@ import { channel, event } from './define';
 import { SiteId } from './sites';
 import { pathName } from './names';
 import { MEDIA_CHUNK_BYTES } from './pages';
+import type { ErrorCode } from './errors';
 
 export const PACKAGE_TYPES = ['plugin', 'theme'] as const;
 export type PackageType = (typeof PACKAGE_TYPES)[number];
@@ -164,6 +165,8 @@ export interface PackageJob {
   endedAt: string | null;
   /** The site's message, or why it failed or was skipped. */
   message: string | null;
+  /** Why it failed, as an error code (network, rate_limited, invalid_input …); null otherwise. */
+  code: ErrorCode | null;
   /** Versions moved, where known ("5.0.3 → 5.1.0"). */
   fromVersion: string | null;
   toVersion: string | null;

@@ -78,8 +78,9 @@ export function packageJobs(deps: JobRunnerDeps) {
       const { skipped, ...rest } = out;
       update(id, { ...rest, state: skipped ? 'skipped' : 'done', endedAt: iso() });
     } catch (err) {
-      const message = err instanceof AppError ? err.message : 'Something went wrong in Sitedesk while doing this; nothing more is known.';
-      update(id, { state: 'failed', message, endedAt: iso() });
+      const known = err instanceof AppError;
+      const message = known ? err.message : 'Something went wrong in Sitedesk while doing this; nothing more is known.';
+      update(id, { state: 'failed', message, code: known ? err.code : 'internal', endedAt: iso() });
     } finally {
       running--;
       busySites.delete(job.siteId);
@@ -106,6 +107,7 @@ export function packageJobs(deps: JobRunnerDeps) {
           startedAt: null,
           endedAt: null,
           message: null,
+          code: null,
           fromVersion: null,
           toVersion: null,
           results: null,

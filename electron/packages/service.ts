@@ -40,7 +40,15 @@ export function packagesService(deps: PackagesDeps) {
 
   async function installedOf(transport: Transport): Promise<Omit<InstalledPackages, 'copiedAt'>> {
     const [plugins, themes] = await Promise.all([cmsPackages.installed(transport, 'plugin'), cmsPackages.installed(transport, 'theme')]);
-    return { plugins: plugins.items, themes: themes.items, problems: [...plugins.problems, ...themes.problems] };
+    // the document's lists say only `updatable`; its summary has the version waiting (best effort)
+    const lacking = [...plugins.items, ...themes.items].some((p) => p.updatable && !p.availableVersion);
+    const summary = lacking ? await cmsPackages.updates(transport).catch(() => null) : null;
+    const withVersion = (p: PackageInfo): PackageInfo => {
+      if (!p.updatable || p.availableVersion || !summary) return p;
+      const u = [...summary.plugins, ...summary.themes].find((x) => x.slug === p.slug && x.type === p.type);
+      return u?.available ? { ...p, availableVersion: u.available } : p;
+    };
+    return { plugins: plugins.items.map(withVersion), themes: themes.items.map(withVersion), problems: [...plugins.problems, ...themes.problems] };
   }
 
   /** The package as the site lists it now, to check before work is sent. */
@@ -57,30 +65,47 @@ export function packagesService(deps: PackagesDeps) {
     throw err;
   }
 
+  /**
+   * Sends a write; when its answer is lost (or a 5xx), looks at the site's list once to tell:
+   * done after all (said), not done (said, to try again), or unknown (the site may have done it).
+   */
+  async function settled<T>(send: () => Promise<T>, happened: () => Promise<boolean>, what: string): Promise<{ value: T | null; late: boolean }> {
+    try {
+      return { value: await send(), late: false };
+    } catch (err) {
+      if (!(isAppError(err) && mayHaveArrived(err))) throw err;
+      const seen = await happened().catch(() => null);
+      if (seen === true) return { value: null, late: true };
+      if (seen === false) throw new AppError({ ...err.info, message: `${err.message.replace(/\.$/, '')}. The site has not ${what}; try again.` }, { cause: err });
+      return lost(err, what);
+    }
+  }
+  const lateWord = (what: string) => `The site’s answer was lost, but its list shows it ${what}.`;
+
   async function execute(job: PackageJob, request: PackageJobRequest): Promise<JobOutcome> {
     const { siteId } = request;
     if (isAway(siteId)) return { skipped: true, message: `${name(siteId)} is not answering; nothing was sent. Package work is never sent later by itself.` };
     const transport = t(siteId);
     switch (request.kind) {
       case 'install': {
-        const message = await cmsPackages.install(transport, request.slug, request.type, request.licence).catch((e) => lost(e, 'installed it'));
+        const r = await settled(() => cmsPackages.install(transport, request.slug, request.type, request.licence), async () => (await findInstalled(siteId, request.slug)) !== null, 'installed it');
         const now = await findInstalled(siteId, request.slug).catch(() => null);
-        return { message, toVersion: now?.version ?? null };
+        return { message: r.late ? lateWord('installed') : r.value, toVersion: now?.version ?? null };
       }
       case 'update': {
         const before = await findInstalled(siteId, request.slug);
         if (!before) throw new AppError({ code: 'not_found', message: `${request.slug} is not installed on ${name(siteId)}.` });
         if (before.symlink) return { skipped: true, message: `${before.name} is installed through a symlink (a developer’s copy); Sitedesk never updates it.` };
-        const message = await cmsPackages.update(transport, request.slug).catch((e) => lost(e, 'updated it'));
+        const r = await settled(() => cmsPackages.update(transport, request.slug), async () => (await findInstalled(siteId, request.slug))?.version !== before.version, 'updated it');
         const after = await findInstalled(siteId, request.slug).catch(() => null);
-        return { message, fromVersion: before.version, toVersion: after?.version ?? before.availableVersion };
+        return { message: r.late ? lateWord('updated') : r.value, fromVersion: before.version, toVersion: after?.version ?? before.availableVersion };
       }
       case 'remove': {
         const before = await findInstalled(siteId, request.slug);
         if (!before) return { message: `${request.slug} was not installed (any more).` };
         if (before.symlink) return { skipped: true, message: `${before.name} is installed through a symlink (a developer’s copy); Sitedesk never removes it.` };
-        await cmsPackages.remove(transport, request.slug).catch(goneAlready).catch((e) => lost(e, 'removed it'));
-        return { message: `${before.name} was removed.`, fromVersion: before.version };
+        const r = await settled(() => cmsPackages.remove(transport, request.slug).catch(goneAlready), async () => (await findInstalled(siteId, request.slug)) === null, 'removed it');
+        return { message: r.late ? lateWord('removed') : `${before.name} was removed.`, fromVersion: before.version };
       }
       case 'updateAll': {
         const results = await cmsPackages.updateAll(transport).catch((e) => lost(e, 'updated some of them'));

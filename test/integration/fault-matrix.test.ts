@@ -12,7 +12,8 @@
  * A site write without a row fails the test; the matrix is printed with its counts.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ChannelName, ErrorInfo, Page, Site } from '../../electron/contract';
+import type { ChannelName, ErrorInfo, PackageJob, Page, Site } from '../../electron/contract';
+import { baseRepository } from '../sandbox/cms/packages/catalog';
 import { channelEffects, siteWrites } from '../../electron/contract/effects';
 import type { FaultRule } from '../sandbox/faults';
 import { startStoreSandbox, type SpecStoreSandbox } from '../sandbox/store/server';
@@ -622,6 +623,31 @@ Object.assign(ROWS, {
     act: (c: Ctx, s: { from: string; to: string }) => c.invoke('library.move', { siteId: c.site.id, from: s.from, to: s.to }),
     applied: (_c: Ctx, s: { from: string; to: string }) => (library().exists(s.to) && !library().exists(s.from) ? 1 : 0),
   },
+  // package work is a job: the call queues it, the job does the write; the cell reads how it ended
+  'packages.run': {
+    target: 'cms',
+    prepare: async () => {
+      // a plain repository plugin not installed yet (no premium, no dependency, nothing special), one per cell
+      const used = new Set(cms().packages.list('plugin').map((p) => p.slug));
+      const slug = baseRepository().find((p) => p.type === 'plugin' && !p.premium && !used.has(p.slug) && p.dependencies.every((d) => d.name === 'grav') && !['broken-installer', 'sitemap', 'devtools'].includes(p.slug))!.slug;
+      return { slug };
+    },
+    route: () => 'POST /gpm/install',
+    act: async (c: Ctx, s: { slug: string }) => {
+      const started = await c.invoke('packages.run', { jobs: [{ kind: 'install', siteId: c.site.id, slug: s.slug, type: 'plugin' }] });
+      if (!started.ok) return started;
+      const id = (started.value as PackageJob[])[0]!.id;
+      for (let i = 0; i < 600; i++) {
+        const jobs = (await c.invoke('packages.jobs', {})) as { ok: true; value: PackageJob[] };
+        const job = jobs.value.find((j) => j.id === id)!;
+        if (job.state === 'done') return { ok: true, value: job };
+        if (job.state === 'failed' || job.state === 'skipped') return { ok: false, error: { code: job.code ?? 'http', message: job.message ?? '' } } as Answer;
+        await sleep(25);
+      }
+      throw new Error(`the job for ${s.slug} did not end`);
+    },
+    applied: (_c: Ctx, s: { slug: string }) => (cms().packages.get(s.slug, 'plugin') ? 1 : 0),
+  },
   // clearing a cache twice is clearing it: applied means "cleared at least once since"
   'system.clearCache': {
     target: 'cms',
@@ -727,7 +753,7 @@ describe('the fault matrix', () => {
 
   beforeAll(async () => {
     // retries keep their number, not their length: the run stays short
-    fx = await withHost({ host: { fetch: hostFetch, now: () => Date.now() + skewMs, retryDelaysMs: [20, 50] }, site: false });
+    fx = await withHost({ sandbox: { packageWorkMs: 50 }, host: { fetch: hostFetch, now: () => Date.now() + skewMs, retryDelaysMs: [20, 50] }, site: false });
     store = (await startStoreSandbox({ flavor: 'spec' })) as SpecStoreSandbox;
     const site = await fx.call('sites.add', { name: 'Faults', kind: 'cms', baseUrl: fx.cms.url, environment: null, authMode: 'password' });
     await fx.call('auth.signIn', { siteId: site.id, username: 'admin', password: DEMO_ACCOUNTS.admin.password });
