@@ -33,6 +33,7 @@ const realFlavour: string[] = [
   '**/settings.spec.ts',
   '**/users.spec.ts',
   '**/library.spec.ts',
+  '**/packages.spec.ts',
 ];
 
 export default defineConfig({

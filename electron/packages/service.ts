@@ -13,7 +13,7 @@
 import { AppError, goneAlready, isAppError, mayHaveArrived } from '../base/app-error';
 import { cmsPackages } from '../api/cms/packages';
 import { can } from '../contract';
-import type { ChannelParsed, InstalledPackages, PackageInfo, PackageJob, PackageJobRequest, PackageType, SiteUpdates, UpdateSummary } from '../contract';
+import type { ChannelParsed, InstalledPackages, PackageInfo, PackageJob, PackageJobRequest, PackageType, PackageUpdate, SiteUpdates, UpdateSummary } from '../contract';
 import type { SiteCacheRepo } from '../db/repos/site-cache';
 import type { Transport } from '../api/transport';
 import { uploadStaging } from '../media/upload-staging';
@@ -157,7 +157,14 @@ export function packagesService(deps: PackagesDeps) {
   async function updates(siteId: string, flush = false): Promise<UpdateSummary> {
     // a flush asks the site to look again: never answered from the copy while the site answers
     const { value, copiedAt } = await withCopy(siteId, deps.siteCache, UPDATES_KEY, (transport) => cmsPackages.updates(transport, flush));
-    return { ...value, copiedAt };
+    // the document's summary names packages by slug: their names from the installed lists last read
+    const known = deps.siteCache.get<Omit<InstalledPackages, 'copiedAt'>>(siteId, INSTALLED_KEY)?.value;
+    const named = (u: PackageUpdate): PackageUpdate => {
+      if (u.name !== u.slug || !known) return u;
+      const p = (u.type === 'plugin' ? known.plugins : known.themes).find((x) => x.slug === u.slug);
+      return p ? { ...u, name: p.name } : u;
+    };
+    return { ...value, plugins: value.plugins.map(named), themes: value.themes.map(named), copiedAt };
   }
 
   return {

@@ -14,6 +14,7 @@ import { invoke, on } from '../lib/client';
 import { HostMirror } from './host-mirror.svelte';
 
 const ACTIVE = new Set(['queued', 'running']);
+const RANK: Record<PackageJob['state'], number> = { queued: 0, running: 1, done: 2, failed: 2, skipped: 2 };
 
 class PackageWork extends HostMirror<PackageJob> {
   protected fetch() {
@@ -26,6 +27,14 @@ class PackageWork extends HostMirror<PackageJob> {
 
   protected follow() {
     return [on('packages.job', (job) => this.take(job))];
+  }
+
+  /**
+   * A job only moves forward: the answer to `run` says "queued" after the events that it started
+   * (the Host starts work before it answers), so an older state never replaces a newer one.
+   */
+  protected override isNewer(held: PackageJob, next: PackageJob): boolean {
+    return RANK[next.state] >= RANK[held.state];
   }
 
   /** Every job, newest first. */

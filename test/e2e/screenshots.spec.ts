@@ -326,6 +326,49 @@ for (const scheme of ['light', 'dark'] as const) {
   });
 }
 
+/** Packages, the updates across sites and the System area (issue 15). */
+for (const scheme of ['light', 'dark'] as const) {
+  test(`packages and system in ${scheme}`, async ({ browser }) => {
+    await withJournal(browser, scheme, { dismissToasts: true }, async ({ page, site, shot }) => {
+      site.packages.knobs.workMs = 4000;
+      await siteButton(page, JOURNAL).click();
+      const pane = sitePane(page, JOURNAL);
+      const areas = async (name: string) => {
+        const back = pane.getByRole('button', { name: 'Overview', exact: true });
+        if (await back.isVisible()) await back.click();
+        await pane.getByRole('button', { name, exact: true }).click();
+      };
+      await areas('Packages');
+      await pane.getByRole('list', { name: 'Installed plugins' }).getByRole('button', { name: /^Email/ }).click();
+      await expect(pane.getByRole('article', { name: 'Email' }).getByRole('tabpanel')).toContainText('Email');
+      await page.waitForTimeout(300);
+      await shot('packages');
+      const nav = pane.getByRole('navigation', { name: 'Packages' });
+      await nav.getByRole('button', { name: /^Updates/ }).click();
+      await pane.getByRole('region', { name: 'Updates' }).getByRole('button', { name: 'Update Email' }).click();
+      await expect(pane.getByRole('listitem', { name: /Update email on .*: Working/ })).toBeVisible();
+      await page.waitForTimeout(300);
+      await shot('packages-updates');
+      await nav.getByRole('button', { name: /^Get more/ }).click();
+      await expect(pane.getByRole('region', { name: 'Get more packages' }).getByRole('button', { name: /^Install / }).first()).toBeVisible();
+      await page.waitForTimeout(300);
+      await shot('packages-repository');
+
+      await page.getByRole('button', { name: /^Updates across sites/ }).click();
+      const across = page.getByRole('dialog', { name: 'Updates across sites' });
+      await expect(across.getByRole('checkbox', { name: 'Choose every update' })).toBeVisible();
+      await page.waitForTimeout(300);
+      await shot('updates-across');
+      await page.keyboard.press('Escape');
+
+      await areas('System');
+      await expect(pane.getByRole('region', { name: 'Reports' }).getByRole('article').first()).toBeVisible();
+      await page.waitForTimeout(300);
+      await shot('system');
+    });
+  });
+}
+
 /** The editor, the conflict dialog, the translations and media (issue 4, editor side). */
 for (const scheme of ['light', 'dark'] as const) {
   test(`editor, translations and media in ${scheme}`, async ({ browser }) => {

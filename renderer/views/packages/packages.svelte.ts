@@ -34,6 +34,8 @@ export class PackagesState {
   repoLoading = $state(false);
   repoError = $state<AppError | null>(null);
   repoProblems = $state<string[]>([]);
+  /** The repository was asked at least once (its first page is read when the view first opens). */
+  repoStarted = $state(false);
   #repoSeq = 0;
 
   constructor(siteId: string) {
@@ -48,6 +50,12 @@ export class PackagesState {
     const all = (type === 'plugin' ? this.installed?.plugins : this.installed?.themes) ?? [];
     const f = this.filter.trim().toLowerCase();
     return f ? all.filter((p) => [p.slug, p.name, p.description ?? ''].some((x) => x.toLowerCase().includes(f))) : all;
+  }
+
+  /** Whether the site has this package now (the repository's flag is as of its last read). */
+  has(p: { slug: string; type: PackageType; installed: boolean }): boolean {
+    const list = p.type === 'plugin' ? this.installed?.plugins : this.installed?.themes;
+    return list ? list.some((x) => x.slug === p.slug) : p.installed;
   }
 
   get selectedPackage(): PackageInfo | null {
@@ -98,6 +106,7 @@ export class PackagesState {
 
   /** The repository from its first page (a new type or search). */
   async searchRepository(): Promise<void> {
+    this.repoStarted = true;
     this.repoItems = [];
     this.repoNext = 1;
     this.repoProblems = [];
