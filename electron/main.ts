@@ -11,7 +11,7 @@ import { EXIT_FOLDER_IN_USE, folderInUseMessage, lockDataFolder, type LockResult
 import { installMenu } from './menu';
 import { createUpdater } from './updater';
 import { startHost, type HostSupervisor } from './utility';
-import { contentSecurityPolicy, imageAllowed } from './common/csp';
+import { contentSecurityPolicy, imageAllowed, PLUGIN_FRAME_CSP, PLUGIN_FRAME_PATH } from './common/csp';
 import { HOST_PORT_REQUEST } from './host-messages';
 import { APP_HOST, APP_SCHEME, createMainWindow, hardenSession, hardenWebContents, isTrustedSender } from './window';
 
@@ -65,7 +65,7 @@ async function serveRenderer(request: Request): Promise<Response> {
   }
   const headers = {
     'Content-Type': mimeOf(file),
-    'Content-Security-Policy': CSP,
+    'Content-Security-Policy': url.pathname === PLUGIN_FRAME_PATH ? PLUGIN_FRAME_CSP : CSP,
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-cache',
   };

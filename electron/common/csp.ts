@@ -68,3 +68,27 @@ export function contentSecurityPolicy(o: CspOptions): string {
     "frame-ancestors 'none'",
   ].join('; ');
 }
+
+/** The page a site's plugin script runs in (renderer/public/plugin-frame.html), loaded in a sandboxed iframe. */
+export const PLUGIN_FRAME_PATH = '/plugin-frame.html';
+
+/**
+ * The jail's policy: its own inline scripts run (the plugin's code is the only script there), and
+ * nothing may leave or come in — no fetch or socket, no images or media but data:, no fonts,
+ * frames, forms, workers or base URL. What the script may see of the site comes through the app's
+ * message API. The sandbox attribute (scripts only) gives it an opaque origin on top of this.
+ */
+export const PLUGIN_FRAME_CSP = [
+  "default-src 'none'",
+  "script-src 'unsafe-inline'",
+  "style-src 'unsafe-inline'",
+  'img-src data:',
+  'media-src data:',
+  "connect-src 'none'",
+  "font-src 'none'",
+  "frame-src 'none'",
+  "worker-src 'none'",
+  "object-src 'none'",
+  "form-action 'none'",
+  "base-uri 'none'",
+].join('; ');

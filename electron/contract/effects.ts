@@ -178,6 +178,12 @@ export const channelEffects = {
   // empties the site's caches: changes no content, but it is a write the site does
   'system.clearCache': 'site-write',
   'system.reports': 'read',
+  'scripts.allowed': 'read',
+  // the person's choice, kept on this computer
+  'scripts.setAllowed': 'local',
+  'scripts.load': 'read',
+  // a jailed plugin script's call: reads anywhere allowed, writes only to the plugin's own routes
+  'scripts.request': 'site-write',
   'library.uploadChunk': 'local',
   'library.upload': 'site-write',
   'library.delete': 'site-write',

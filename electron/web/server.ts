@@ -16,7 +16,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { HostEndpoint } from '../core/host-types';
 import { CLOSE_HOST_RESTARTING, CLOSE_HOST_STOPPED, inProcessBridge, type BridgeLine, type HostBridge } from './bridge';
 import { answerStatic } from './static-files';
-import { contentSecurityPolicy } from '../common/csp';
+import { contentSecurityPolicy, PLUGIN_FRAME_CSP, PLUGIN_FRAME_PATH } from '../common/csp';
 import { MAX_MESSAGE_BYTES } from '../contract/protocol';
 
 export interface WebServerOptions {
@@ -115,7 +115,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     }
     res.writeHead(200, {
       'Content-Type': answer.type,
-      'Content-Security-Policy': await csp(),
+      // the plugin jail keeps its own policy (common/csp.ts): nothing in it may reach out
+      'Content-Security-Policy': url!.pathname === PLUGIN_FRAME_PATH ? PLUGIN_FRAME_CSP : await csp(),
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
       'Cache-Control': 'no-store',

@@ -648,6 +648,20 @@ Object.assign(ROWS, {
     },
     applied: (_c: Ctx, s: { slug: string }) => (cms().packages.get(s.slug, 'plugin') ? 1 : 0),
   },
+  // a jailed plugin script's write to its own route (team-notes' notes are replaced whole: twice is once)
+  'scripts.request': {
+    target: 'cms',
+    prepare: async (c: Ctx) => {
+      await c.invoke('scripts.setAllowed', { siteId: c.site.id, allowed: true });
+      return { title: `note ${c.cell}` };
+    },
+    route: () => 'PATCH /team-notes/notes',
+    act: (c: Ctx, s: { title: string }) => c.invoke('scripts.request', { siteId: c.site.id, plugin: 'team-notes', method: 'PATCH', path: '/team-notes/notes', body: { notes: [{ title: s.title, body: 'x' }] } }),
+    applied: async (_c: Ctx, s: { title: string }) => {
+      const r = await adminApi(cms()).call<{ notes: { title: string }[] }>({ path: '/team-notes/notes' });
+      return r.data.notes.some((n) => n.title === s.title) ? 1 : 0;
+    },
+  },
   // clearing a cache twice is clearing it: applied means "cleared at least once since"
   'system.clearCache': {
     target: 'cms',
