@@ -34,6 +34,7 @@ const realFlavour: string[] = [
   '**/users.spec.ts',
   '**/library.spec.ts',
   '**/packages.spec.ts',
+  '**/plugin-scripts.spec.ts',
 ];
 
 export default defineConfig({

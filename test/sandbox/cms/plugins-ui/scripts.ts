@@ -2,7 +2,8 @@
  * The small scripts the demo packages ship under `admin-next/` (getgrav/grav-plugin-api
  * GpmController: fields/{type}.js, pages/{slug}.js, widgets/{slug}.js, panels/{slug}.js,
  * reports/{id}.js, modals/{id}.js), each a custom element the official client would mount. They
- * are remote code to the app: it must never run them in its own renderer.
+ * are remote code to the app: it must never run them in its own renderer. Element names are the
+ * official client's: `grav-<slug>--page|widget|panel`, a field's, report's or modal's `grav-<slug>--<id>`.
  *
  * `site-health`'s page script is the probe for that: run in a frame, it tries to break out and
  * reports what happened to its parent with
@@ -27,7 +28,7 @@
 /** A script per package file: `plugins/<slug>/<kind>/<name>` or `themes/<slug>/fields/<type>`. */
 const SCRIPTS: Record<string, string> = {
   'plugins/team-notes/fields/note-color': `// team-notes: the note-color field
-customElements.define('grav-team-notes--field-note-color', class extends HTMLElement {
+customElements.define('grav-team-notes--note-color', class extends HTMLElement {
   connectedCallback() {
     const value = this.getAttribute('value') || '#ffd84d';
     this.innerHTML = '<input type="color" aria-label="Note colour">';
@@ -47,7 +48,7 @@ customElements.define('grav-team-notes--panel', class extends HTMLElement {
 });
 `,
   'plugins/team-notes/modals/new-note': `// team-notes: the New note dialog
-customElements.define('grav-team-notes--modal-new-note', class extends HTMLElement {
+customElements.define('grav-team-notes--new-note', class extends HTMLElement {
   connectedCallback() {
     this.innerHTML = '<label>Note <textarea></textarea></label><button type="button">Add</button>';
     this.querySelector('button').addEventListener('click', () => this.dispatchEvent(new CustomEvent('submit', { detail: { text: this.querySelector('textarea').value }, bubbles: true })));
@@ -65,7 +66,7 @@ customElements.define('grav-site-health--panel', class extends HTMLElement {
 });
 `,
   'plugins/site-health/reports/health-report': `// site-health: the report's own view
-customElements.define('grav-site-health--report-health-report', class extends HTMLElement {
+customElements.define('grav-site-health--health-report', class extends HTMLElement {
   set report(r) { this.textContent = r && r.message ? r.message : ''; }
 });
 `,
@@ -141,7 +142,7 @@ customElements.define('grav-site-health--report-health-report', class extends HT
 })();
 `,
   'themes/quark2/fields/accent-swatch': `// quark2: the accent-swatch field
-customElements.define('grav-quark2--field-accent-swatch', class extends HTMLElement {
+customElements.define('grav-quark2--accent-swatch', class extends HTMLElement {
   connectedCallback() { this.innerHTML = '<span role="img" aria-label="Accent colour" style="display:inline-block;width:1em;height:1em;background:' + (this.getAttribute('value') || '#242424') + '"></span>'; }
 });
 `,
