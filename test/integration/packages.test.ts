@@ -10,6 +10,8 @@ import type { PackageJob } from '../../electron/contract';
 import { withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
 import { UNHURRIED } from '../support/limits';
+import { packageZip } from '../sandbox/cms/packages/controls';
+import { baseRepository } from '../sandbox/cms/packages/catalog';
 
 const ENDED = new Set(['done', 'failed', 'skipped']);
 
@@ -120,6 +122,35 @@ describe.each(flavors)('%s flavour', (flavor) => {
       fx.cms.packages.knobs.failingUpdates = ['sitemap'];
       fx.cms.packages.knobs.coreSymlinked = false;
     }
+  });
+
+  test('install from a zip sent in pieces and from an address; the core upgraded with its versions', async () => {
+    const zip = packageZip({ slug: 'zip-made', type: 'plugin', name: 'Zip Made', version: '0.3.0', description: 'Made in a test.', author: { name: 'Test', email: 't@example.test', url: 'https://example.test' } });
+    const uploadId = 'zip-1';
+    const half = Math.ceil(zip.length / 2);
+    await fx.call('packages.uploadChunk', { uploadId, offset: 0, data: zip.subarray(0, half).toString('base64') });
+    expect(await fx.call('packages.uploadChunk', { uploadId, offset: half, data: zip.subarray(half).toString('base64') })).toEqual({ received: zip.length });
+    // the real service downloads only from the official repository unless told otherwise
+    fx.cms.packages.knobs.officialGpmOnly = false;
+    const installedNow = new Set((await fx.call('packages.installed', { siteId: siteId() })).plugins.map((p) => p.slug));
+    const fromRepo = baseRepository().find((p) => p.type === 'plugin' && !p.premium && !installedNow.has(p.slug) && p.dependencies.every((d) => d.name === 'grav'))!.slug;
+    const [fromZip, fromUrl, notZip, upgrade] = await ended(
+      await fx.call('packages.run', {
+        jobs: [
+          { kind: 'directZip', siteId: siteId(), uploadId, filename: 'zip-made.zip' },
+          { kind: 'directUrl', siteId: siteId(), url: `${fx.cms.origin}/__sandbox/packages/${fromRepo}.zip` },
+          { kind: 'directZip', siteId: siteId(), uploadId: 'never-sent', filename: 'x.zip' },
+          { kind: 'upgrade', siteId: siteId() },
+        ],
+      }),
+    );
+    expect(fromZip).toMatchObject({ state: 'done', label: 'Install zip-made.zip on Demo', retry: null });
+    expect((await fx.call('packages.installed', { siteId: siteId() })).plugins.map((p) => p.slug)).toContain('zip-made');
+    expect(fromUrl).toMatchObject({ state: 'done', label: `Install from ${fx.cms.origin}/__sandbox/packages/${fromRepo}.zip on Demo` });
+    expect((await fx.call('packages.installed', { siteId: siteId() })).plugins.map((p) => p.slug)).toContain(fromRepo);
+    expect(notZip).toMatchObject({ state: 'failed', message: expect.stringMatching(/bytes are not here/) });
+    expect(upgrade).toMatchObject({ state: 'done', fromVersion: flavor === 'real' ? '2.0.7' : '1.8.0', toVersion: flavor === 'real' ? '2.0.9' : '1.8.2' });
+    expect((await fx.call('packages.updates', { siteId: siteId(), flush: true })).core).toMatchObject({ installed: flavor === 'real' ? '2.0.9' : '1.8.2', updatable: false });
   });
 
   test('the site away: the lists from the copy with their time; work said to perhaps have happened, never queued; the updates across sites say it', async () => {
