@@ -178,6 +178,13 @@ export const channelEffects = {
   // empties the site's caches: changes no content, but it is a write the site does
   'system.clearCache': 'site-write',
   'system.reports': 'read',
+  'addons.list': 'read',
+  // a plugin's action does what the plugin does on the site: a write, sent now or refused
+  'addons.runAction': 'site-write',
+  'addons.page': 'read',
+  'addons.pageData': 'read',
+  'addons.savePageData': 'site-write',
+  'addons.translations': 'read',
   'library.uploadChunk': 'local',
   'library.upload': 'site-write',
   'library.delete': 'site-write',

@@ -24,6 +24,7 @@ import { usersChannels, usersEvents } from './users';
 import { libraryChannels, libraryEvents } from './library';
 import { packagesChannels, packagesEvents } from './packages';
 import { systemChannels, systemEvents } from './system';
+import { addonsChannels, addonsEvents } from './addons';
 
 export * from './errors';
 export * from './app';
@@ -49,6 +50,7 @@ export * from './users';
 export * from './library';
 export * from './packages';
 export * from './system';
+export * from './addons';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */
@@ -71,6 +73,7 @@ export const channels = {
   ...libraryChannels,
   ...packagesChannels,
   ...systemChannels,
+  ...addonsChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -93,6 +96,7 @@ export const events = {
   ...libraryEvents,
   ...packagesEvents,
   ...systemEvents,
+  ...addonsEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;
