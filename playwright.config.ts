@@ -33,6 +33,7 @@ const realFlavour: string[] = [
   '**/settings.spec.ts',
   '**/users.spec.ts',
   '**/library.spec.ts',
+  '**/addons.spec.ts',
 ];
 
 export default defineConfig({
