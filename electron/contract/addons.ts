@@ -12,6 +12,7 @@
 import * as v from 'valibot';
 import { channel } from './define';
 import { SiteId } from './sites';
+import { headerProblem, isPlainObject } from './header';
 
 /**
  * An icon as the plugin declared it: Font Awesome (`fa-name`, `fa-style:name`), a CSS class
@@ -124,10 +125,14 @@ const Name = (what: string) =>
 /** A plugin page (its id is the plugin's) or one of its settings panels. */
 const Addressed = v.strictObject({ siteId: SiteId, plugin: Name('plugin'), kind: v.picklist(['page', 'settingsPanel'], 'Not a plugin page or settings panel.'), id: Name('page or panel') });
 
-/** A form's values: an object, not too big for one request. */
+/** A form's values (or an action's body): any JSON object, every key kept, within a header's bounds. */
 const Values = v.pipe(
-  v.record(v.string(), v.unknown()),
-  v.check((x) => JSON.stringify(x).length <= 1_000_000, 'The form is too large to send (1 MB at most).'),
+  v.custom<Record<string, unknown>>(isPlainObject, 'The form’s values must be an object.'),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const problem = headerProblem(dataset.value);
+    if (problem) addIssue({ message: problem.replace(/^The header/, 'The form’s values') });
+  }),
 );
 
 export const addonsChannels = {
