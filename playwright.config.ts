@@ -32,8 +32,8 @@ const realFlavour: string[] = [
   '**/first-walk.spec.ts',
   '**/settings.spec.ts',
   '**/users.spec.ts',
-  '**/library.spec.ts',
   '**/addons.spec.ts',
+  '**/library.spec.ts',
 ];
 
 export default defineConfig({

@@ -174,10 +174,6 @@ export const channelEffects = {
   'packages.run': 'site-write',
   'packages.jobs': 'read',
   'packages.clearJobs': 'local',
-  'system.info': 'read',
-  // empties the site's caches: changes no content, but it is a write the site does
-  'system.clearCache': 'site-write',
-  'system.reports': 'read',
   'addons.list': 'read',
   // a plugin's action does what the plugin does on the site: a write, sent now or refused
   'addons.runAction': 'site-write',
@@ -185,6 +181,10 @@ export const channelEffects = {
   'addons.pageData': 'read',
   'addons.savePageData': 'site-write',
   'addons.translations': 'read',
+  'system.info': 'read',
+  // empties the site's caches: changes no content, but it is a write the site does
+  'system.clearCache': 'site-write',
+  'system.reports': 'read',
   'library.uploadChunk': 'local',
   'library.upload': 'site-write',
   'library.delete': 'site-write',

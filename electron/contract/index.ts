@@ -23,8 +23,8 @@ import { settingsChannels, settingsEvents } from './settings';
 import { usersChannels, usersEvents } from './users';
 import { libraryChannels, libraryEvents } from './library';
 import { packagesChannels, packagesEvents } from './packages';
-import { systemChannels, systemEvents } from './system';
 import { addonsChannels, addonsEvents } from './addons';
+import { systemChannels, systemEvents } from './system';
 
 export * from './errors';
 export * from './app';
@@ -49,8 +49,8 @@ export * from './settings';
 export * from './users';
 export * from './library';
 export * from './packages';
-export * from './system';
 export * from './addons';
+export * from './system';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */
@@ -72,8 +72,8 @@ export const channels = {
   ...usersChannels,
   ...libraryChannels,
   ...packagesChannels,
-  ...systemChannels,
   ...addonsChannels,
+  ...systemChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -95,8 +95,8 @@ export const events = {
   ...usersEvents,
   ...libraryEvents,
   ...packagesEvents,
-  ...systemEvents,
   ...addonsEvents,
+  ...systemEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

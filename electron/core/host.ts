@@ -27,8 +27,8 @@ import { settingsService, type SettingsService } from '../settings/service';
 import { usersService, type UsersService } from '../users/service';
 import { libraryService, type LibraryService } from '../library/service';
 import { packagesService, type PackagesService } from '../packages/service';
-import { systemService, type SystemService } from '../system/service';
 import { addonsService, type AddonsService } from '../addons/service';
+import { systemService, type SystemService } from '../system/service';
 import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
@@ -49,8 +49,8 @@ import { settingsHandlers } from '../settings/handlers';
 import { usersHandlers } from '../users/handlers';
 import { libraryHandlers } from '../library/handlers';
 import { packagesHandlers } from '../packages/handlers';
-import { systemHandlers } from '../system/handlers';
 import { addonsHandlers } from '../addons/handlers';
+import { systemHandlers } from '../system/handlers';
 import { syncHandlers } from '../sync/handlers';
 import { mirrorHandlers } from '../mirror/handlers';
 import { searchHandlers } from '../search/handlers';
@@ -110,8 +110,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let users: UsersService | undefined;
   let library: LibraryService | undefined;
   let packages: PackagesService | undefined;
-  let system: SystemService | undefined;
   let addons: AddonsService | undefined;
+  let system: SystemService | undefined;
   let sync: SyncService | undefined;
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
@@ -261,8 +261,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     settings = settingsService({ ...calls, siteCache: r.siteCache });
     users = usersService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     library = libraryService({ ...calls, siteCache: r.siteCache, progress: (p) => emit('library.progress', p), ...(opts.now ? { now: opts.now } : {}) });
-    system = systemService({ ...calls, siteCache: r.siteCache });
     addons = addonsService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
+    system = systemService({ ...calls, siteCache: r.siteCache });
     packages = packagesService({ ...calls, siteCache: r.siteCache, siteName: (id) => r.sites.get(id)?.name, emit: (job) => emit('packages.job', job), ...(opts.now ? { now: opts.now } : {}) });
     const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
     sync = sy;
@@ -344,8 +344,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...usersHandlers(() => need(users)),
     ...libraryHandlers(() => need(library)),
     ...packagesHandlers(() => need(packages)),
-    ...systemHandlers(() => need(system)),
     ...addonsHandlers(() => need(addons)),
+    ...systemHandlers(() => need(system)),
     ...syncHandlers(() => need(sync)),
     ...mirrorHandlers(() => need(mirror)),
     ...searchHandlers(() => need(search)),
