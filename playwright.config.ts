@@ -32,6 +32,7 @@ const realFlavour: string[] = [
   '**/first-walk.spec.ts',
   '**/settings.spec.ts',
   '**/users.spec.ts',
+  '**/addons.spec.ts',
   '**/library.spec.ts',
   '**/packages.spec.ts',
   '**/plugin-scripts.spec.ts',

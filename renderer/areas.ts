@@ -15,6 +15,7 @@ import Users from '@lucide/svelte/icons/users';
 import Settings from '@lucide/svelte/icons/settings';
 import Package from '@lucide/svelte/icons/package';
 import Server from '@lucide/svelte/icons/server';
+import Puzzle from '@lucide/svelte/icons/puzzle';
 import LayoutDashboard from '@lucide/svelte/icons/layout-dashboard';
 import CalendarClock from '@lucide/svelte/icons/calendar-clock';
 import Webhook from '@lucide/svelte/icons/webhook';
@@ -41,6 +42,8 @@ export const AREAS: AreaRegistry = {
     { id: 'webhooks', label: 'Webhooks', icon: Webhook },
     { id: 'audit', label: 'Audit', icon: ScrollText },
     { id: 'mailer', label: 'Mailer', icon: Mail },
+    /** A plugin's page, opened from the plugin's entries in the area list (views/addons). */
+    { id: 'addons', label: 'Plugin page', icon: Puzzle, hidden: true, load: () => import('./views/addons/PluginPageArea.svelte') },
   ],
   store: [
     { id: 'pets', label: 'Pets', icon: PawPrint, load: () => import('./views/store/PetsArea.svelte') },

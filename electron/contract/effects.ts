@@ -174,6 +174,13 @@ export const channelEffects = {
   'packages.run': 'site-write',
   'packages.jobs': 'read',
   'packages.clearJobs': 'local',
+  'addons.list': 'read',
+  // a plugin's action does what the plugin does on the site: a write, sent now or refused
+  'addons.runAction': 'site-write',
+  'addons.page': 'read',
+  'addons.pageData': 'read',
+  'addons.savePageData': 'site-write',
+  'addons.translations': 'read',
   'system.info': 'read',
   // empties the site's caches: changes no content, but it is a write the site does
   'system.clearCache': 'site-write',

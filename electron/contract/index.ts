@@ -23,6 +23,7 @@ import { settingsChannels, settingsEvents } from './settings';
 import { usersChannels, usersEvents } from './users';
 import { libraryChannels, libraryEvents } from './library';
 import { packagesChannels, packagesEvents } from './packages';
+import { addonsChannels, addonsEvents } from './addons';
 import { systemChannels, systemEvents } from './system';
 import { scriptsChannels, scriptsEvents } from './plugin-scripts';
 
@@ -49,6 +50,7 @@ export * from './settings';
 export * from './users';
 export * from './library';
 export * from './packages';
+export * from './addons';
 export * from './system';
 export * from './plugin-scripts';
 export type { ChannelDef, EventDef } from './define';
@@ -72,6 +74,7 @@ export const channels = {
   ...usersChannels,
   ...libraryChannels,
   ...packagesChannels,
+  ...addonsChannels,
   ...systemChannels,
   ...scriptsChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
@@ -95,6 +98,7 @@ export const events = {
   ...usersEvents,
   ...libraryEvents,
   ...packagesEvents,
+  ...addonsEvents,
   ...systemEvents,
   ...scriptsEvents,
 } satisfies Record<string, EventDef<unknown>>;

@@ -54,7 +54,7 @@ export function isDemoAccount(me: Pick<Me, 'access' | 'superAdmin' | 'demoMode'>
   return allowed(me.access, 'api.demo') && !isSuper(me);
 }
 
-export type CmsArea = 'pages' | 'translations' | 'media' | 'library' | 'users' | 'settings' | 'packages' | 'system' | 'dashboard' | 'scheduler' | 'webhooks' | 'audit' | 'mailer';
+export type CmsArea = 'pages' | 'translations' | 'media' | 'library' | 'users' | 'settings' | 'packages' | 'system' | 'addons' | 'dashboard' | 'scheduler' | 'webhooks' | 'audit' | 'mailer';
 
 /** The permission each area needs to open (reading); writing needs the `.write` sibling where one exists. */
 export const AREA_PERMISSION: Record<CmsArea, string> = {
@@ -67,6 +67,8 @@ export const AREA_PERMISSION: Record<CmsArea, string> = {
   packages: 'api.gpm.read',
   // each of its panels asks the site for its own permission (info: api.system.read, the cache: api.system.write) and says a refusal
   system: 'api.access',
+  // a plugin's page: the site lists it only to accounts it lets see it, and refuses its routes to others
+  addons: 'api.access',
   dashboard: 'api.access',
   scheduler: 'api.system.write',
   webhooks: 'api.config.read',

@@ -27,6 +27,7 @@ import { settingsService, type SettingsService } from '../settings/service';
 import { usersService, type UsersService } from '../users/service';
 import { libraryService, type LibraryService } from '../library/service';
 import { packagesService, type PackagesService } from '../packages/service';
+import { addonsService, type AddonsService } from '../addons/service';
 import { systemService, type SystemService } from '../system/service';
 import { pluginScriptsService, type PluginScriptsService } from '../plugin-scripts/service';
 import { syncService, type SyncService } from '../sync/service';
@@ -49,6 +50,7 @@ import { settingsHandlers } from '../settings/handlers';
 import { usersHandlers } from '../users/handlers';
 import { libraryHandlers } from '../library/handlers';
 import { packagesHandlers } from '../packages/handlers';
+import { addonsHandlers } from '../addons/handlers';
 import { systemHandlers } from '../system/handlers';
 import { scriptsHandlers } from '../plugin-scripts/handlers';
 import { syncHandlers } from '../sync/handlers';
@@ -110,6 +112,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let users: UsersService | undefined;
   let library: LibraryService | undefined;
   let packages: PackagesService | undefined;
+  let addons: AddonsService | undefined;
   let system: SystemService | undefined;
   let scripts: PluginScriptsService | undefined;
   let sync: SyncService | undefined;
@@ -261,6 +264,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     settings = settingsService({ ...calls, siteCache: r.siteCache });
     users = usersService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     library = libraryService({ ...calls, siteCache: r.siteCache, progress: (p) => emit('library.progress', p), ...(opts.now ? { now: opts.now } : {}) });
+    addons = addonsService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     system = systemService({ ...calls, siteCache: r.siteCache });
     scripts = pluginScriptsService({ ...calls, siteCache: r.siteCache });
     packages = packagesService({ ...calls, siteCache: r.siteCache, siteName: (id) => r.sites.get(id)?.name, emit: (job) => emit('packages.job', job), ...(opts.now ? { now: opts.now } : {}) });
@@ -344,6 +348,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...usersHandlers(() => need(users)),
     ...libraryHandlers(() => need(library)),
     ...packagesHandlers(() => need(packages)),
+    ...addonsHandlers(() => need(addons)),
     ...systemHandlers(() => need(system)),
     ...scriptsHandlers(() => need(scripts)),
     ...syncHandlers(() => need(sync)),

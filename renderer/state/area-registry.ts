@@ -19,6 +19,8 @@ export interface AreaDef {
   icon: LucideIcon;
   /** The view, loaded when the area is first opened; none yet for the areas still to come. */
   load?: AreaLoader;
+  /** Opened from other entries (a plugin's page from its sidebar items), not listed itself. */
+  hidden?: boolean;
 }
 
 export type AreaRegistry = Record<SiteKind, readonly AreaDef[]>;

@@ -7,6 +7,7 @@ import type { CmsArea, Site } from '../../electron/contract/index';
 import { areasOf, type AreaDef } from './area-registry';
 import { sessions } from './sessions.svelte';
 import { storeAreaBlocked } from './stores.svelte';
+import { addons, PLUGIN_PAGE_AREA } from './addons.svelte';
 
 /** Why `area` cannot be opened on `site` now, or null when it can. */
 export function areaBlocked(site: Site, area: AreaDef): string | null {
@@ -24,7 +25,10 @@ class AreaSelection {
   current(site: Site): AreaDef | null {
     const id = this.bySite[site.id];
     const area = id ? areasOf(site.kind).find((a) => a.id === id) : undefined;
-    return area && areaBlocked(site, area) === null ? area : null;
+    if (!area || areaBlocked(site, area) !== null) return null;
+    // a plugin's page is titled by the entry that opened it
+    if (area.id === PLUGIN_PAGE_AREA) return addons.pages[site.id] ? { ...area, label: addons.pages[site.id]!.label } : null;
+    return area;
   }
 
   select(siteId: string, areaId: string): void {

@@ -74,7 +74,7 @@ test("a plugin's settings: its secret shows as set on the site and is sent only 
   await demo.connect(page);
   const pane = await openArea(page, 'Demo', 'Settings');
   const nav = pane.getByRole('navigation', { name: 'Settings' });
-  await expect(nav.getByRole('heading', { name: 'Plugins' })).toBeVisible();
+  await expect(nav.getByRole('heading', { name: 'Plugins', exact: true })).toBeVisible();
   await nav.getByRole('button', { name: 'Email', exact: true }).click();
   const secret = pane.getByLabel('SMTP password', { exact: true });
   await expect(secret).toHaveValue('');

@@ -437,6 +437,7 @@ const makeAccount = async (username: string) => {
 };
 const cellName = (c: Ctx) => `fm-${c.cell}`;
 /** How often the membership plugin's extend ran for the cell's account (what the person checks). */
+const quickNotes = (s: { text: string; seq: number }) => eventsSince(s.seq, 'onApiMenubarAction', (d) => d.body?.text === s.text && d.result?.status === 'success');
 const rowActionRuns = (s: { username: string; seq: number }) => eventsSince(s.seq, 'onApiUserListRowAction', (d) => d.id === 'membership-extend' && d.username === s.username);
 
 /** The CMS writes that are never queued (settings, accounts, keys): a refusal says why, and the person tries again. */
@@ -669,6 +670,30 @@ Object.assign(ROWS, {
     route: () => 'DELETE /cache',
     act: (c: Ctx) => c.invoke('system.clearCache', { siteId: c.site.id, scope: 'standard' }),
     applied: (_c: Ctx, s: { seq: number }) => Math.min(1, eventsSince(s.seq, 'onAfterCacheClear', () => true)),
+  },
+  // a plugin's action is not known to be safe twice: a lost answer makes the same run ask first
+  'addons.runAction': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ text: `Note ${c.cell}`, action: 'team-notes/quick-note', seq: seqNow() }),
+    route: () => 'POST /menubar/actions/team-notes/quick-note',
+    act: async (c: Ctx, s: { text: string; seq: number }) => {
+      const input = { siteId: c.site.id, plugin: 'team-notes', action: 'quick-note', body: { text: s.text } };
+      const first = (await c.invoke('addons.runAction', input)) as Answer;
+      if (!first.ok && first.error.code === 'conflict' && /may already have run/.test(first.error.message) && quickNotes(s) === 0) return c.invoke('addons.runAction', { ...input, again: true });
+      return first;
+    },
+    applied: (_c: Ctx, s: { text: string; seq: number }) => quickNotes(s),
+  },
+  // the plugin's form replaces its notes: saving the same twice is saving it
+  'addons.savePageData': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ title: `Notes ${c.cell}` }),
+    route: () => 'PATCH /team-notes/notes',
+    act: (c: Ctx, s: { title: string }) => c.invoke('addons.savePageData', { siteId: c.site.id, plugin: 'team-notes', kind: 'page', id: 'team-notes', values: { notes: [{ title: s.title, body: '', pinned_until: null }] } }),
+    applied: (_c: Ctx, s: { title: string }) => {
+      const notes = (cms().site.config.delta('plugins/team-notes') as { notes?: { title: string }[] }).notes ?? [];
+      return notes.length === 1 && notes[0]!.title === s.title ? 1 : 0;
+    },
   },
   'library.createFolder': {
     target: 'cms',

@@ -219,7 +219,8 @@ test('renderer layers: lib/, components/ and state/ never import views/; a view 
   /** parent area → the areas whose views it mounts inside its own (a one-way arrow each). */
   const MOUNTS: Record<string, readonly string[]> = {
     workspace: ['sites', 'sync'], // the site panes and the status bar's sync line
-    sites: ['auth', 'offline', 'store'], // the overview's sign-in, account, offline copy and store cards
+    sites: ['auth', 'offline', 'store', 'addons'], // the overview's sign-in, account, offline copy and store cards; what plugins add
+    settings: ['addons'], // the settings panels plugins add
     pages: ['editor'], // the page editor beside the tree
     editor: ['media', 'sync'], // the page's media and the merge view
   };
