@@ -66,4 +66,11 @@ test('a plugin page’s script in the jail cannot reach the app: parent, top, st
   expect(rows.filter((r) => r.escaped), JSON.stringify(rows.filter((r) => r.escaped))).toEqual([]);
   // and the app's own storage saw nothing of it
   expect(await page.evaluate(() => window.localStorage.getItem('probe'))).toBeNull();
+
+  // scripts allowed for the site: a floating widget from the overview, drawn in the jail on demand
+  await pane.getByRole('button', { name: 'Overview', exact: true }).click();
+  const things = pane.getByRole('list', { name: 'Widgets and panels from plugins' });
+  const uptime = things.getByRole('listitem').filter({ hasText: /site-health/ }).filter({ hasText: 'Floating widget' });
+  await uptime.getByRole('button', { name: 'Show' }).click();
+  await expect(things.frameLocator('iframe[sandbox="allow-scripts"]').getByText(/Uptime 99\.98%/)).toBeVisible({ timeout: 10_000 });
 });
