@@ -6,6 +6,7 @@ import type { AddonsService } from './service';
 export function addonsHandlers(addons: Lazy<AddonsService>): HandlersOf<typeof addonsChannels> {
   return {
     'addons.list': ({ siteId }) => addons().list(siteId),
+    'addons.pageAction': ({ siteId, plugin, actionId, again }) => addons().pageAction(siteId, plugin, actionId, again),
     'addons.runAction': ({ siteId, plugin, action, body, again }) => addons().runAction(siteId, plugin, action, body, again),
     'addons.page': ({ siteId, plugin }) => addons().page(siteId, plugin),
     'addons.pageData': ({ siteId, plugin, kind, id }) => addons().pageData(siteId, plugin, kind, id),

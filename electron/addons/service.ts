@@ -128,6 +128,28 @@ export function addonsService(deps: SiteCallDeps & { siteCache: SiteCacheRepo; n
       }
     },
 
+    /** A page action that sends its own request; as a menubar action, one whose answer was lost asks before it runs again. */
+    async pageAction(siteId: string, plugin: string, actionId: string, again = false): Promise<{ ok: boolean; message: string }> {
+      const key = `${siteId}\n${plugin}\npage:${actionId}`;
+      const earlier = uncertain.get(key);
+      if (earlier && !again) {
+        throw new AppError({ code: 'conflict', message: `The site may already have run ${plugin}’s “${actionId}”: its answer at ${timeOfDay(earlier.at)} was lost. Check whether it happened; run it again only if it did not.` });
+      }
+      try {
+        const result = await sendNow('The action was not run', async () => {
+          const p = await cmsAddons.page(read(siteId), plugin);
+          const a = p.actions.find((x) => x.id === actionId);
+          if (!a || !a.runs || a.download) throw new AppError({ code: 'not_found', message: `The ${p.title} page has no action “${actionId}” Sitedesk can run.` });
+          return cmsAddons.pageAction(t(siteId), usable(a.endpoint, `the ${p.title} page`, 'run an action of'), a.method);
+        });
+        uncertain.forget(key);
+        return result;
+      } catch (err) {
+        if (mayHaveArrived(err)) uncertain.remember(key, {});
+        throw err;
+      }
+    },
+
     page: async (siteId: string, plugin: string): Promise<PluginPageDef> => pageDefOf(await cmsAddons.page(read(siteId), plugin)),
 
     async pageData(siteId: string, plugin: string, kind: 'page' | 'settingsPanel', id: string): Promise<AddonData> {

@@ -138,6 +138,8 @@ const Values = v.pipe(
 export const addonsChannels = {
   'addons.list': channel<SiteAddons>()(v.strictObject({ siteId: SiteId })),
   'addons.runAction': channel<{ ok: boolean; message: string }>()(v.strictObject({ siteId: SiteId, plugin: Name('plugin'), action: Name('action'), body: v.optional(Values), /** run it although an earlier run's answer was lost */ again: v.optional(v.boolean()) })),
+  /** Runs one of a plugin page's own actions (its endpoint looked up by the Host in the definition it reads now). */
+  'addons.pageAction': channel<{ ok: boolean; message: string }>()(v.strictObject({ siteId: SiteId, plugin: Name('plugin'), actionId: Name('action'), again: v.optional(v.boolean()) })),
   'addons.page': channel<PluginPageDef>()(v.strictObject({ siteId: SiteId, plugin: Name('plugin') })),
   'addons.pageData': channel<AddonData>()(Addressed),
   'addons.savePageData': channel<AddonData>()(v.strictObject({ ...Addressed.entries, values: Values })),

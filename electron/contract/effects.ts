@@ -177,6 +177,7 @@ export const channelEffects = {
   'addons.list': 'read',
   // a plugin's action does what the plugin does on the site: a write, sent now or refused
   'addons.runAction': 'site-write',
+  'addons.pageAction': 'site-write',
   'addons.page': 'read',
   'addons.pageData': 'read',
   'addons.savePageData': 'site-write',

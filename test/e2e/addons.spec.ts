@@ -75,6 +75,9 @@ test('the team-notes page: its form refused at a field by the site, then saved',
   await nav.getByRole('button', { name: /^Site health/ }).click();
   await expect(pane.getByText(/is drawn by the site-health plugin’s own script, which Sitedesk does not run unless you allow it for Demo/)).toBeVisible();
   await expect(pane.getByRole('button', { name: 'Allow plugin scripts for Demo…' })).toBeVisible();
+  // its own action runs without its script, and says what the site answered
+  await pane.getByRole('group', { name: 'The page’s actions' }).getByRole('button', { name: 'Check now' }).click();
+  await expect(pane.getByRole('status').filter({ hasText: 'Check now:' })).toContainText(/6 checks run/);
   await page.screenshot({ path: shots('addons-component-page') });
 });
 

@@ -68,6 +68,14 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(await fx.fails('addons.runAction', { siteId: fx.site.id, plugin: '..', action: 'x' })).toMatchObject({ code: 'invalid_input' });
   });
 
+  test('a plugin page’s own action: run at the endpoint the Host reads in the definition; a download or an unknown one is not run', async () => {
+    const seq = fx.cms.events.list().at(-1)?.seq ?? 0;
+    expect(await fx.call('addons.pageAction', { siteId: fx.site.id, plugin: 'site-health', actionId: 'run' })).toEqual({ ok: true, message: expect.stringMatching(/^6 checks run/) });
+    expect(fx.cms.events.list('onSiteHealthRun').filter((e) => e.seq > seq)).toHaveLength(1);
+    expect(await fx.fails('addons.pageAction', { siteId: fx.site.id, plugin: 'team-notes', actionId: 'export' })).toMatchObject({ code: 'not_found', message: expect.stringMatching(/no action “export” Sitedesk can run/) });
+    expect(await fx.fails('addons.pageAction', { siteId: fx.site.id, plugin: 'site-health', actionId: 'nothing' })).toMatchObject({ code: 'not_found' });
+  });
+
   test('the team-notes page: its definition, data, a save refused at its field, then saved and read back', async () => {
     const page = await fx.call('addons.page', { siteId: fx.site.id, plugin: 'team-notes' });
     expect(page).toMatchObject({ id: 'team-notes', title: 'Team Notes', pageType: 'blueprint', blueprint: 'notes', hasData: true, canSave: true, refused: [] });

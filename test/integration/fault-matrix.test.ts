@@ -684,6 +684,19 @@ Object.assign(ROWS, {
     },
     applied: (_c: Ctx, s: { text: string; seq: number }) => quickNotes(s),
   },
+  // a plugin page's own action: run exactly once (a lost answer asks before it runs again; the cell checks first, as a person would)
+  'addons.pageAction': {
+    target: 'cms',
+    prepare: async () => ({ seq: seqNow() }),
+    route: () => 'POST /site-health/run',
+    act: async (c: Ctx, s: { seq: number }) => {
+      const input = { siteId: c.site.id, plugin: 'site-health', actionId: 'run' };
+      const first = (await c.invoke('addons.pageAction', input)) as Answer;
+      if (!first.ok && first.error.code === 'conflict' && /may already have run/.test(first.error.message) && eventsSince(s.seq, 'onSiteHealthRun', () => true) === 0) return c.invoke('addons.pageAction', { ...input, again: true });
+      return first;
+    },
+    applied: (_c: Ctx, s: { seq: number }) => eventsSince(s.seq, 'onSiteHealthRun', () => true),
+  },
   // the plugin's form replaces its notes: saving the same twice is saving it
   'addons.savePageData': {
     target: 'cms',

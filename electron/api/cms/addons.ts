@@ -177,6 +177,16 @@ export const cmsAddons = {
     return { ok, message: message ? t.scrub(message).slice(0, 500) : ok ? 'Done.' : 'The plugin refused the action without saying why.' };
   },
 
+  /** A page action's own request (its endpoint checked by apiPath); the site's {status, message} read as a menubar action's. */
+  async pageAction(t: Transport, at: { path: string; query: Record<string, string> }, method: string): Promise<{ ok: boolean; message: string }> {
+    const call: CallOptions = { method: method as CallOptions['method'], path: at.path, query: at.query, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) };
+    const r = await request(t, call);
+    const d = (isPlainObject(r.data) ? r.data : {}) as Record<string, unknown>;
+    const ok = d.status !== 'error';
+    const message = text(d.message);
+    return { ok, message: message ? t.scrub(message).slice(0, 500) : ok ? 'Done.' : 'The plugin refused the action without saying why.' };
+  },
+
   async page(t: Transport, plugin: string): Promise<PluginPageRead> {
     const call: CallOptions = { path: `/gpm/plugins/${encodeURIComponent(plugin)}/page` };
     const r = await request(t, call);

@@ -51,7 +51,7 @@
  *   GET    /team-notes/export             api.access; the notes as a JSON attachment
  *   GET    /site-health/settings          api.system.read; {data: {checks: {interval, notify_email, disk_warning}}}
  *   PATCH  /site-health/settings          api.system.write; {checks: {…}} merged; 422 with field errors
- *   POST   /site-health/run               api.system.read; {data: {status, message}}
+ *   POST   /site-health/run               api.system.read; {data: {status, message}}; records onSiteHealthRun
  *
  * Every composition point records its event (`onApiSidebarItems` …, `onBeforeCacheClear`,
  * `onAfterCacheClear`) with the caller's username.
@@ -318,7 +318,8 @@ export function registerPluginUiRoutes(router: Router, ctx: CmsContext): { cache
 
   router.on('POST', '/site-health/run', (req, res, _p, url) => {
     own('site-health', url);
-    authorize(ctx, req, url, 'api.system.read');
+    const { account } = authorize(ctx, req, url, 'api.system.read');
+    ctx.events.record('onSiteHealthRun', { user: account.username });
     json(res, 200, { data: healthRun(ctx) });
   });
 
