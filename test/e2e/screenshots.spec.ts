@@ -2,7 +2,7 @@
  * `npm run screenshots`: the screens in light and dark, empty and full, wide and narrow, written to
  * docs/screenshots/ for the README and for looking at what we build. Not part of `npm test`.
  */
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { startStoreSandbox, type StoreSandbox } from '../sandbox/store/server';
@@ -10,6 +10,13 @@ import { addCmsSite, bridge, pageFilters, rail, saveDraft, siteButton, sitePane,
 
 const out = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 let cms: CmsSandbox;
+/** Opens an area of the site's pane, from wherever the pane is (back to the overview first). */
+async function openAreaIn(pane: Locator, name: string): Promise<void> {
+  const back = pane.getByRole('button', { name: 'Overview', exact: true });
+  if (await back.isVisible()) await back.click();
+  await pane.getByRole('button', { name, exact: true }).click();
+}
+
 /** A CMS with no account yet (the first-run setup screen). */
 let fresh: CmsSandbox;
 let store: StoreSandbox;
@@ -259,11 +266,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await withJournal(browser, scheme, { dismissToasts: true }, async ({ page, site, shot }) => {
       await siteButton(page, JOURNAL).click();
       const pane = sitePane(page, JOURNAL);
-      const areas = async (name: string) => {
-        const back = pane.getByRole('button', { name: 'Overview', exact: true });
-        if (await back.isVisible()) await back.click();
-        await pane.getByRole('button', { name, exact: true }).click();
-      };
+      const areas = (name: string) => openAreaIn(pane, name);
       await areas('Users');
       await pane.getByRole('tab', { name: /^All/ }).click();
       await expect(pane.getByRole('button', { name: 'Open admin' })).toBeVisible();
@@ -333,11 +336,7 @@ for (const scheme of ['light', 'dark'] as const) {
       site.packages.knobs.workMs = 4000;
       await siteButton(page, JOURNAL).click();
       const pane = sitePane(page, JOURNAL);
-      const areas = async (name: string) => {
-        const back = pane.getByRole('button', { name: 'Overview', exact: true });
-        if (await back.isVisible()) await back.click();
-        await pane.getByRole('button', { name, exact: true }).click();
-      };
+      const areas = (name: string) => openAreaIn(pane, name);
       await areas('Packages');
       await pane.getByRole('list', { name: 'Installed plugins' }).getByRole('button', { name: /^Email/ }).click();
       await expect(pane.getByRole('article', { name: 'Email' }).getByRole('tabpanel')).toContainText('Email');
@@ -375,11 +374,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await withJournal(browser, scheme, { dismissToasts: true }, async ({ page, site, shot }) => {
       await siteButton(page, JOURNAL).click();
       const pane = sitePane(page, JOURNAL);
-      const areas = async (name: string) => {
-        const back = pane.getByRole('button', { name: 'Overview', exact: true });
-        if (await back.isVisible()) await back.click();
-        await pane.getByRole('button', { name, exact: true }).click();
-      };
+      const areas = (name: string) => openAreaIn(pane, name);
       await areas('Pages');
       const item = (title: string) => treeItem(pane, title, JOURNAL);
 
