@@ -5,7 +5,8 @@
  * media, taxonomy, languages, translations and page blueprints (content/); the users with their
  * avatars, 2FA, API keys and the list's extension points (users/); the account, plugin, theme and
  * configuration blueprints, the configuration and the site media library (site/); what two demo
- * plugins add to the admin, the translations, system information and the cache (plugins-ui/). Routes live
+ * plugins add to the admin, the translations, system information and the cache (plugins-ui/);
+ * outgoing webhooks that really deliver and the audit trail in SQLite (trail/). Routes live
  * under the configurable prefix, default /api/v1; outside it the site answers HTML like a real CMS
  * (and serves page media under /user/pages/…, the media library under /user/media/…, avatars under
  * /user/accounts/avatars/…), except for the test-only control routes under /__sandbox (see
