@@ -61,6 +61,10 @@ describe.each(flavors)('%s flavour', (flavor) => {
       if (!real) expect(d.detail).toBe('The audit trail is hidden in demo mode.');
       expectProblem(await api.as({ none: true }).get(path), 401);
     }
+    // scoped keys of the super admin
+    expectProblem(await (await api.keyFor('admin', { scopes: ['api.access', 'api.pages.read'] })).get('/audit/status'), 403);
+    const scoped = await api.keyFor('admin', { scopes: real ? ['api.access', 'api.super'] : ['api.access', 'admin.super'] });
+    expect((await scoped.get('/audit/status')).status).toBe(200);
   });
 
   test('an API action is recorded with every field; detailed coverage adds the page update’s changes', async () => {
@@ -97,6 +101,22 @@ describe.each(flavors)('%s flavour', (flavor) => {
     const types = (data(await api.get('/audit/events')) as Json[]).map((e) => `${e.event} ${e.target_type} ${e.target_id}`);
     expect(types[0]).toBe('page.create page /audit-page');
     expect(data(await api.get('/audit/status'))).toMatchObject({ enabled: true, coverage: 'standard', total: 3 });
+  });
+
+  test('a token caller is recorded with auth_method jwt; user and config changes name their targets (real: a user event names its subject as actor)', async () => {
+    enable();
+    sb.audit.store.clear();
+    const token = sb.tokens.issue('access', 'admin', 3600).token;
+    const jwt = api.as({ token });
+    expect((await jwt.post('/users', { username: 'audited', password: 'New-user-pass1', email: 'audited@example.test' })).status).toBe(201);
+    expect((await jwt.patch('/config/site', { title: 'Audited site' })).status).toBe(200);
+    const rows = data(await api.get('/audit/events')) as Json[];
+    expect(rows.map((r) => [r.event, r.severity, r.target_type, r.target_id, r.auth_method])).toEqual([
+      ['config.update', 'notice', 'config', 'site', 'jwt'],
+      ['user.create', 'notice', 'user', 'audited', 'jwt'],
+    ]);
+    expect(rows[0]!.actor_id).toBe('admin');
+    expect(rows[1]!.actor_id).toBe(real ? 'audited' : 'admin');
   });
 
   test('filters (event, actor, target_type, severity, from, to, q), facets and paging capped at max_per_page', async () => {

@@ -177,6 +177,21 @@ describe.each(flavors)('%s flavour', (flavor) => {
     await api.delete(`/webhooks/${hook.id}`);
   });
 
+  test('every mapped event reaches a `*` hook (a user created, the configuration changed); a hook for other events gets none of them', async () => {
+    const all = data(await api.post('/webhooks', { url: rx.url, events: ['*'] }), 201);
+    const other = data(await api.post('/webhooks', { url: rx.url.replace('/hook', '/other'), events: ['media.deleted'] }), 201);
+    expect((await api.post('/users', { username: 'hooked', password: 'New-user-pass1', email: 'hooked@example.test' })).status).toBe(201);
+    expect((await api.patch('/config/site', { title: 'Hooked site' })).status).toBe(200);
+    await sb.webhooks.settled();
+    const events = rx.got.map((g) => JSON.parse(g.body) as Json);
+    expect(events.map((e) => e.event)).toEqual(['user.created', 'config.updated']);
+    expect(events.every((e) => e.webhook_id === all.id)).toBe(true);
+    expect(events[1]!.data).toMatchObject({ scope: 'site' });
+    expect(sb.webhooks.deliveriesOf(other.id as string)).toEqual([]);
+    await api.delete(`/webhooks/${all.id}`);
+    await api.delete(`/webhooks/${other.id}`);
+  });
+
   test('POST /webhooks/{id}/test: 200 with the delivery; 502 with it when the receiver fails or is unreachable; 404', async () => {
     const hook = data(await api.post('/webhooks', { url: rx.url }), 201);
     const okd = data(await api.post(`/webhooks/${hook.id}/test`));

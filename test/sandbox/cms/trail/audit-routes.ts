@@ -1,7 +1,8 @@
 /**
  * Document 2's audit routes, both flavours (the real one after
  * getgrav/grav-plugin-api:classes/Api/Controllers/AuditController.php, recordings 55–57). Every
- * route needs `api.super` (`admin.super` alone is refused); spec: a demo account is told the trail
+ * route needs `api.super` (`admin.super` alone is refused; spec: a scoped key needs the `admin.super`
+ * scope, as document 1 says of super-only endpoints); spec: a demo account is told the trail
  * is hidden in demo mode (the real service refuses it as every demo write: its Demo Mode 403).
  * Except status, a route answers 503 without SQLite support and 404 while the trail is disabled.
  *
@@ -13,9 +14,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import { HttpProblem, json, type Router } from '../../http';
-import { resolveExact } from '../access';
+import { isSuper, resolveExact, scopesAllow } from '../access';
 import type { CmsContext } from '../context';
-import { authorize, requirePermission } from '../credentials';
+import { authorize } from '../credentials';
 import { paged } from '../content/paging';
 import type { AuditTrail } from './audit';
 import { FILTERS, type AuditEvent, type AuditFilters } from './audit-store';
@@ -30,7 +31,10 @@ export function registerAuditRoutes(router: Router, ctx: CmsContext, trail: Audi
     if (real) return authorize(ctx, req, url, 'api.super');
     const caller = authorize(ctx, req, url, 'api.access');
     if (resolveExact(caller.account.access, 'api.demo') === true) throw new HttpProblem(403, 'Forbidden', 'The audit trail is hidden in demo mode.');
-    return requirePermission(ctx, caller, 'api.super');
+    // document 1 §5.6: a scoped key needs the `admin.super` scope for super-only endpoints
+    if (!scopesAllow(caller.scopes, 'admin.super')) throw new HttpProblem(403, 'Forbidden', 'API key is not authorized for: admin.super');
+    if (!isSuper(caller.account.access)) throw new HttpProblem(403, 'Forbidden', 'Missing required permission: api.super');
+    return caller;
   };
   const assertOn = () => {
     if (!trail.knobs.available) throw new HttpProblem(503, 'Service Unavailable', 'The audit trail requires the SQLite PHP extension, which is not installed.');
