@@ -8,6 +8,9 @@
  * `webhookPrivateTargets` lets the tests reach their receiver.
  */
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -71,7 +74,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
   test('POST /webhooks: 201 with Location and the full secret once; GET lists it redacted (6 + 4 visible)', async () => {
     const r = await api.post('/webhooks', { url: rx.url, events: ['page.updated'], ...(real ? {} : { secret: 'mysecret-0123456789-abcd' }) });
     const hook = data(r, 201);
-    expect(r.headers.get('location')).toBe(`${sb.url}/webhooks/${hook.id}`);
+    expect(r.headers.get('location')).toBe(`${sb.prefix}/webhooks/${hook.id}`);
     expect(hook).toMatchObject({ id: expect.stringMatching(/^wh_[0-9a-f]{24}$/), url: rx.url, events: ['page.updated'], enabled: true });
     const secret = hook.secret as string;
     if (real) {
@@ -235,6 +238,28 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expectProblem(await anon.get('/webhooks'), 401);
     expectProblem(await anon.post('/webhooks', { url: rx.url }), 401);
     await api.delete(`/webhooks/${hook.id}`);
+  });
+
+  test('hooks and their deliveries are kept in the data folder: a sandbox started on it again has them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-hooks-'));
+    try {
+      const first = await startCmsSandbox({ flavor, dataDir: dir, content: 'empty', webhookPrivateTargets: true });
+      const c1 = new SandboxClient(first);
+      const hook = data(await c1.post('/webhooks', { url: rx.url }), 201);
+      await c1.post(`/webhooks/${hook.id}/test`);
+      await first.close();
+      const again = await startCmsSandbox({ flavor, dataDir: dir, webhookPrivateTargets: true });
+      try {
+        // the folder's accounts are kept, so the admin gets a fresh key
+        const c2 = new SandboxClient(again).as({ apiKey: again.apiKeys.create({ username: 'admin', name: 'again' }).api_key });
+        expect((data(await c2.get('/webhooks')) as Json[]).map((h) => h.id)).toEqual([hook.id]);
+        expect(data(await c2.get(`/webhooks/${hook.id}/deliveries`))).toHaveLength(1);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   if (real) {

@@ -207,7 +207,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
   }
   const content = new PageFiles(dataDir, clock);
   const accounts = new Accounts(dataDir, clock);
-  const webhooks = new Webhooks({ flavor, clock });
+  const webhooks = new Webhooks({ flavor, clock, dataDir });
   webhooks.allowPrivate = opts.webhookPrivateTargets ?? false;
   const ctx: CmsContext = {
     flavor,

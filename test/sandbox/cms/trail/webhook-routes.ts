@@ -74,7 +74,7 @@ export function registerWebhookRoutes(router: Router, ctx: CmsContext, hooks: We
     const target = checkUrl(body.url);
     const events = body.events === undefined ? undefined : checkEvents(body.events);
     const hook = hooks.create({ url: target, events, secret: checkSecret(body.secret), enabled: checkEnabled(body.enabled), headers: real && isStringMap(body.headers) ? body.headers : undefined });
-    json(res, 201, { data: hook }, { Location: `${ctx.origin}${ctx.prefix}/webhooks/${hook.id}` });
+    json(res, 201, { data: hook }, { Location: `${ctx.prefix}/webhooks/${hook.id}` });
   });
 
   router.on('GET', '/webhooks/{id}', (req, res, params, url) => {

@@ -13,8 +13,13 @@
  * - delivery record: spec {id, event, url, status_code, success, duration_ms, delivered_at}; real
  *   {id, event, url, request_headers, request_body, created, status_code, response_body?, error?,
  *   duration_ms, success}, the newest 50 kept, and a hook disabled after 5 failures in a row
+ *
+ * Hooks and deliveries are kept in the data folder (`webhooks.json`), as the real service keeps
+ * them under user/data/api, so a sandbox started on a kept folder still has them.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CmsContext } from '../context';
 import type { RecordedEvent } from '../content/events';
 
@@ -84,7 +89,20 @@ export class Webhooks {
   /** the real service refuses private and unresolvable targets; true lets it reach loopback receivers */
   allowPrivate = false;
 
-  constructor(private readonly ctx: Pick<CmsContext, 'flavor' | 'clock'>) {}
+  private readonly file: string;
+
+  constructor(private readonly ctx: Pick<CmsContext, 'flavor' | 'clock' | 'dataDir'>) {
+    this.file = join(ctx.dataDir, 'webhooks.json');
+    if (existsSync(this.file)) {
+      const saved = JSON.parse(readFileSync(this.file, 'utf8')) as { webhooks: Webhook[]; deliveries: Record<string, Delivery[]> };
+      this.hooks = saved.webhooks;
+      this.deliveries = new Map(Object.entries(saved.deliveries));
+    }
+  }
+
+  private save(): void {
+    writeFileSync(this.file, JSON.stringify({ webhooks: this.hooks, deliveries: Object.fromEntries(this.deliveries) }, null, 2));
+  }
 
   list(): Webhook[] {
     return this.hooks.map((h) => structuredClone(h));
@@ -116,6 +134,7 @@ export class Webhooks {
           enabled: input.enabled ?? true,
         };
     this.hooks.push(hook);
+    this.save();
     return structuredClone(hook);
   }
 
@@ -128,6 +147,7 @@ export class Webhooks {
     // the real service's update never changes the secret
     if (patch.secret !== undefined && this.ctx.flavor === 'spec') hook.secret = patch.secret;
     if (patch.headers !== undefined && this.ctx.flavor === 'real') hook.headers = patch.headers;
+    this.save();
     return structuredClone(hook);
   }
 
@@ -136,7 +156,9 @@ export class Webhooks {
     const before = this.hooks.length;
     this.hooks = this.hooks.filter((h) => h.id !== id);
     this.deliveries.delete(id);
-    return this.hooks.length !== before;
+    if (this.hooks.length === before) return false;
+    this.save();
+    return true;
   }
 
   deliveriesOf(id: string): Delivery[] {
@@ -221,6 +243,7 @@ export class Webhooks {
           }
         }
       }
+      this.save();
     }
     return structuredClone(delivery);
   }
