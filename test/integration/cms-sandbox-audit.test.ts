@@ -202,6 +202,32 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(row!.ip).toBe('127.0.0.0');
   });
 
+  test('control routes: knobs read and changed over HTTP (bad values 400), prune on demand, empty the trail', async () => {
+    const control = async (method: string, path: string, body?: unknown) => {
+      const r = await fetch(`${sb.origin}/__sandbox${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: r.status, body: (await r.json()) as Json };
+    };
+    enable();
+    sb.audit.store.clear();
+    const set = await control('POST', '/audit', { enabled: true, coverage: 'detailed', retentionMaxRows: 1, pruneEvery: 1000 });
+    expect(set.body.data).toMatchObject({ enabled: true, coverage: 'detailed', retentionMaxRows: 1, total: 0 });
+    expect(data(await api.get('/audit/status'))).toMatchObject({ coverage: 'detailed', retention: { max_rows: 1 } });
+    expect((await control('POST', '/audit', { coverage: 'full' })).status).toBe(400);
+    expect((await control('POST', '/audit', { retentionDays: -1 })).status).toBe(400);
+    expect((await control('POST', '/audit', { enabled: 'yes' })).status).toBe(400);
+    await api.patch(pagePath('/about'), { title: 'one' });
+    await api.patch(pagePath('/about'), { title: 'two' });
+    expect((await control('GET', '/audit')).body.data.total).toBe(2);
+    expect((await control('POST', '/audit/prune')).body.data).toEqual({ deleted: 1, total: 1 });
+    expect((await control('POST', '/audit/seed', { count: 0 })).status).toBe(400);
+    expect((await control('POST', '/audit/seed', { count: 10 })).body.data.total).toBe(11);
+    expect((await control('DELETE', '/audit')).body.data.total).toBe(0);
+    expect((await control('POST', '/webhooks', { allowPrivate: 'no' })).status).toBe(400);
+    expect((await control('GET', '/webhooks')).body.data).toEqual({ allowPrivate: false });
+    await control('POST', '/audit', { enabled: false });
+    expect(data(await api.get('/audit/status')).enabled).toBe(false);
+  });
+
   // the store is the same in both flavours: seeded once
   test.runIf(!real)('a million generated events are seeded in seconds and page quickly', async () => {
     enable();
