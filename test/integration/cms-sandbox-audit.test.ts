@@ -119,6 +119,24 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(rows[1]!.actor_id).toBe(real ? 'audited' : 'admin');
   });
 
+  test('logins: a failed one names the tried username as actor, a successful one and the logout their account', async () => {
+    enable();
+    sb.audit.store.clear();
+    const login = (body: Json) => fetch(`${sb.url}/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await login({ username: 'nobody-here', password: 'wrong-password' })).status).toBe(401);
+    const ok = await login({ username: 'admin', password: sb.seeded!.passwords.admin });
+    expect(ok.status).toBe(200);
+    const pair = ((await ok.json()) as Json).data as Json;
+    const out = await fetch(`${sb.url}/auth/revoke`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Token': pair.access_token }, body: JSON.stringify({ refresh_token: pair.refresh_token }) });
+    expect(out.status).toBe(204);
+    const rows = (data(await api.get('/audit/events')) as Json[]).reverse();
+    expect(rows.map((r) => [r.event, r.severity, r.actor_id, r.actor_name, r.target_type, r.target_id, r.context, r.ip])).toEqual([
+      ['user.login.failed', 'warning', 'nobody-here', 'nobody-here', 'user', 'nobody-here', { reason: 'password' }, '127.0.0.1'],
+      ['user.login', 'info', 'admin', expect.any(String), 'user', 'admin', { method: 'password' }, '127.0.0.1'],
+      ['user.logout', 'info', 'admin', expect.any(String), 'user', 'admin', null, '127.0.0.1'],
+    ]);
+  });
+
   test('filters (event, actor, target_type, severity, from, to, q), facets and paging capped at max_per_page', async () => {
     enable();
     sb.audit.store.clear();

@@ -124,13 +124,14 @@ export class AuditTrail {
     let actorRoles = origin?.actorRoles ?? [];
     const user = obj(data.user);
     // the real service takes the actor from an event's `user` (so a user event names its subject);
-    // a password reset has no caller in either flavour
-    if (user && (this.ctx.flavor === 'real' || event.name === 'onApiPasswordReset')) {
+    // a login, logout or password reset has no other caller in either flavour
+    if (user && (this.ctx.flavor === 'real' || actorId === null)) {
       const account = str(user.username) ? this.ctx.accounts.get(String(user.username)) : null;
       actorId = str(user.username);
       actorName = account?.fullname || actorId;
       actorRoles = account?.groups ?? [];
-    } else if (!origin && str(data.username)) {
+    } else if (actorId === null && str(data.username)) {
+      // a failed login: both hold the tried username
       actorId = actorName = str(data.username);
     }
     const [targetType, targetId] = targetOf(event.name, data);
@@ -143,7 +144,7 @@ export class AuditTrail {
       const changes = this.changes(data);
       if (changes) context.changes = changes;
     }
-    const ip = str(data.ip) ?? origin?.ip ?? '';
+    const ip = (str(data.ip) ?? origin?.ip ?? '').replace(/^::ffff:/, '');
     return {
       ts: this.ctx.clock.now(),
       event: code,
