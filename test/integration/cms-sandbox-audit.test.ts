@@ -103,7 +103,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(data(await api.get('/audit/status'))).toMatchObject({ enabled: true, coverage: 'standard', total: 3 });
   });
 
-  test('a token caller is recorded with auth_method jwt; user and config changes name their targets (real: a user event names its subject as actor)', async () => {
+  test('a token caller is recorded with auth_method jwt (real: session); user and config changes name their targets (real: a user event names its subject as actor)', async () => {
     enable();
     sb.audit.store.clear();
     const token = sb.tokens.issue('access', 'admin', 3600).token;
@@ -111,9 +111,10 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect((await jwt.post('/users', { username: 'audited', password: 'New-user-pass1', email: 'audited@example.test' })).status).toBe(201);
     expect((await jwt.patch('/config/site', { title: 'Audited site' })).status).toBe(200);
     const rows = data(await api.get('/audit/events')) as Json[];
+    const method = real ? 'session' : 'jwt';
     expect(rows.map((r) => [r.event, r.severity, r.target_type, r.target_id, r.auth_method])).toEqual([
-      ['config.update', 'notice', 'config', 'site', 'jwt'],
-      ['user.create', 'notice', 'user', 'audited', 'jwt'],
+      ['config.update', 'notice', 'config', 'site', method],
+      ['user.create', 'notice', 'user', 'audited', method],
     ]);
     expect(rows[0]!.actor_id).toBe('admin');
     expect(rows[1]!.actor_id).toBe(real ? 'audited' : 'admin');
@@ -130,6 +131,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     const out = await fetch(`${sb.url}/auth/revoke`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Token': pair.access_token }, body: JSON.stringify({ refresh_token: pair.refresh_token }) });
     expect(out.status).toBe(204);
     const rows = (data(await api.get('/audit/events')) as Json[]).reverse();
+    expect(rows.map((r) => r.auth_method)).toEqual(['session', 'session', real ? 'session' : 'jwt']);
     expect(rows.map((r) => [r.event, r.severity, r.actor_id, r.actor_name, r.target_type, r.target_id, r.context, r.ip])).toEqual([
       ['user.login.failed', 'warning', 'nobody-here', 'nobody-here', 'user', 'nobody-here', { reason: 'password' }, '127.0.0.1'],
       ['user.login', 'info', 'admin', expect.any(String), 'user', 'admin', { method: 'password' }, '127.0.0.1'],

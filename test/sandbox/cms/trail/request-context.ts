@@ -15,7 +15,11 @@ export interface RequestOrigin {
   actorId: string | null;
   actorName: string | null;
   actorRoles: string[];
-  authMethod: 'apikey' | 'jwt' | null;
+  /**
+   * `apikey` for a key; a token is `jwt` in spec, `session` in the real service (its AuditContext
+   * knows only key or not); a request without a credential (a login) is `session` in both
+   */
+  authMethod: 'apikey' | 'jwt' | 'session';
   ip: string;
   userAgent: string;
 }
@@ -37,7 +41,7 @@ export function currentOrigin(): RequestOrigin | null {
 function originOf(ctx: CmsContext, req: IncomingMessage): RequestOrigin {
   const url = new URL(req.url ?? '/', 'http://sandbox');
   let username: string | null = null;
-  let authMethod: RequestOrigin['authMethod'] = null;
+  let authMethod: RequestOrigin['authMethod'] = 'session';
   const apiKey = header(req, 'x-api-key') || url.searchParams.get('api_key') || '';
   const record = apiKey ? ctx.apiKeys.use(apiKey) : null;
   if (record) {
@@ -47,7 +51,7 @@ function originOf(ctx: CmsContext, req: IncomingMessage): RequestOrigin {
     const claims = ctx.tokens.verify(realAccessToken(req), 'access');
     if (claims) {
       username = claims.sub;
-      authMethod = 'jwt';
+      authMethod = ctx.flavor === 'real' ? 'session' : 'jwt';
     }
   }
   const account = username ? ctx.accounts.get(username) : null;
