@@ -1,11 +1,12 @@
 /**
- * `npm run sandbox -- [--flavor spec|real] [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--package-work-ms N] [--store-port N]`:
+ * `npm run sandbox -- [--flavor spec|real] [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--package-work-ms N] [--audit N] [--store-port N]`:
  * the sandbox servers for people and scripts. Prints `CMS sandbox: http://127.0.0.1:PORT/api/v1` on
  * a line of its own (scripts wait for that line), then the demo credentials and the page count;
  * then `Store sandbox: http://127.0.0.1:PORT/api/v3` on a line of its own and the store's demo API
  * keys per plan; and runs until SIGINT/SIGTERM. The store always starts from fresh demo data.
  * `--flavor real` makes both behave as the real services do (the Grav API plugin, the Swagger
  * Petstore v3) where those differ from the documents; `spec` (the default) follows the documents.
+ * `--audit N` turns the CMS's audit trail on and fills it with N generated events.
  */
 import { resolve } from 'node:path';
 import { startCmsSandbox, type CmsSandbox } from './cms/server';
@@ -25,9 +26,11 @@ interface Args {
   content: ContentSeed;
   /** how long one package install, update or removal takes (default: the sandbox's 2500 ms) */
   packageWorkMs?: number;
+  /** turn the audit trail on and fill it with this many generated events (the benchmarks' million) */
+  audit?: number;
 }
 
-const USAGE = 'Usage: npm run sandbox -- [--flavor spec|real] [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--package-work-ms N] [--store-port N]';
+const USAGE = 'Usage: npm run sandbox -- [--flavor spec|real] [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--package-work-ms N] [--audit N] [--store-port N]';
 
 function parseArgs(argv: string[]): Args {
   const args: Args = { flavor: 'spec', seed: 'demo', content: 'demo' };
@@ -73,6 +76,12 @@ function parseArgs(argv: string[]): Args {
         const ms = Number(value());
         if (!Number.isInteger(ms) || ms < 0) fail('--package-work-ms must be a whole number of milliseconds.');
         args.packageWorkMs = ms;
+        break;
+      }
+      case '--audit': {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 0 || n > 5_000_000) fail('--audit must be a whole number of events from 0 to 5000000.');
+        args.audit = n;
         break;
       }
       case '--help':
@@ -130,7 +139,12 @@ function describe(cms: CmsSandbox): string[] {
     `  system: ${cms.url}/system/info, DELETE ${cms.url}/cache?scope=all|standard|images|assets|tmp, translations ${cms.url}/translations/{lang} (public)`,
   );
   lines.push(`  users list: two demo plugins add tabs, columns and row actions (${cms.origin}/__sandbox/user-list turns them off)`);
-  lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys,user-list,events,content,pages/edit,packages,packages/release,packages/<slug>.zip}`);
+  const audit = cms.audit.knobs;
+  lines.push(
+    `  webhooks: ${cms.url}/webhooks (deliveries, test); mapped events are POSTed signed to each hook's URL${cms.flavor === 'real' && !cms.webhooks.allowPrivate ? ' (private and unresolvable targets refused, as the real service does)' : ''}`,
+    `  audit trail: ${cms.url}/audit/{status,events,facets,export} — ${audit.enabled && audit.available ? `on (${audit.coverage}), ${cms.audit.store.count()} events` : 'off'}; knobs at ${cms.origin}/__sandbox/audit (enabled, available, coverage, retentionDays, retentionMaxRows, anonymizeIp, maxPerPage, pruneEvery), /audit/seed {count}`,
+  );
+  lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys,user-list,events,content,pages/edit,packages,packages/release,packages/<slug>.zip,audit,audit/seed,audit/prune,webhooks,webhooks/settled}`);
   return lines;
 }
 
@@ -156,7 +170,7 @@ function describeStore(store: StoreSandbox): string[] {
 }
 
 const args = parseArgs(process.argv.slice(2));
-const cms = await startCmsSandbox({ flavor: args.flavor, port: args.port, dataDir: args.dataDir, seed: args.seed, content: args.content, packageWorkMs: args.packageWorkMs });
+const cms = await startCmsSandbox({ flavor: args.flavor, port: args.port, dataDir: args.dataDir, seed: args.seed, content: args.content, packageWorkMs: args.packageWorkMs, ...(args.audit !== undefined ? { audit: { enabled: true }, auditSeed: args.audit } : {}) });
 console.log(`CMS sandbox: ${cms.url}`);
 if (args.flavor === 'real') console.log('  flavour: real (behaves as the Grav API plugin does where it differs from the documents)');
 for (const line of describe(cms)) console.log(line);

@@ -158,10 +158,15 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
     // the real service's login plugin also finds the account by its email
     const name = real && !ctx.accounts.get(username) ? (ctx.accounts.findByEmail(username)?.username ?? username) : username;
     const account = await ctx.accounts.authenticate(name, str(body, 'password'));
+    // document 1's login events (the audit trail records them)
+    const loginFailed = (reason: string) => ctx.events.record('onApiUserLoginFailure', { username, reason, ip: clientIp(req) });
     if (!account) {
       limit(res, 'login', 'fail', username, '');
+      loginFailed('password');
       throw new HttpProblem(401, 'Unauthorized', 'Invalid username or password.');
     }
+    if (!mayUseApi(account)) loginFailed('no_api_access');
+    else if (account.state === 'disabled') loginFailed('disabled');
     if (real) {
       // the password was right: the real service then refuses with 403, API access checked first
       if (!mayUseApi(account)) throw new HttpProblem(403, 'Forbidden', 'API access is not enabled for this user.');
@@ -177,6 +182,7 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
       return;
     }
     clearLimit('login', username);
+    ctx.events.record('onApiUserLogin', { user: userRef(account), method: 'password', ip: clientIp(req) });
     json(res, 200, { data: tokenPair(ctx, account) }, noStore);
   });
 
@@ -191,11 +197,13 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
     const code = str(body, 'code').replace(/\s/g, '');
     if (!account.twofa_secret || !verifyTotp(account.twofa_secret, code, ctx.clock.now())) {
       limit(res, 'twofa', 'fail', account.username, '');
+      ctx.events.record('onApiUserLoginFailure', { username: account.username, reason: '2fa', ip: clientIp(req) });
       throw new HttpProblem(401, 'Unauthorized', 'Invalid 2FA code.');
     }
     ctx.tokens.revoke(claims.jti); // single use
     clearLimit('twofa', account.username);
     clearLimit('login', account.username);
+    ctx.events.record('onApiUserLogin', { user: userRef(account), method: '2fa', ip: clientIp(req) });
     json(res, 200, { data: tokenPair(ctx, account) }, noStore);
   });
 
@@ -217,6 +225,8 @@ export function registerAuthRoutes(router: Router, ctx: CmsContext): void {
     if (claims) ctx.tokens.revoke(claims.jti);
     // the real service also kills the access token the logout was sent with (GHSA-m8g9-wxhx-6f86)
     if (real) ctx.tokens.revokeAccess(realAccessToken(req));
+    const account = claims && ctx.accounts.get(claims.sub);
+    if (account) ctx.events.record('onApiUserLogout', { user: userRef(account), ip: clientIp(req) });
     res.writeHead(204).end();
   });
 

@@ -13,6 +13,8 @@ import type { Limits } from './limits';
 import type { Mailbox } from './mail';
 import type { PackageWorld } from './packages/world';
 import type { SiteState } from './site/state';
+import type { AuditTrail } from './trail/audit';
+import type { Webhooks } from './trail/webhooks';
 
 /** The Users-list demo plugins (users/demo-plugins.ts) and the page-level policy they set; mutable at run time. */
 export interface UserListPolicy {
@@ -86,4 +88,6 @@ export interface CmsContext {
   userList: UserListPolicy;
   /** the installed plugins, themes and core, the repository and its knobs (packages/) */
   packages: PackageWorld;
+  /** outgoing webhooks and the audit trail (trail/) */
+  trail: { webhooks: Webhooks; audit: AuditTrail };
 }

@@ -18,6 +18,9 @@
  *   GET|POST        /__sandbox/packages  the package world's knobs; /packages/release publishes a
  *                                        new version; /packages/{slug}.zip serves a package zip for
  *                                        direct install (packages/controls.ts)
+ *   GET|POST|DELETE /__sandbox/audit     the audit trail's knobs; /audit/seed fills it (a million
+ *                                        events in seconds), /audit/prune applies the retention;
+ *   GET|POST        /__sandbox/webhooks  {allowPrivate}; /webhooks/settled waits for deliveries (trail/controls.ts)
  *
  * Bodies are `{data: …}`; a bad request is a 400 problem. The ETag `pages/edit` answers is the
  * one the sandbox's flavour sends for a plain read of the page.
@@ -33,6 +36,7 @@ import { etagOf } from './content/etag';
 import { pageWire } from './content/page-wire';
 import { loadPage } from './content/serialize';
 import { registerPackageControls } from './packages/controls';
+import { registerTrailControls } from './trail/controls';
 
 export { CONTROL_PREFIX };
 
@@ -141,6 +145,7 @@ export function controlRouter(ctx: CmsContext, faults: Faults): Router {
   });
 
   registerPackageControls(router, ctx);
+  registerTrailControls(router, ctx);
 
   return router;
 }

@@ -5,7 +5,8 @@
  * media, taxonomy, languages, translations and page blueprints (content/); the users with their
  * avatars, 2FA, API keys and the list's extension points (users/); the account, plugin, theme and
  * configuration blueprints, the configuration and the site media library (site/); what two demo
- * plugins add to the admin, the translations, system information and the cache (plugins-ui/). Routes live
+ * plugins add to the admin, the translations, system information and the cache (plugins-ui/);
+ * outgoing webhooks that really deliver and the audit trail in SQLite (trail/). Routes live
  * under the configurable prefix, default /api/v1; outside it the site answers HTML like a real CMS
  * (and serves page media under /user/pages/…, the media library under /user/media/…, avatars under
  * /user/accounts/avatars/…), except for the test-only control routes under /__sandbox (see
@@ -58,6 +59,12 @@ import { registerUserRoutes } from './users/user-routes';
 import { PackageWorld, type PackageKnobs } from './packages/world';
 import { registerPackageRoutes } from './packages/routes';
 import { PLUGINS, THEMES } from './site/extensions';
+import { AuditTrail, type AuditKnobs } from './trail/audit';
+import { registerAuditRoutes } from './trail/audit-routes';
+import { runRequest } from './trail/request-context';
+import { seedTrail } from './trail/seed-trail';
+import { registerWebhookRoutes } from './trail/webhook-routes';
+import { Webhooks } from './trail/webhooks';
 
 export interface CmsSandboxOptions {
   /** which service to imitate: the documents (`spec`, default) or the real Grav API plugin (`real`) */
@@ -124,6 +131,17 @@ export interface CmsSandboxOptions {
    * `failingInstalls` (default ['broken-installer']), `failingUpdates` (default ['sitemap'])
    */
   packages?: Partial<Omit<PackageKnobs, 'workMs'>>;
+  /**
+   * the audit trail's configuration (trail/audit.ts): `enabled` (default false), `available`
+   * (SQLite support; false: its routes answer 503), `coverage` ('standard' | 'detailed'),
+   * `retentionDays` (90), `retentionMaxRows` (100000), `anonymizeIp`, `maxPerPage` (1000),
+   * `pruneEvery` (1000). Changeable while running (`sandbox.audit.knobs`, `POST /__sandbox/audit`).
+   */
+  audit?: Partial<AuditKnobs>;
+  /** start with this many generated audit events over the last 30 days (the benchmarks' million) */
+  auditSeed?: number;
+  /** real flavour: webhooks may target private addresses (loopback receivers); the real service refuses them */
+  webhookPrivateTargets?: boolean;
 }
 
 export interface CmsSandbox {
@@ -161,6 +179,10 @@ export interface CmsSandbox {
    * after a refresh), `packages.coreVersion`
    */
   packages: PackageWorld;
+  /** registered webhooks and their deliveries: `webhooks.list()`, `webhooks.deliveriesOf(id)`, `await webhooks.settled()`, `webhooks.allowPrivate` */
+  webhooks: Webhooks;
+  /** the audit trail: `audit.knobs`, `audit.store.count()`, `audit.store.query(filters, limit, offset)`, `audit.prune()` */
+  audit: AuditTrail;
   /** the membership demo plugin's data (`memberships.get(username)`) */
   memberships: Memberships;
   /** the events fired so far: `events.list('onApiPageUpdated')`, `events.names()`, `events.clear()` */
@@ -184,12 +206,15 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     if (opts[k] !== undefined) Object.assign(settings, { [k]: opts[k] });
   }
   const content = new PageFiles(dataDir, clock);
+  const accounts = new Accounts(dataDir, clock);
+  const webhooks = new Webhooks({ flavor, clock, dataDir });
+  webhooks.allowPrivate = opts.webhookPrivateTargets ?? false;
   const ctx: CmsContext = {
     flavor,
     dataDir,
     origin: '',
     clock,
-    accounts: new Accounts(dataDir, clock),
+    accounts,
     apiKeys: new ApiKeys(dataDir, clock),
     tokens: new Tokens(dataDir, clock, flavor),
     limits: new Limits(opts.limits ?? {}, clock, flavor),
@@ -201,7 +226,12 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     prefix,
     userList: { plugins: opts.userListPlugins ?? true, defaultFilter: 'billing', showAll: true },
     packages: new PackageWorld(dataDir, clock, settings, { ...opts.packages, ...(opts.packageWorkMs !== undefined ? { workMs: opts.packageWorkMs } : {}) }, { plugin: PLUGINS, theme: THEMES }),
+    trail: { webhooks, audit: new AuditTrail({ flavor, clock, dataDir, accounts, content }, opts.audit) },
   };
+  // every recorded event reaches the webhooks and the audit trail
+  ctx.events.listen((e) => webhooks.onEvent(e));
+  ctx.events.listen((e) => ctx.trail.audit.onEvent(e));
+  if (opts.auditSeed) seedTrail(ctx.trail.audit.store, clock.now(), opts.auditSeed);
   const faults = new Faults();
   const seeded = await seedData(opts.seed ?? 'demo', ctx.accounts, ctx.apiKeys, { dataDir, clock });
   // Content is written on first use (the first request that looks at pages, or `content`/
@@ -232,6 +262,8 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
   registerPackageRoutes(api, ctx);
   // what plugins add to the admin (sidebar, menubar, pages, scripts …), translations, system, cache
   registerPluginUiRoutes(api, ctx);
+  registerWebhookRoutes(api, ctx, ctx.trail.webhooks);
+  registerAuditRoutes(api, ctx, ctx.trail.audit);
   const userPlugins = registerUserRoutes(api, ctx);
   const control = opts.control === false ? null : controlRouter(ctx, faults);
 
@@ -295,7 +327,8 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
           return;
         }
       }
-      await api.handle(req, res);
+      // the caller of this request is known to what its events reach (the audit trail's actor)
+      await runRequest(ctx, req, () => api.handle(req, res));
     },
   });
   ctx.origin = server.origin;
@@ -327,11 +360,15 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     events: ctx.events,
     userList: ctx.userList,
     packages: ctx.packages,
+    webhooks: ctx.trail.webhooks,
+    audit: ctx.trail.audit,
     memberships: userPlugins.memberships,
     requests,
     editPage: (edit) => editPage(ctx, edit),
     close: async () => {
       await server.close();
+      await ctx.trail.webhooks.settled();
+      ctx.trail.audit.store.close();
       folder.remove();
     },
   };

@@ -19,11 +19,20 @@ export interface RecordedEvent {
 export class EventLog {
   private events: RecordedEvent[] = [];
   private seq = 0;
+  /** what a fired event reaches besides the log: the webhook dispatcher and the audit trail (trail/) */
+  private readonly listeners: ((event: RecordedEvent) => void)[] = [];
 
   constructor(private readonly clock: Clock) {}
 
   record(name: string, data: Record<string, unknown> = {}): void {
-    this.events.push({ seq: ++this.seq, name, data: JSON.parse(JSON.stringify(data)) as Record<string, unknown>, at: new Date(this.clock.now()).toISOString() });
+    const event: RecordedEvent = { seq: ++this.seq, name, data: JSON.parse(JSON.stringify(data)) as Record<string, unknown>, at: new Date(this.clock.now()).toISOString() };
+    this.events.push(event);
+    for (const listen of this.listeners) listen(structuredClone(event));
+  }
+
+  /** Calls `listener` with every event recorded from now on (after it is logged). */
+  listen(listener: (event: RecordedEvent) => void): void {
+    this.listeners.push(listener);
   }
 
   /** Everything recorded since the last clear, oldest first; optionally only events named `name` (or matching it). */
