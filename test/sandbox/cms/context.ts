@@ -12,6 +12,7 @@ import type { Tokens } from './jwt';
 import type { Limits } from './limits';
 import type { Mailbox } from './mail';
 import type { PackageWorld } from './packages/world';
+import type { OpsWorld } from './ops/world';
 import type { SiteState } from './site/state';
 
 /** The Users-list demo plugins (users/demo-plugins.ts) and the page-level policy they set; mutable at run time. */
@@ -86,4 +87,6 @@ export interface CmsContext {
   userList: UserListPolicy;
   /** the installed plugins, themes and core, the repository and its knobs (packages/) */
   packages: PackageWorld;
+  /** the scheduler, dashboard and demo mode with their knobs (ops/) */
+  ops: OpsWorld;
 }

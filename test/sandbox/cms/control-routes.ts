@@ -18,6 +18,8 @@
  *   GET|POST        /__sandbox/packages  the package world's knobs; /packages/release publishes a
  *                                        new version; /packages/{slug}.zip serves a package zip for
  *                                        direct install (packages/controls.ts)
+ *   GET|POST        /__sandbox/ops       the scheduler's and demo mode's knobs; /ops/jobs adds or changes
+ *                                        a job; /ops/views adds page views (ops/controls.ts)
  *
  * Bodies are `{data: …}`; a bad request is a 400 problem. The ETag `pages/edit` answers is the
  * one the sandbox's flavour sends for a plain read of the page.
@@ -33,6 +35,7 @@ import { etagOf } from './content/etag';
 import { pageWire } from './content/page-wire';
 import { loadPage } from './content/serialize';
 import { registerPackageControls } from './packages/controls';
+import { registerOpsControls } from './ops/controls';
 
 export { CONTROL_PREFIX };
 
@@ -141,6 +144,7 @@ export function controlRouter(ctx: CmsContext, faults: Faults): Router {
   });
 
   registerPackageControls(router, ctx);
+  registerOpsControls(router, ctx);
 
   return router;
 }

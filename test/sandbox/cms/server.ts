@@ -58,6 +58,11 @@ import { registerUserRoutes } from './users/user-routes';
 import { PackageWorld, type PackageKnobs } from './packages/world';
 import { registerPackageRoutes } from './packages/routes';
 import { PLUGINS, THEMES } from './site/extensions';
+import { resolveExact } from './access';
+import { callerOf, demoRefusal } from './credentials';
+import { demoRefuses } from './ops/demo';
+import { registerOpsRoutes } from './ops/routes';
+import { OpsWorld, type OpsKnobs } from './ops/world';
 
 export interface CmsSandboxOptions {
   /** which service to imitate: the documents (`spec`, default) or the real Grav API plugin (`real`) */
@@ -124,6 +129,13 @@ export interface CmsSandboxOptions {
    * `failingInstalls` (default ['broken-installer']), `failingUpdates` (default ['sitemap'])
    */
   packages?: Partial<Omit<PackageKnobs, 'workMs'>>;
+  /**
+   * the scheduler's and demo mode's knobs (ops/): `scheduler: {crontab, failingJobs}` (crontab
+   * `installed` by default, real `error` as recorded; failingJobs default ['feed-import']) and
+   * `demo: {writable, resetInterval, resetOnRequest, resetOnSchedule, writableRoot}`; changeable
+   * while running (`sandbox.ops.scheduler.knobs`, `sandbox.ops.demo.knobs`, `POST /__sandbox/ops`)
+   */
+  ops?: Partial<OpsKnobs>;
 }
 
 export interface CmsSandbox {
@@ -161,6 +173,12 @@ export interface CmsSandbox {
    * after a refresh), `packages.coreVersion`
    */
   packages: PackageWorld;
+  /**
+   * the scheduler (`ops.scheduler`: knobs, jobs, states, log, run(force)), the dashboard
+   * (`ops.dashboard.addViews(route, n)`, `lastBackup`) and demo mode (`ops.demo`: knobs, status(),
+   * capture(), reset(), resets)
+   */
+  ops: OpsWorld;
   /** the membership demo plugin's data (`memberships.get(username)`) */
   memberships: Memberships;
   /** the events fired so far: `events.list('onApiPageUpdated')`, `events.names()`, `events.clear()` */
@@ -184,7 +202,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     if (opts[k] !== undefined) Object.assign(settings, { [k]: opts[k] });
   }
   const content = new PageFiles(dataDir, clock);
-  const ctx: CmsContext = {
+  const ctx = {
     flavor,
     dataDir,
     origin: '',
@@ -201,7 +219,8 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     prefix,
     userList: { plugins: opts.userListPlugins ?? true, defaultFilter: 'billing', showAll: true },
     packages: new PackageWorld(dataDir, clock, settings, { ...opts.packages, ...(opts.packageWorkMs !== undefined ? { workMs: opts.packageWorkMs } : {}) }, { plugin: PLUGINS, theme: THEMES }),
-  };
+  } satisfies Omit<CmsContext, 'ops'> as CmsContext;
+  ctx.ops = new OpsWorld(ctx, opts.ops);
   const faults = new Faults();
   const seeded = await seedData(opts.seed ?? 'demo', ctx.accounts, ctx.apiKeys, { dataDir, clock });
   // Content is written on first use (the first request that looks at pages, or `content`/
@@ -232,6 +251,8 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
   registerPackageRoutes(api, ctx);
   // what plugins add to the admin (sidebar, menubar, pages, scripts …), translations, system, cache
   registerPluginUiRoutes(api, ctx);
+  // scheduler, dashboard and demo mode (document 2)
+  registerOpsRoutes(api, ctx);
   const userPlugins = registerUserRoutes(api, ctx);
   const control = opts.control === false ? null : controlRouter(ctx, faults);
 
@@ -295,6 +316,17 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
           return;
         }
       }
+      // demo mode, as the real plugin runs it before dispatch: a demo account's refused writes, then
+      // the lazy reset of stale demo content
+      if (demoRefuses(req.method ?? 'GET', path.slice(prefix.length))) {
+        const caller = callerOf(ctx, req, new URL(req.url ?? '/', 'http://sandbox'));
+        if (caller && resolveExact(caller.account.access, 'api.demo') === true) {
+          const refusal = demoRefusal();
+          writeError(res, refusal.status, refusal.title, refusal.message, refusal.extra);
+          return;
+        }
+      }
+      if (ctx.ops.demo.maybeAutoReset() && flavor === 'spec') res.setHeader('X-Invalidates', 'demo:status');
       await api.handle(req, res);
     },
   });
@@ -327,6 +359,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     events: ctx.events,
     userList: ctx.userList,
     packages: ctx.packages,
+    ops: ctx.ops,
     memberships: userPlugins.memberships,
     requests,
     editPage: (edit) => editPage(ctx, edit),
