@@ -333,6 +333,13 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
       at(T0 + 5 * MIN);
       near(ok(await viewer.get('/demo/status')).seconds_until_reset, 1500);
+      // real: the token pair's demo block counts down for a demo account (the app's banner), not for others
+      if (real) {
+        const pair = ok(await anon.post('/auth/token', { username: 'visitor', password: 'a-long-password-1' }));
+        expect(pair.user.demo_mode).toMatchObject({ enabled: true, writable: ['api.pages.write', 'api.media.write'], reset_interval: 30 });
+        near(pair.user.demo_mode.seconds_until_reset, 1500);
+        expect(ok(await admin.get('/me')).demo_mode).toMatchObject({ enabled: false, writable: [], seconds_until_reset: null });
+      }
       sb.editPage({ route, title: 'Vandalised' });
       expect(await titleOf()).toBe('Vandalised');
       const reset = await admin.post('/demo/reset');

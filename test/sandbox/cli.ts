@@ -130,7 +130,13 @@ function describe(cms: CmsSandbox): string[] {
     `  system: ${cms.url}/system/info, DELETE ${cms.url}/cache?scope=all|standard|images|assets|tmp, translations ${cms.url}/translations/{lang} (public)`,
   );
   lines.push(`  users list: two demo plugins add tabs, columns and row actions (${cms.origin}/__sandbox/user-list turns them off)`);
-  lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys,user-list,events,content,pages/edit,packages,packages/release,packages/<slug>.zip}`);
+  const ops = cms.ops;
+  lines.push(
+    `  scheduler: ${cms.url}/scheduler/{jobs,status,history,run}: ${ops.scheduler.all().length} jobs on the sandbox's clock (${ops.scheduler.knobs.failingJobs.join(', ') || 'none'} fail), crontab ${ops.scheduler.knobs.crontab}`,
+    `  dashboard: ${cms.url}/dashboard/{stats,popularity,notifications,feed}, POST ${cms.url}/dashboard/notifications/<id>/hide`,
+    `  demo mode: ${cms.url}/demo/{status,baseline,reset}, every ${ops.demo.interval()} min once a baseline is captured; an account with access api.demo is a demo account`,
+  );
+  lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys,user-list,events,content,pages/edit,packages,packages/release,packages/<slug>.zip,ops,ops/jobs,ops/views}`);
   return lines;
 }
 
