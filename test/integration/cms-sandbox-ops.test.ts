@@ -299,6 +299,14 @@ describe.each(flavors)('%s flavour', (flavor) => {
         const scoped = await admin.keyFor('admin', { scopes: ['api.pages.read'] });
         expect(expectProblem(await scoped.post(p), 403).detail).toContain('admin.super');
       }
+      // a scoped key carrying admin.super passes (a reset without a baseline changes nothing)
+      const superScoped = await admin.keyFor('admin', { scopes: ['admin.super'] });
+      expect(ok(await superScoped.post('/demo/reset')).reset).toBe(false);
+      // an account with admin.super but not api.super: the real plugin checks the permission
+      // admin.super, so it passes; the document asks for a super admin (api.super)
+      const classic = await admin.keyFor('classic', { access: { admin: { super: true }, api: { access: true } } });
+      if (real) expect(ok(await classic.post('/demo/reset')).reset).toBe(false);
+      else expectProblem(await classic.post('/demo/reset'), 403);
       expect(sb.ops.demo.baselineExists()).toBe(false);
     });
 
