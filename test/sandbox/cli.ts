@@ -144,7 +144,13 @@ function describe(cms: CmsSandbox): string[] {
     `  webhooks: ${cms.url}/webhooks (deliveries, test); mapped events are POSTed signed to each hook's URL${cms.flavor === 'real' && !cms.webhooks.allowPrivate ? ' (private and unresolvable targets refused, as the real service does)' : ''}`,
     `  audit trail: ${cms.url}/audit/{status,events,facets,export} — ${audit.enabled && audit.available ? `on (${audit.coverage}), ${cms.audit.store.count()} events` : 'off'}; knobs at ${cms.origin}/__sandbox/audit (enabled, available, coverage, retentionDays, retentionMaxRows, anonymizeIp, maxPerPage, pruneEvery), /audit/seed {count}`,
   );
-  lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys,user-list,events,content,pages/edit,packages,packages/release,packages/<slug>.zip,audit,audit/seed,audit/prune,webhooks,webhooks/settled}`);
+  const ops = cms.ops;
+  lines.push(
+    `  scheduler: ${cms.url}/scheduler/{jobs,status,history,run}: ${ops.scheduler.all().length} jobs on the sandbox's clock (${ops.scheduler.knobs.failingJobs.join(', ') || 'none'} fail), crontab ${ops.scheduler.knobs.crontab}`,
+    `  dashboard: ${cms.url}/dashboard/{stats,popularity,notifications,feed}, POST ${cms.url}/dashboard/notifications/<id>/hide`,
+    `  demo mode: ${cms.url}/demo/{status,baseline,reset}, every ${ops.demo.interval()} min once a baseline is captured; an account with access api.demo is a demo account`,
+  );
+  lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys,user-list,events,content,pages/edit,packages,packages/release,packages/<slug>.zip,audit,audit/seed,audit/prune,webhooks,webhooks/settled,ops,ops/jobs,ops/views}`);
   return lines;
 }
 

@@ -12,6 +12,7 @@ import type { Tokens } from './jwt';
 import type { Limits } from './limits';
 import type { Mailbox } from './mail';
 import type { PackageWorld } from './packages/world';
+import type { OpsWorld } from './ops/world';
 import type { SiteState } from './site/state';
 import type { AuditTrail } from './trail/audit';
 import type { Webhooks } from './trail/webhooks';
@@ -90,4 +91,6 @@ export interface CmsContext {
   packages: PackageWorld;
   /** outgoing webhooks and the audit trail (trail/) */
   trail: { webhooks: Webhooks; audit: AuditTrail };
+  /** the scheduler, dashboard and demo mode with their knobs (ops/) */
+  ops: OpsWorld;
 }

@@ -21,6 +21,8 @@
  *   GET|POST|DELETE /__sandbox/audit     the audit trail's knobs; /audit/seed fills it (a million
  *                                        events in seconds), /audit/prune applies the retention;
  *   GET|POST        /__sandbox/webhooks  {allowPrivate}; /webhooks/settled waits for deliveries (trail/controls.ts)
+ *   GET|POST        /__sandbox/ops       the scheduler's and demo mode's knobs; /ops/jobs adds or changes
+ *                                        a job; /ops/views adds page views (ops/controls.ts)
  *
  * Bodies are `{data: …}`; a bad request is a 400 problem. The ETag `pages/edit` answers is the
  * one the sandbox's flavour sends for a plain read of the page.
@@ -37,6 +39,7 @@ import { pageWire } from './content/page-wire';
 import { loadPage } from './content/serialize';
 import { registerPackageControls } from './packages/controls';
 import { registerTrailControls } from './trail/controls';
+import { registerOpsControls } from './ops/controls';
 
 export { CONTROL_PREFIX };
 
@@ -146,6 +149,7 @@ export function controlRouter(ctx: CmsContext, faults: Faults): Router {
 
   registerPackageControls(router, ctx);
   registerTrailControls(router, ctx);
+  registerOpsControls(router, ctx);
 
   return router;
 }

@@ -16,7 +16,6 @@ import { header, HttpProblem } from '../http';
 import { grants, isSuper, resolve, resolveExact, scopesAllow } from './access';
 import type { Account } from './accounts';
 import type { CmsContext } from './context';
-import { DEMO_WRITABLE } from './profile';
 import { accessWithGroups } from './users/groups';
 
 export interface Principal {
@@ -68,7 +67,7 @@ export function authorize(ctx: CmsContext, req: IncomingMessage, url: URL, permi
 }
 
 /** The caller of a request, whatever it may do; throws the flavour's 401 without a valid credential. */
-function identify(ctx: CmsContext, req: IncomingMessage, url: URL): Principal {
+export function identify(ctx: CmsContext, req: IncomingMessage, url: URL): Principal {
   if (ctx.flavor === 'real') {
     const principal = realPrincipal(ctx, req, url);
     if (!principal) throw new HttpProblem(401, 'Unauthorized', NO_CREDENTIALS);
@@ -86,10 +85,13 @@ function identify(ctx: CmsContext, req: IncomingMessage, url: URL): Principal {
  * credential and the account again.
  */
 export function requirePermission(ctx: CmsContext, principal: Principal, permission: string): Principal {
-  if (ctx.flavor === 'real') return permittedReal(principal, permission);
+  if (ctx.flavor === 'real') return permittedReal(principal, permission, ctx.ops.demo.knobs.writable);
   const { account, scopes } = principal;
   if (account.state === 'disabled') throw new HttpProblem(403, 'Forbidden', 'This user account is disabled.');
   if (!scopesAllow(scopes, permission)) throw new HttpProblem(403, 'Forbidden', `API key is not authorized for: ${permission}`);
+  // document 2: a demo account reads (api.access included, unlike the real plugin's lock, which
+  // keys on every permission not ending in .read), and writes only with the writable permissions
+  if (permission.endsWith('.write') && demoBlocked(account, permission, ctx.ops.demo.knobs.writable)) throw demoRefusal();
   if (isSuper(account.access)) return principal;
   // the account's groups grant too (users/groups.ts)
   const access = accessWithGroups(account);
@@ -123,12 +125,29 @@ export function realAccessToken(req: IncomingMessage): string {
   return /^Bearer\s+/i.test(authz) ? bearer(authz) : '';
 }
 
-function permittedReal(principal: Principal, permission: string): Principal {
+/** Whether demo mode keeps a demo account (`api.demo`) from using a write permission. */
+function demoBlocked(account: Account, permission: string, writable: readonly string[]): boolean {
+  return resolveExact(account.access, 'api.demo') === true && !permission.endsWith('.read') && !writable.includes(permission);
+}
+
+/** The real service's demo refusal (Exceptions/DemoModeException.php); the document names no body, so both flavours send it. */
+export function demoRefusal(): HttpProblem {
+  return new HttpProblem(403, 'Demo Mode', 'This is a read-only demo. Changes are disabled.', { code: 'demo_mode_write_blocked' });
+}
+
+/** The caller, or null without a valid credential (no problem thrown). */
+export function callerOf(ctx: CmsContext, req: IncomingMessage, url: URL): Principal | null {
+  try {
+    return identify(ctx, req, url);
+  } catch {
+    return null;
+  }
+}
+
+function permittedReal(principal: Principal, permission: string, writable: readonly string[]): Principal {
   const { account, scopes } = principal;
   if (!scopesAllow(scopes, permission)) throw new HttpProblem(403, 'Forbidden', `API key is not authorized for: ${permission}`);
-  if (resolveExact(account.access, 'api.demo') === true && !permission.endsWith('.read') && !DEMO_WRITABLE.includes(permission)) {
-    throw new HttpProblem(403, 'Demo Mode', 'This is a read-only demo. Changes are disabled.', { code: 'demo_mode_write_blocked' });
-  }
+  if (demoBlocked(account, permission, writable)) throw demoRefusal();
   if (isSuper(account.access)) return principal;
   const access = accessWithGroups(account);
   if (resolve(access, 'api.access') !== true) throw new HttpProblem(403, 'Forbidden', 'API access is not enabled for this user.');

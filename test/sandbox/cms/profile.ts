@@ -29,8 +29,6 @@ export interface RealUserProfile extends Omit<UserProfile, 'access'> {
   demo_mode: { enabled: boolean; writable: string[]; reset_interval: number; seconds_until_reset: number | null };
 }
 
-/** What a demo account (`api.demo`) may still write: the plugin's default `demo.writable`. */
-export const DEMO_WRITABLE = ['api.pages.write', 'api.media.write'];
 
 export interface CurrentUser extends UserProfile {
   cms_version: string;
@@ -58,7 +56,7 @@ function userProfile(account: Account): UserProfile {
   };
 }
 
-function realUserProfile(account: Account): RealUserProfile {
+function realUserProfile(ctx: CmsContext, account: Account): RealUserProfile {
   // `enabled` is the account's own flag: a super admin's resolved map says api.demo even so
   const demo = resolveExact(account.access, 'api.demo') === true;
   return {
@@ -69,14 +67,14 @@ function realUserProfile(account: Account): RealUserProfile {
     super_admin: isSuper(account.access),
     access: flatResolvedMap(accessWithGroups(account)),
     content_editor: account.content_editor ?? '',
-    // no demo baseline is ever captured here, so no reset is pending
-    demo_mode: { enabled: demo, writable: demo ? [...DEMO_WRITABLE] : [], reset_interval: 30, seconds_until_reset: null },
+    // demo mode's live state (ops/demo.ts); the countdown and the writable list only for a demo account
+    demo_mode: { enabled: demo, writable: demo ? [...ctx.ops.demo.knobs.writable] : [], reset_interval: ctx.ops.demo.interval(), seconds_until_reset: demo ? ctx.ops.demo.secondsUntilReset() : null },
   };
 }
 
 /** The body of GET /me in the sandbox's flavour. */
 export function currentUser(ctx: CmsContext, account: Account): CurrentUser | (RealUserProfile & { grav_version: string; admin_version: string | null }) {
-  if (ctx.flavor === 'real') return { ...realUserProfile(account), grav_version: ctx.settings.cmsVersion, admin_version: ctx.settings.adminVersion };
+  if (ctx.flavor === 'real') return { ...realUserProfile(ctx, account), grav_version: ctx.settings.cmsVersion, admin_version: ctx.settings.adminVersion };
   return { ...userProfile(account), cms_version: ctx.settings.cmsVersion, admin_version: ctx.settings.adminVersion };
 }
 
@@ -89,6 +87,6 @@ export function tokenPair(ctx: CmsContext, account: Account): TokenPair {
     refresh_token: refresh.token,
     token_type: 'Bearer',
     expires_in: ctx.settings.accessTtl,
-    user: ctx.flavor === 'real' ? realUserProfile(account) : userProfile(account),
+    user: ctx.flavor === 'real' ? realUserProfile(ctx, account) : userProfile(account),
   };
 }

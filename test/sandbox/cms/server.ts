@@ -65,6 +65,11 @@ import { runRequest } from './trail/request-context';
 import { seedTrail } from './trail/seed-trail';
 import { registerWebhookRoutes } from './trail/webhook-routes';
 import { Webhooks } from './trail/webhooks';
+import { resolveExact } from './access';
+import { callerOf, demoRefusal } from './credentials';
+import { demoRefuses } from './ops/demo';
+import { registerOpsRoutes } from './ops/routes';
+import { OpsWorld, type OpsKnobs } from './ops/world';
 
 export interface CmsSandboxOptions {
   /** which service to imitate: the documents (`spec`, default) or the real Grav API plugin (`real`) */
@@ -142,6 +147,13 @@ export interface CmsSandboxOptions {
   auditSeed?: number;
   /** real flavour: webhooks may target private addresses (loopback receivers); the real service refuses them */
   webhookPrivateTargets?: boolean;
+  /**
+   * the scheduler's and demo mode's knobs (ops/): `scheduler: {crontab, failingJobs}` (crontab
+   * `installed` by default, real `error` as recorded; failingJobs default ['feed-import']) and
+   * `demo: {writable, resetInterval, resetOnRequest, resetOnSchedule, writableRoot}`; changeable
+   * while running (`sandbox.ops.scheduler.knobs`, `sandbox.ops.demo.knobs`, `POST /__sandbox/ops`)
+   */
+  ops?: Partial<OpsKnobs>;
 }
 
 export interface CmsSandbox {
@@ -183,6 +195,12 @@ export interface CmsSandbox {
   webhooks: Webhooks;
   /** the audit trail: `audit.knobs`, `audit.store.count()`, `audit.store.query(filters, limit, offset)`, `audit.prune()` */
   audit: AuditTrail;
+  /**
+   * the scheduler (`ops.scheduler`: knobs, jobs, states, log, run(force)), the dashboard
+   * (`ops.dashboard.addViews(route, n)`, `lastBackup`) and demo mode (`ops.demo`: knobs, status(),
+   * capture(), reset(), resets)
+   */
+  ops: OpsWorld;
   /** the membership demo plugin's data (`memberships.get(username)`) */
   memberships: Memberships;
   /** the events fired so far: `events.list('onApiPageUpdated')`, `events.names()`, `events.clear()` */
@@ -209,7 +227,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
   const accounts = new Accounts(dataDir, clock);
   const webhooks = new Webhooks({ flavor, clock, dataDir });
   webhooks.allowPrivate = opts.webhookPrivateTargets ?? false;
-  const ctx: CmsContext = {
+  const ctx = {
     flavor,
     dataDir,
     origin: '',
@@ -227,7 +245,8 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     userList: { plugins: opts.userListPlugins ?? true, defaultFilter: 'billing', showAll: true },
     packages: new PackageWorld(dataDir, clock, settings, { ...opts.packages, ...(opts.packageWorkMs !== undefined ? { workMs: opts.packageWorkMs } : {}) }, { plugin: PLUGINS, theme: THEMES }),
     trail: { webhooks, audit: new AuditTrail({ flavor, clock, dataDir, accounts, content }, opts.audit) },
-  };
+  } satisfies Omit<CmsContext, 'ops'> as CmsContext;
+  ctx.ops = new OpsWorld(ctx, opts.ops);
   // every recorded event reaches the webhooks and the audit trail
   ctx.events.listen((e) => webhooks.onEvent(e));
   ctx.events.listen((e) => ctx.trail.audit.onEvent(e));
@@ -264,6 +283,8 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
   registerPluginUiRoutes(api, ctx);
   registerWebhookRoutes(api, ctx, ctx.trail.webhooks);
   registerAuditRoutes(api, ctx, ctx.trail.audit);
+  // scheduler, dashboard and demo mode (document 2)
+  registerOpsRoutes(api, ctx);
   const userPlugins = registerUserRoutes(api, ctx);
   const control = opts.control === false ? null : controlRouter(ctx, faults);
 
@@ -327,6 +348,17 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
           return;
         }
       }
+      // demo mode, as the real plugin runs it before dispatch: a demo account's refused writes, then
+      // the lazy reset of stale demo content
+      if (demoRefuses(req.method ?? 'GET', path.slice(prefix.length))) {
+        const caller = callerOf(ctx, req, new URL(req.url ?? '/', 'http://sandbox'));
+        if (caller && resolveExact(caller.account.access, 'api.demo') === true) {
+          const refusal = demoRefusal();
+          writeError(res, refusal.status, refusal.title, refusal.message, refusal.extra);
+          return;
+        }
+      }
+      if (ctx.ops.demo.maybeAutoReset() && flavor === 'spec') res.setHeader('X-Invalidates', 'demo:status');
       // the caller of this request is known to what its events reach (the audit trail's actor)
       await runRequest(ctx, req, () => api.handle(req, res));
     },
@@ -362,6 +394,7 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     packages: ctx.packages,
     webhooks: ctx.trail.webhooks,
     audit: ctx.trail.audit,
+    ops: ctx.ops,
     memberships: userPlugins.memberships,
     requests,
     editPage: (edit) => editPage(ctx, edit),
