@@ -192,6 +192,11 @@ export const channelEffects = {
   'scripts.load': 'read',
   // a jailed plugin script's call: reads anywhere allowed, writes only to the plugin's own routes
   'scripts.request': 'site-write',
+  'scheduler.jobs': 'read',
+  'scheduler.status': 'read',
+  'scheduler.history': 'read',
+  // runs the site's due (or all) jobs: a write the site does
+  'scheduler.run': 'site-write',
   'library.uploadChunk': 'local',
   'library.upload': 'site-write',
   'library.delete': 'site-write',

@@ -26,6 +26,7 @@ import { packagesChannels, packagesEvents } from './packages';
 import { addonsChannels, addonsEvents } from './addons';
 import { systemChannels, systemEvents } from './system';
 import { scriptsChannels, scriptsEvents } from './plugin-scripts';
+import { schedulerChannels, schedulerEvents } from './scheduler';
 
 export * from './errors';
 export * from './app';
@@ -53,6 +54,7 @@ export * from './packages';
 export * from './addons';
 export * from './system';
 export * from './plugin-scripts';
+export * from './scheduler';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */
@@ -77,6 +79,7 @@ export const channels = {
   ...addonsChannels,
   ...systemChannels,
   ...scriptsChannels,
+  ...schedulerChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -101,6 +104,7 @@ export const events = {
   ...addonsEvents,
   ...systemEvents,
   ...scriptsEvents,
+  ...schedulerEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

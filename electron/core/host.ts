@@ -30,6 +30,7 @@ import { packagesService, type PackagesService } from '../packages/service';
 import { addonsService, type AddonsService } from '../addons/service';
 import { systemService, type SystemService } from '../system/service';
 import { pluginScriptsService, type PluginScriptsService } from '../plugin-scripts/service';
+import { schedulerService, type SchedulerService } from '../scheduler/service';
 import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
@@ -53,6 +54,7 @@ import { packagesHandlers } from '../packages/handlers';
 import { addonsHandlers } from '../addons/handlers';
 import { systemHandlers } from '../system/handlers';
 import { scriptsHandlers } from '../plugin-scripts/handlers';
+import { schedulerHandlers } from '../scheduler/handlers';
 import { syncHandlers } from '../sync/handlers';
 import { mirrorHandlers } from '../mirror/handlers';
 import { searchHandlers } from '../search/handlers';
@@ -115,6 +117,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let addons: AddonsService | undefined;
   let system: SystemService | undefined;
   let scripts: PluginScriptsService | undefined;
+  let scheduler: SchedulerService | undefined;
   let sync: SyncService | undefined;
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
@@ -267,6 +270,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     addons = addonsService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     system = systemService({ ...calls, siteCache: r.siteCache });
     scripts = pluginScriptsService({ ...calls, siteCache: r.siteCache });
+    scheduler = schedulerService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     packages = packagesService({ ...calls, siteCache: r.siteCache, siteName: (id) => r.sites.get(id)?.name, emit: (job) => emit('packages.job', job), ...(opts.now ? { now: opts.now } : {}) });
     const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
     sync = sy;
@@ -351,6 +355,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...addonsHandlers(() => need(addons)),
     ...systemHandlers(() => need(system)),
     ...scriptsHandlers(() => need(scripts)),
+    ...schedulerHandlers(() => need(scheduler)),
     ...syncHandlers(() => need(sync)),
     ...mirrorHandlers(() => need(mirror)),
     ...searchHandlers(() => need(search)),
