@@ -36,6 +36,7 @@ const realFlavour: string[] = [
   '**/library.spec.ts',
   '**/packages.spec.ts',
   '**/plugin-scripts.spec.ts',
+  '**/dashboard.spec.ts',
 ];
 
 export default defineConfig({

@@ -37,7 +37,7 @@ export const AREAS: AreaRegistry = {
     { id: 'settings', label: 'Settings', icon: Settings, load: () => import('./views/settings/SettingsArea.svelte') },
     { id: 'packages', label: 'Packages', icon: Package, load: () => import('./views/packages/PackagesArea.svelte') },
     { id: 'system', label: 'System', icon: Server, load: () => import('./views/system/SystemArea.svelte') },
-    { id: 'dashboard', label: 'Dashboard', icon: LayoutDashboard },
+    { id: 'dashboard', label: 'Dashboard', icon: LayoutDashboard, load: () => import('./views/dashboard/DashboardArea.svelte') },
     { id: 'scheduler', label: 'Scheduler', icon: CalendarClock },
     { id: 'webhooks', label: 'Webhooks', icon: Webhook },
     { id: 'audit', label: 'Audit', icon: ScrollText },

@@ -197,6 +197,9 @@ export const channelEffects = {
   'scheduler.history': 'read',
   // runs the site's due (or all) jobs: a write the site does
   'scheduler.run': 'site-write',
+  'dashboard.view': 'read',
+  // a dismissal the site records for this account
+  'dashboard.hide': 'site-write',
   'library.uploadChunk': 'local',
   'library.upload': 'site-write',
   'library.delete': 'site-write',

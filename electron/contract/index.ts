@@ -27,6 +27,7 @@ import { addonsChannels, addonsEvents } from './addons';
 import { systemChannels, systemEvents } from './system';
 import { scriptsChannels, scriptsEvents } from './plugin-scripts';
 import { schedulerChannels, schedulerEvents } from './scheduler';
+import { dashboardChannels, dashboardEvents } from './dashboard';
 
 export * from './errors';
 export * from './app';
@@ -55,6 +56,7 @@ export * from './addons';
 export * from './system';
 export * from './plugin-scripts';
 export * from './scheduler';
+export * from './dashboard';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */
@@ -80,6 +82,7 @@ export const channels = {
   ...systemChannels,
   ...scriptsChannels,
   ...schedulerChannels,
+  ...dashboardChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -105,6 +108,7 @@ export const events = {
   ...systemEvents,
   ...scriptsEvents,
   ...schedulerEvents,
+  ...dashboardEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

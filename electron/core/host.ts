@@ -31,6 +31,7 @@ import { addonsService, type AddonsService } from '../addons/service';
 import { systemService, type SystemService } from '../system/service';
 import { pluginScriptsService, type PluginScriptsService } from '../plugin-scripts/service';
 import { schedulerService, type SchedulerService } from '../scheduler/service';
+import { dashboardService, type DashboardService } from '../dashboard/service';
 import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
@@ -55,6 +56,7 @@ import { addonsHandlers } from '../addons/handlers';
 import { systemHandlers } from '../system/handlers';
 import { scriptsHandlers } from '../plugin-scripts/handlers';
 import { schedulerHandlers } from '../scheduler/handlers';
+import { dashboardHandlers } from '../dashboard/handlers';
 import { syncHandlers } from '../sync/handlers';
 import { mirrorHandlers } from '../mirror/handlers';
 import { searchHandlers } from '../search/handlers';
@@ -118,6 +120,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let system: SystemService | undefined;
   let scripts: PluginScriptsService | undefined;
   let scheduler: SchedulerService | undefined;
+  let dashboard: DashboardService | undefined;
   let sync: SyncService | undefined;
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
@@ -270,6 +273,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     addons = addonsService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     system = systemService({ ...calls, siteCache: r.siteCache });
     scripts = pluginScriptsService({ ...calls, siteCache: r.siteCache });
+    dashboard = dashboardService({ ...calls, siteCache: r.siteCache });
     scheduler = schedulerService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     packages = packagesService({ ...calls, siteCache: r.siteCache, siteName: (id) => r.sites.get(id)?.name, emit: (job) => emit('packages.job', job), ...(opts.now ? { now: opts.now } : {}) });
     const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
@@ -356,6 +360,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...systemHandlers(() => need(system)),
     ...scriptsHandlers(() => need(scripts)),
     ...schedulerHandlers(() => need(scheduler)),
+    ...dashboardHandlers(() => need(dashboard)),
     ...syncHandlers(() => need(sync)),
     ...mirrorHandlers(() => need(mirror)),
     ...searchHandlers(() => need(search)),

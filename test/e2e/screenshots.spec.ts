@@ -364,6 +364,12 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(pane.getByRole('region', { name: 'Reports' }).getByRole('article').first()).toBeVisible();
       await page.waitForTimeout(300);
       await shot('system');
+
+      site.ops.dashboard.addViews('/blog', 900);
+      await areas('Dashboard');
+      await expect(pane.getByRole('region', { name: 'Page views' })).toBeVisible();
+      await page.waitForTimeout(300);
+      await shot('dashboard');
     });
   });
 }

@@ -678,6 +678,17 @@ Object.assign(ROWS, {
     },
     applied: (_c: Ctx, s: { runs: number }) => sitemapRuns() - s.runs,
   },
+  // hiding a notification twice is hiding it
+  'dashboard.hide': {
+    target: 'cms',
+    prepare: async () => {
+      cms().ops.dashboard.unhideAll('admin');
+      return { id: 'premium-sale' };
+    },
+    route: (s: { id: string }) => `POST /dashboard/notifications/${s.id}/hide`,
+    act: (c: Ctx, s: { id: string }) => c.invoke('dashboard.hide', { siteId: c.site.id, id: s.id }),
+    applied: (_c: Ctx, s: { id: string }) => (cms().ops.dashboard.isHidden('admin', s.id) ? 1 : 0),
+  },
   // clearing a cache twice is clearing it: applied means "cleared at least once since"
   'system.clearCache': {
     target: 'cms',

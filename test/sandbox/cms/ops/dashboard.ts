@@ -204,6 +204,16 @@ export class Dashboard {
     m.set(id, Math.floor(this.ctx.clock.now() / 1000) * 1000);
   }
 
+  /** Whether the account has hidden this notification (and it has not come back yet is the caller's to check). */
+  isHidden(username: string, id: string): boolean {
+    return this.hidden.get(username)?.has(id) ?? false;
+  }
+
+  /** Forgets the account's dismissals (tests start each case from a dashboard with nothing hidden). */
+  unhideAll(username: string): void {
+    this.hidden.delete(username);
+  }
+
   // ---- feed
 
   /** The 10 newest of the vendor's articles (one every four days before the sandbox's start). */
