@@ -57,6 +57,7 @@ export * from './system';
 export * from './plugin-scripts';
 export * from './scheduler';
 export * from './dashboard';
+export * from './audit-event';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */
