@@ -200,6 +200,8 @@ export const channelEffects = {
   'dashboard.view': 'read',
   // a dismissal the site records for this account
   'dashboard.hide': 'site-write',
+  // reads each part through its own area; asks the site's /ping
+  'overview.site': 'read',
   'library.uploadChunk': 'local',
   'library.upload': 'site-write',
   'library.delete': 'site-write',

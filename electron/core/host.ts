@@ -32,6 +32,7 @@ import { systemService, type SystemService } from '../system/service';
 import { pluginScriptsService, type PluginScriptsService } from '../plugin-scripts/service';
 import { schedulerService, type SchedulerService } from '../scheduler/service';
 import { dashboardService, type DashboardService } from '../dashboard/service';
+import { overviewService, type OverviewService } from '../overview/service';
 import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
@@ -57,6 +58,7 @@ import { systemHandlers } from '../system/handlers';
 import { scriptsHandlers } from '../plugin-scripts/handlers';
 import { schedulerHandlers } from '../scheduler/handlers';
 import { dashboardHandlers } from '../dashboard/handlers';
+import { overviewHandlers } from '../overview/handlers';
 import { syncHandlers } from '../sync/handlers';
 import { mirrorHandlers } from '../mirror/handlers';
 import { searchHandlers } from '../search/handlers';
@@ -121,6 +123,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let scripts: PluginScriptsService | undefined;
   let scheduler: SchedulerService | undefined;
   let dashboard: DashboardService | undefined;
+  let overview: OverviewService | undefined;
   let sync: SyncService | undefined;
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
@@ -276,6 +279,24 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     dashboard = dashboardService({ ...calls, siteCache: r.siteCache });
     scheduler = schedulerService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     packages = packagesService({ ...calls, siteCache: r.siteCache, siteName: (id) => r.sites.get(id)?.name, emit: (job) => emit('packages.job', job), ...(opts.now ? { now: opts.now } : {}) });
+    const pk = packages;
+    const sc = scheduler;
+    overview = overviewService({
+      sessions: s,
+      ping: (id) => s.ping(id),
+      online: (id) => offline?.connectivity.state(id) ?? null,
+      readers: {
+        updates: async (id) => {
+          const u = await pk.updates(id);
+          return { total: u.total, core: u.core.updatable ? u.core.available : null, copiedAt: u.copiedAt };
+        },
+        scheduler: async (id) => {
+          const st = await sc.status(id);
+          return { crontab: st.crontab, health: st.health?.status ?? null, message: st.health?.message ?? null, failedJobs24h: st.health?.failedJobs24h ?? null, jobsDue: st.health?.jobsDue ?? null, copiedAt: st.copiedAt };
+        },
+      },
+      ...(opts.now ? { now: opts.now } : {}),
+    });
     const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
     sync = sy;
     const m = mirrorService({ sites: r.sites, rows, sessions: s, pages: r.pages, repo: r.mirror, prefs: r.prefs, siteCache: r.siteCache, emit: (p) => emit('mirror.progress', p) });
@@ -361,6 +382,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...scriptsHandlers(() => need(scripts)),
     ...schedulerHandlers(() => need(scheduler)),
     ...dashboardHandlers(() => need(dashboard)),
+    ...overviewHandlers(() => need(overview)),
     ...syncHandlers(() => need(sync)),
     ...mirrorHandlers(() => need(mirror)),
     ...searchHandlers(() => need(search)),

@@ -18,6 +18,8 @@ class Ui {
   people = $state(false);
   /** The updates across sites: every pending update of every signed-in site, updated in one run. */
   updates = $state(false);
+  /** Sites at a glance: every site's health in one table. */
+  glance = $state(false);
   /** Modal dialogs currently open (Dialog/ConfirmDialog register themselves). */
   modalCount = $state(0);
   /** Where focus goes when the current dialog closes, when the element that opened it is gone (menus). */

@@ -1,0 +1,72 @@
+/**
+ * Every site at a glance through the Host against the sandbox (both flavours): a signed-in admin's
+ * site answers, its version, pending updates and the scheduler's health; a viewer's glance skips
+ * what the account may not read and says why; a signed-out site skips every part; the site away is
+ * not reachable and the parts read before come from the copy with its time.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Site } from '../../electron/contract';
+import { DEMO_ACCOUNTS } from '../sandbox/cms/seed';
+import { withHost, type DemoHost } from '../support/demo-host';
+import { flavors } from '../support/flavors';
+import { UNHURRIED } from '../support/limits';
+
+describe.each(flavors)('%s flavour', (flavor) => {
+  let fx: DemoHost;
+  let viewer: Site;
+  beforeAll(async () => {
+    fx = await withHost({ sandbox: { flavor, ...UNHURRIED } });
+    viewer = await fx.call('sites.add', { name: 'As viewer', kind: 'cms', baseUrl: fx.cms.url, environment: null, authMode: 'password' });
+    await fx.call('auth.signIn', { siteId: viewer.id, username: 'viewer', password: DEMO_ACCOUNTS.viewer.password });
+  });
+  afterAll(async () => {
+    await fx?.close();
+  });
+
+  test('the admin: reachable, the version, the updates and the scheduler, each from the site', async () => {
+    const g = await fx.call('overview.site', { siteId: fx.site.id });
+    expect(g.reachable).toBe(true);
+    expect(Date.parse(g.readAt)).not.toBeNaN();
+    expect(g.version).toEqual(expect.stringMatching(/^\d+\.\d+/));
+    expect(g.updates).toMatchObject({ copiedAt: null, value: { total: expect.any(Number) } });
+    const updates = await fx.call('packages.updates', { siteId: fx.site.id });
+    expect('value' in g.updates && g.updates.value.total).toBe(updates.total);
+    expect(g.scheduler).toMatchObject({ copiedAt: null, value: { crontab: flavor === 'real' ? 'error' : 'installed' } });
+    const status = await fx.call('scheduler.status', { siteId: fx.site.id });
+    expect('value' in g.scheduler && g.scheduler.value.failedJobs24h).toBe(status.health?.failedJobs24h ?? null);
+  });
+
+  test('a viewer: what the account may not read is skipped with the permission named', async () => {
+    const g = await fx.call('overview.site', { siteId: viewer.id });
+    expect(g.reachable).toBe(true);
+    expect(g.version).toEqual(expect.any(String));
+    expect(g.scheduler).toEqual({ skipped: 'This account may not read it (api.scheduler.read).' });
+    expect(g.updates).toEqual({ skipped: 'This account may not read it (api.gpm.read).' });
+  });
+
+  test('signed out: every part skipped; the site is still asked whether it answers', async () => {
+    const out = await fx.call('sites.add', { name: 'Signed out', kind: 'cms', baseUrl: fx.cms.url, environment: null, authMode: 'password' });
+    const g = await fx.call('overview.site', { siteId: out.id });
+    expect(g.reachable).toBe(true);
+    for (const part of [g.updates, g.scheduler, g.webhooks, g.demo]) expect(part).toEqual({ skipped: expect.stringMatching(/Not signed in|does not read this yet/) });
+    await fx.call('sites.remove', { id: out.id });
+  });
+
+  test('the site away: not reachable, the parts from the copy with its time', async () => {
+    await fx.call('overview.site', { siteId: fx.site.id });
+    fx.cms.faults.set({ route: '*', drop: true });
+    try {
+      const g = await fx.call('overview.site', { siteId: fx.site.id });
+      expect(g.reachable).toBe(false);
+      expect(g.updates).toMatchObject({ copiedAt: expect.any(String) });
+      expect(g.scheduler).toMatchObject({ copiedAt: expect.any(String) });
+    } finally {
+      fx.cms.faults.clear();
+    }
+  });
+
+  test('a site that is not there is refused', async () => {
+    const err = await fx.fails('overview.site', { siteId: '00000000-0000-4000-8000-000000000000' });
+    expect(err.code).toBe('not_found');
+  });
+});
