@@ -5,8 +5,10 @@
  * vendor's notifications with per-account dismissals honouring `reappear_after` on the sandbox's
  * clock, and a news feed (the 10 newest articles).
  *
- * Views: a deterministic history for the 45 days before the sandbox started over the site's
- * first pages, plus the views tests add (`addViews`, `POST /__sandbox/ops/views`).
+ * Views: a deterministic history for the 45 days before the first time they are read or added,
+ * by the sandbox's clock (so a test that sets the clock first gets a history ending the day before
+ * it, whatever the date is), over the site's first pages, plus the views tests add (`addViews`,
+ * `POST /__sandbox/ops/views`).
  */
 import { createHash } from 'node:crypto';
 import type { CmsContext } from '../context';
@@ -105,9 +107,10 @@ export class Dashboard {
   private seed(): void {
     if (this.seeded) return;
     this.seeded = true;
+    const firstRead = this.ctx.clock.now();
     const routes = this.ctx.content.tree().pages.slice(0, 15).map((p) => p.route);
     for (let d = 1; d <= 45; d++) {
-      const key = dayKey(this.started - d * DAY);
+      const key = dayKey(firstRead - d * DAY);
       for (const [i, route] of routes.entries()) {
         // earlier pages are more popular; every day differs a little
         const n = Math.max(0, 40 - i * 3 + hashInt(`${key}${route}`, 12) - 6);
