@@ -200,6 +200,11 @@ export const channelEffects = {
   'dashboard.view': 'read',
   // a dismissal the site records for this account
   'dashboard.hide': 'site-write',
+  'demo.status': 'read',
+  // replaces the site's demo baseline with its content now
+  'demo.baseline': 'site-write',
+  // restores the site's content from the baseline: edits since are lost
+  'demo.reset': 'site-write',
   'library.uploadChunk': 'local',
   'library.upload': 'site-write',
   'library.delete': 'site-write',
