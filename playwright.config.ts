@@ -37,6 +37,8 @@ const realFlavour: string[] = [
   '**/packages.spec.ts',
   '**/plugin-scripts.spec.ts',
   '**/dashboard.spec.ts',
+  '**/scheduler.spec.ts',
+  '**/demo.spec.ts',
 ];
 
 export default defineConfig({
