@@ -38,6 +38,8 @@ const realFlavour: string[] = [
   '**/plugin-scripts.spec.ts',
   '**/dashboard.spec.ts',
   '**/glance.spec.ts',
+  '**/scheduler.spec.ts',
+  '**/demo.spec.ts',
 ];
 
 export default defineConfig({

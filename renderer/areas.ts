@@ -38,7 +38,7 @@ export const AREAS: AreaRegistry = {
     { id: 'packages', label: 'Packages', icon: Package, load: () => import('./views/packages/PackagesArea.svelte') },
     { id: 'system', label: 'System', icon: Server, load: () => import('./views/system/SystemArea.svelte') },
     { id: 'dashboard', label: 'Dashboard', icon: LayoutDashboard, load: () => import('./views/dashboard/DashboardArea.svelte') },
-    { id: 'scheduler', label: 'Scheduler', icon: CalendarClock },
+    { id: 'scheduler', label: 'Scheduler', icon: CalendarClock, load: () => import('./views/scheduler/SchedulerArea.svelte') },
     { id: 'webhooks', label: 'Webhooks', icon: Webhook },
     { id: 'audit', label: 'Audit', icon: ScrollText },
     { id: 'mailer', label: 'Mailer', icon: Mail },

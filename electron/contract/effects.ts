@@ -202,6 +202,11 @@ export const channelEffects = {
   'dashboard.hide': 'site-write',
   // reads each part through its own area; asks the site's /ping
   'overview.site': 'read',
+  'demo.status': 'read',
+  // replaces the site's demo baseline with its content now
+  'demo.baseline': 'site-write',
+  // restores the site's content from the baseline: edits since are lost
+  'demo.reset': 'site-write',
   'library.uploadChunk': 'local',
   'library.upload': 'site-write',
   'library.delete': 'site-write',

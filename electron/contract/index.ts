@@ -29,6 +29,7 @@ import { scriptsChannels, scriptsEvents } from './plugin-scripts';
 import { schedulerChannels, schedulerEvents } from './scheduler';
 import { dashboardChannels, dashboardEvents } from './dashboard';
 import { overviewChannels, overviewEvents } from './overview';
+import { demoChannels, demoEvents } from './demo';
 
 export * from './errors';
 export * from './app';
@@ -59,6 +60,7 @@ export * from './plugin-scripts';
 export * from './scheduler';
 export * from './dashboard';
 export * from './overview';
+export * from './demo';
 export * from './audit-event';
 export type { ChannelDef, EventDef } from './define';
 
@@ -87,6 +89,7 @@ export const channels = {
   ...schedulerChannels,
   ...dashboardChannels,
   ...overviewChannels,
+  ...demoChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -114,6 +117,7 @@ export const events = {
   ...schedulerEvents,
   ...dashboardEvents,
   ...overviewEvents,
+  ...demoEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

@@ -7,8 +7,8 @@
  */
 import type { AccessMap, Me } from './auth';
 
-/** What the checks read: the account as /me described it (best), or only its access map. */
-export type Grants = Pick<Me, 'access' | 'superAdmin'> | AccessMap | null | undefined;
+/** What the checks read: the account as /me described it (best: it says whether it is a demo account), or only its access map. */
+export type Grants = (Pick<Me, 'access' | 'superAdmin'> & Partial<Pick<Me, 'demoMode'>>) | AccessMap | null | undefined;
 
 const isAccount = (g: NonNullable<Grants>): g is Pick<Me, 'access' | 'superAdmin'> =>
   typeof g.superAdmin === 'boolean' && typeof g.access === 'object' && g.access !== null;
@@ -39,8 +39,26 @@ export function isSuper(grants: Grants): boolean {
   return superAdmin || allowed(access, 'api.super') || allowed(access, 'admin.super');
 }
 
+/**
+ * May this account use `permission`? The demo rule first (a demo account's writes outside its
+ * writable list are refused even to a super admin, as the site refuses them), then super, then the map.
+ */
 export function can(grants: Grants, permission: string): boolean {
+  if (demoWriteBlocked(grants, permission)) return false;
   return isSuper(grants) || allowed(split(grants).access, permission);
+}
+
+/**
+ * Why this account may not write with `permission`, or null when it may: the demo rule's reason,
+ * else `lacks` (the area's own words) or a plain sentence naming the permission. Every area's
+ * write gating goes through this or `can`, so a demo account's refused writes are disabled
+ * everywhere with the same reason before the person tries.
+ */
+export function writeBlockedReason(grants: Grants, permission: string, lacks?: string): string | null {
+  const demo = demoWriteBlocked(grants, permission);
+  if (demo) return demo;
+  if (isSuper(grants) || allowed(split(grants).access, permission)) return null;
+  return lacks ?? `This account may not do this (it lacks ${permission}).`;
 }
 
 /**
@@ -52,6 +70,54 @@ export function isDemoAccount(me: Pick<Me, 'access' | 'superAdmin' | 'demoMode'>
   if (!me) return false;
   if (me.demoMode) return me.demoMode.enabled;
   return allowed(me.access, 'api.demo') && !isSuper(me);
+}
+
+/** What a demo account may write with when the site does not say (`plugins.api.demo.writable`'s default). */
+export const DEFAULT_DEMO_WRITABLE: readonly string[] = ['api.pages.write', 'api.media.write'];
+
+/**
+ * The only permissions whose routes a demo account's writes reach at all: the real plugin's
+ * DemoModeMiddleware refuses every other write before the permission check (configuration,
+ * accounts, packages, the system, webhooks, the demo routes, any plugin route), whatever the
+ * writable list says; pages and media go on to the check against the list.
+ */
+const DEMO_WRITE_FAMILIES = ['api.pages.', 'api.media.'];
+
+/** A write to a plugin's own route (a plugin page's save, a menubar action): no permission the app can name. */
+export const PLUGIN_ROUTE_WRITE = 'plugin.route';
+
+/** A check that only reads: `.read` permissions and the API's entry (`api.access`, which the areas open by). */
+const readsOnly = (permission: string) => permission.endsWith('.read') || permission === 'api.access';
+
+const DEMO_WORDS: Record<string, string> = {
+  'api.pages.write': 'change pages',
+  'api.media.write': 'change media',
+  'api.config.write': 'change settings',
+  'api.users.write': 'change accounts',
+  'api.gpm.write': 'install, update or remove packages',
+  'api.system.write': 'make system changes (the cache, notifications)',
+  'api.scheduler.write': 'run the scheduler',
+  'api.webhooks.write': 'change webhooks',
+  'api.super': 'use the super user’s tools',
+  'admin.super': 'use the super user’s tools',
+  [PLUGIN_ROUTE_WRITE]: 'run a plugin’s actions',
+};
+
+/**
+ * The demo rule (document 2 "Demo mode"; the real AbstractApiController::demoWriteBlocked and
+ * DemoModeMiddleware): a demo account reads everything but writes only with the permissions in
+ * the site's writable list (default api.pages.write and api.media.write), and only to pages and
+ * media. Answers why `permission` is refused to this account, or null. Pure, one place: `can`,
+ * `writeBlockedReason` and `settingsWriteBlocked` follow it, so every area's write gating does.
+ */
+export function demoWriteBlocked(grants: Grants, permission: string): string | null {
+  if (!grants || readsOnly(permission)) return null;
+  const account = isAccount(grants) ? (grants as Pick<Me, 'access' | 'superAdmin' | 'demoMode'>) : null;
+  if (!account || !isDemoAccount(account)) return null;
+  // the real service names the list in /me's demo_mode; the spec's /me has no block: its default
+  const writable = account.demoMode ? account.demoMode.writable : DEFAULT_DEMO_WRITABLE;
+  if (writable.includes(permission) && DEMO_WRITE_FAMILIES.some((f) => permission.startsWith(f))) return null;
+  return `Demo accounts cannot ${DEMO_WORDS[permission] ?? 'make this change'} on this site (demo mode).`;
 }
 
 export type CmsArea = 'pages' | 'translations' | 'media' | 'library' | 'users' | 'settings' | 'packages' | 'system' | 'addons' | 'dashboard' | 'scheduler' | 'webhooks' | 'audit' | 'mailer';
@@ -70,7 +136,8 @@ export const AREA_PERMISSION: Record<CmsArea, string> = {
   // a plugin's page: the site lists it only to accounts it lets see it, and refuses its routes to others
   addons: 'api.access',
   dashboard: 'api.access',
-  scheduler: 'api.system.write',
+  // document 2 and the real SchedulerController: api.scheduler.read to read, api.scheduler.write to run
+  scheduler: 'api.scheduler.read',
   webhooks: 'api.config.read',
   audit: 'api.super',
   mailer: 'api.config.read',
@@ -80,7 +147,7 @@ export const AREA_PERMISSION: Record<CmsArea, string> = {
 export function areaBlockedReason(grants: Grants, area: CmsArea): string | null {
   if (!isSuper(grants) && !allowed(split(grants).access, 'api.access')) return 'This account may not use the API (it lacks api.access).';
   const need = AREA_PERMISSION[area];
-  return can(grants, need) ? null : `This account lacks the ${need} permission.`;
+  return demoWriteBlocked(grants, need) ?? (can(grants, need) ? null : `This account lacks the ${need} permission.`);
 }
 
 /**
@@ -92,6 +159,8 @@ const SUPER_WRITE_SCOPES = new Set(['system', 'security', 'backups', 'scheduler'
 
 /** Why this account may not change a settings scope, or null when it may. */
 export function settingsWriteBlocked(grants: Grants, scope: string): string | null {
+  const demo = demoWriteBlocked(grants, 'api.config.write');
+  if (demo) return demo;
   if (isSuper(grants)) return null;
   if (!can(grants, 'api.config.write')) return 'This account may read the settings but not change them (it lacks api.config.write).';
   if (SUPER_WRITE_SCOPES.has(scope)) return 'Only a super user may change these settings: they steer the whole site’s security.';

@@ -33,6 +33,7 @@ import { pluginScriptsService, type PluginScriptsService } from '../plugin-scrip
 import { schedulerService, type SchedulerService } from '../scheduler/service';
 import { dashboardService, type DashboardService } from '../dashboard/service';
 import { overviewService, type OverviewService } from '../overview/service';
+import { demoService, type DemoService } from '../demo/service';
 import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
@@ -59,6 +60,7 @@ import { scriptsHandlers } from '../plugin-scripts/handlers';
 import { schedulerHandlers } from '../scheduler/handlers';
 import { dashboardHandlers } from '../dashboard/handlers';
 import { overviewHandlers } from '../overview/handlers';
+import { demoHandlers } from '../demo/handlers';
 import { syncHandlers } from '../sync/handlers';
 import { mirrorHandlers } from '../mirror/handlers';
 import { searchHandlers } from '../search/handlers';
@@ -124,6 +126,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let scheduler: SchedulerService | undefined;
   let dashboard: DashboardService | undefined;
   let overview: OverviewService | undefined;
+  let demo: DemoService | undefined;
   let sync: SyncService | undefined;
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
@@ -278,9 +281,11 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     scripts = pluginScriptsService({ ...calls, siteCache: r.siteCache });
     dashboard = dashboardService({ ...calls, siteCache: r.siteCache });
     scheduler = schedulerService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
+    demo = demoService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     packages = packagesService({ ...calls, siteCache: r.siteCache, siteName: (id) => r.sites.get(id)?.name, emit: (job) => emit('packages.job', job), ...(opts.now ? { now: opts.now } : {}) });
     const pk = packages;
     const sc = scheduler;
+    const dm = demo;
     overview = overviewService({
       sessions: s,
       ping: (id) => s.ping(id),
@@ -293,6 +298,10 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         scheduler: async (id) => {
           const st = await sc.status(id);
           return { crontab: st.crontab, health: st.health?.status ?? null, message: st.health?.message ?? null, failedJobs24h: st.health?.failedJobs24h ?? null, jobsDue: st.health?.jobsDue ?? null, copiedAt: st.copiedAt };
+        },
+        demo: async (id) => {
+          const d = await dm.status(id);
+          return { baseline: d.baselineExists, secondsUntilReset: d.secondsUntilReset, intervalMinutes: d.resetInterval, copiedAt: d.copiedAt };
         },
       },
       ...(opts.now ? { now: opts.now } : {}),
@@ -383,6 +392,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...schedulerHandlers(() => need(scheduler)),
     ...dashboardHandlers(() => need(dashboard)),
     ...overviewHandlers(() => need(overview)),
+    ...demoHandlers(() => need(demo)),
     ...syncHandlers(() => need(sync)),
     ...mirrorHandlers(() => need(mirror)),
     ...searchHandlers(() => need(search)),

@@ -689,6 +689,25 @@ Object.assign(ROWS, {
     act: (c: Ctx, s: { id: string }) => c.invoke('dashboard.hide', { siteId: c.site.id, id: s.id }),
     applied: (_c: Ctx, s: { id: string }) => (cms().ops.dashboard.isHidden('admin', s.id) ? 1 : 0),
   },
+  // capturing the demo baseline twice is capturing it (the second replaces the first with the same content): applied means "captured at least once since"
+  'demo.baseline': {
+    target: 'cms',
+    prepare: async () => ({ seq: seqNow() }),
+    route: () => 'POST /demo/baseline',
+    act: (c: Ctx) => c.invoke('demo.baseline', { siteId: c.site.id }),
+    applied: (_c: Ctx, s: { seq: number }) => Math.min(1, eventsSince(s.seq, 'onApiDemoBaselineCaptured', () => true)),
+  },
+  // resetting to the baseline twice is resetting it: applied means "reset at least once since" (a baseline is captured first, behind the app's back)
+  'demo.reset': {
+    target: 'cms',
+    prepare: async () => {
+      if (!cms().ops.demo.baselineExists()) cms().ops.demo.capture();
+      return { resets: cms().ops.demo.resets };
+    },
+    route: () => 'POST /demo/reset',
+    act: (c: Ctx) => c.invoke('demo.reset', { siteId: c.site.id }),
+    applied: (_c: Ctx, s: { resets: number }) => Math.min(1, cms().ops.demo.resets - s.resets),
+  },
   // clearing a cache twice is clearing it: applied means "cleared at least once since"
   'system.clearCache': {
     target: 'cms',

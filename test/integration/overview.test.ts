@@ -34,6 +34,8 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(g.scheduler).toMatchObject({ copiedAt: null, value: { crontab: flavor === 'real' ? 'error' : 'installed' } });
     const status = await fx.call('scheduler.status', { siteId: fx.site.id });
     expect('value' in g.scheduler && g.scheduler.value.failedJobs24h).toBe(status.health?.failedJobs24h ?? null);
+    const demo = await fx.call('demo.status', { siteId: fx.site.id });
+    expect(g.demo).toEqual({ copiedAt: null, value: { baseline: demo.baselineExists, secondsUntilReset: demo.secondsUntilReset, intervalMinutes: demo.resetInterval } });
   });
 
   test('a viewer: what the account may not read is skipped with the permission named', async () => {
@@ -60,6 +62,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(g.reachable).toBe(false);
       expect(g.updates).toMatchObject({ copiedAt: expect.any(String) });
       expect(g.scheduler).toMatchObject({ copiedAt: expect.any(String) });
+      expect(g.demo).toMatchObject({ copiedAt: expect.any(String) });
     } finally {
       fx.cms.faults.clear();
     }

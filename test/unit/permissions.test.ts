@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { allowed, areaBlockedReason, can, isDemoAccount, isSuper } from '../../electron/contract/permissions';
+import { allowed, areaBlockedReason, can, demoWriteBlocked, isDemoAccount, isSuper, PLUGIN_ROUTE_WRITE, settingsWriteBlocked, writeBlockedReason } from '../../electron/contract/permissions';
+import type { DemoMode } from '../../electron/contract/auth';
 
 describe('permissions from the resolved access map', () => {
   const editor = { api: { access: true, pages: { read: true, write: true }, media: { read: true } } };
@@ -47,5 +48,61 @@ describe('the real service’s flat map and super_admin flag', () => {
     expect(isDemoAccount({ superAdmin: true, access: superMap })).toBe(false);
     expect(isDemoAccount({ superAdmin: false, access: { 'api.access': true, 'api.demo': true } })).toBe(true);
     expect(isDemoAccount({ superAdmin: false, access: { 'api.demo': true }, demoMode: { enabled: false, writable: [], resetInterval: null, secondsUntilReset: null } })).toBe(false);
+  });
+});
+
+describe('the demo rule: a demo account writes only with the writable permissions, to pages and media', () => {
+  const block = (writable: string[]): DemoMode => ({ enabled: true, writable, resetInterval: 30, secondsUntilReset: 1200 });
+  // the real service: a demo visitor is usually a super admin too, and /me says demo_mode.enabled
+  const realDemo = { superAdmin: true, access: { 'api.super': true, 'api.access': true, 'api.demo': true }, demoMode: block(['api.pages.write', 'api.media.write']) };
+  // the spec: no block; api.demo in the map of an account that is not super
+  const specDemo = { superAdmin: false, access: { api: { access: true, demo: true, pages: { read: true, write: true }, media: { read: true, write: true }, config: { read: true, write: true } } } };
+  const admin = { superAdmin: true, access: { 'api.super': true, 'api.demo': true }, demoMode: { enabled: false, writable: [], resetInterval: 30, secondsUntilReset: null } };
+
+  test('reads stay open, writes outside the list are refused even to a super admin, with the reason in words', () => {
+    for (const me of [realDemo, specDemo]) {
+      expect(can(me, 'api.pages.read')).toBe(true);
+      expect(can(me, 'api.access')).toBe(true);
+      expect(can(me, 'api.pages.write')).toBe(true);
+      expect(can(me, 'api.media.write')).toBe(true);
+      expect(can(me, 'api.config.write')).toBe(false);
+      expect(can(me, 'api.users.write')).toBe(false);
+      expect(writeBlockedReason(me, 'api.config.write')).toBe('Demo accounts cannot change settings on this site (demo mode).');
+      expect(writeBlockedReason(me, 'api.gpm.write', 'own words')).toBe('Demo accounts cannot install, update or remove packages on this site (demo mode).');
+      expect(writeBlockedReason(me, 'api.scheduler.write')).toBe('Demo accounts cannot run the scheduler on this site (demo mode).');
+      expect(writeBlockedReason(me, 'api.pages.write')).toBeNull();
+      expect(settingsWriteBlocked(me, 'site')).toBe('Demo accounts cannot change settings on this site (demo mode).');
+      expect(demoWriteBlocked(me, PLUGIN_ROUTE_WRITE)).toBe('Demo accounts cannot run a plugin’s actions on this site (demo mode).');
+      expect(areaBlockedReason(me, 'settings')).toBeNull();
+    }
+  });
+
+  test('the site’s own list decides; a permission outside pages and media is refused even when listed (the site refuses those routes first)', () => {
+    const onlyPages = { ...realDemo, demoMode: block(['api.pages.write']) };
+    expect(can(onlyPages, 'api.pages.write')).toBe(true);
+    expect(writeBlockedReason(onlyPages, 'api.media.write')).toBe('Demo accounts cannot change media on this site (demo mode).');
+    const listsConfig = { ...realDemo, demoMode: block(['api.pages.write', 'api.config.write']) };
+    expect(can(listsConfig, 'api.config.write')).toBe(false);
+    expect(can({ ...realDemo, demoMode: block([]) }, 'api.pages.write')).toBe(false);
+  });
+
+  test('an account that is not a demo one keeps the usual answers and reasons', () => {
+    expect(can(admin, 'api.config.write')).toBe(true);
+    expect(writeBlockedReason(admin, 'api.config.write')).toBeNull();
+    expect(demoWriteBlocked(admin, PLUGIN_ROUTE_WRITE)).toBeNull();
+    const reader = { superAdmin: false, access: { 'api.access': true, 'api.config.read': true } };
+    expect(writeBlockedReason(reader, 'api.config.write', 'This account may read the settings only.')).toBe('This account may read the settings only.');
+    expect(writeBlockedReason(reader, 'api.gpm.write')).toBe('This account may not do this (it lacks api.gpm.write).');
+    // a bare map cannot say it is a demo account (no /me): the map alone decides
+    expect(can({ api: { demo: true, config: { write: true } } }, 'api.config.write')).toBe(true);
+  });
+
+  test('the scheduler opens with api.scheduler.read and runs with api.scheduler.write (document 2, the real SchedulerController)', () => {
+    const reader = { superAdmin: false, access: { 'api.access': true, 'api.scheduler.read': true } };
+    expect(areaBlockedReason(reader, 'scheduler')).toBeNull();
+    expect(writeBlockedReason(reader, 'api.scheduler.write')).toBe('This account may not do this (it lacks api.scheduler.write).');
+    expect(areaBlockedReason({ superAdmin: false, access: { 'api.access': true, 'api.system.write': true } }, 'scheduler')).toBe('This account lacks the api.scheduler.read permission.');
+    expect(areaBlockedReason(realDemo, 'scheduler')).toBeNull();
+    expect(areaBlockedReason(realDemo, 'audit')).toBe('Demo accounts cannot use the super user’s tools on this site (demo mode).');
   });
 });

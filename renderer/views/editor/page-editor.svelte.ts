@@ -55,6 +55,8 @@ export const FULL_DISK_RETRY_MS = 3000;
 export interface SiteLookups {
   /** The signed-in account may write pages. */
   readonly canWrite: boolean;
+  /** Why it may not (a demo account's rule, or the permission), when the site's state says. */
+  readonly writeBlocked?: string | null;
   loadTemplates(): Promise<{ type: string; label: string }[]>;
   loadTaxonomy(): Promise<Record<string, string[]>>;
 }

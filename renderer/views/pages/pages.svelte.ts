@@ -13,7 +13,7 @@
  *   state.listView.setFilter('published', 'yes');
  */
 import { SvelteSet } from 'svelte/reactivity';
-import { can, type BatchRun, type PageSummary, type SiteLanguages, type UnreadablePage } from '../../../electron/contract/index';
+import { can, writeBlockedReason, type BatchRun, type PageSummary, type SiteLanguages, type UnreadablePage } from '../../../electron/contract/index';
 import { invoke } from '../../lib/client';
 import { AppError, errorMessage } from '../../lib/errors';
 import { sessions } from '../../state/sessions.svelte';
@@ -138,6 +138,11 @@ export class SitePagesState {
   /** May this account write pages (create, move, delete, batch)? */
   get canWrite(): boolean {
     return can(sessions.me(this.siteId), 'api.pages.write');
+  }
+
+  /** Why this account may not write pages (a demo account's rule, or the permission), or null. */
+  get writeBlocked(): string | null {
+    return writeBlockedReason(sessions.me(this.siteId), 'api.pages.write', 'This account may read pages but not change them (it lacks api.pages.write).');
   }
 
   /** Every page the tree or the list knows, by route. */
