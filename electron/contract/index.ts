@@ -28,6 +28,7 @@ import { systemChannels, systemEvents } from './system';
 import { scriptsChannels, scriptsEvents } from './plugin-scripts';
 import { schedulerChannels, schedulerEvents } from './scheduler';
 import { dashboardChannels, dashboardEvents } from './dashboard';
+import { webhooksChannels, webhooksEvents } from './webhooks';
 
 export * from './errors';
 export * from './app';
@@ -57,6 +58,7 @@ export * from './system';
 export * from './plugin-scripts';
 export * from './scheduler';
 export * from './dashboard';
+export * from './webhooks';
 export * from './audit-event';
 export type { ChannelDef, EventDef } from './define';
 
@@ -84,6 +86,7 @@ export const channels = {
   ...scriptsChannels,
   ...schedulerChannels,
   ...dashboardChannels,
+  ...webhooksChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -110,6 +113,7 @@ export const events = {
   ...scriptsEvents,
   ...schedulerEvents,
   ...dashboardEvents,
+  ...webhooksEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

@@ -71,7 +71,8 @@ export const AREA_PERMISSION: Record<CmsArea, string> = {
   addons: 'api.access',
   dashboard: 'api.access',
   scheduler: 'api.system.write',
-  webhooks: 'api.config.read',
+  // writes need api.webhooks.write (document 2 and the real WebhookController alike)
+  webhooks: 'api.webhooks.read',
   audit: 'api.super',
   mailer: 'api.config.read',
 };

@@ -32,6 +32,7 @@ import { systemService, type SystemService } from '../system/service';
 import { pluginScriptsService, type PluginScriptsService } from '../plugin-scripts/service';
 import { schedulerService, type SchedulerService } from '../scheduler/service';
 import { dashboardService, type DashboardService } from '../dashboard/service';
+import { webhooksService, type WebhooksService } from '../webhooks/service';
 import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
@@ -57,6 +58,7 @@ import { systemHandlers } from '../system/handlers';
 import { scriptsHandlers } from '../plugin-scripts/handlers';
 import { schedulerHandlers } from '../scheduler/handlers';
 import { dashboardHandlers } from '../dashboard/handlers';
+import { webhooksHandlers } from '../webhooks/handlers';
 import { syncHandlers } from '../sync/handlers';
 import { mirrorHandlers } from '../mirror/handlers';
 import { searchHandlers } from '../search/handlers';
@@ -121,6 +123,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let scripts: PluginScriptsService | undefined;
   let scheduler: SchedulerService | undefined;
   let dashboard: DashboardService | undefined;
+  let webhooks: WebhooksService | undefined;
   let sync: SyncService | undefined;
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
@@ -275,6 +278,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     scripts = pluginScriptsService({ ...calls, siteCache: r.siteCache });
     dashboard = dashboardService({ ...calls, siteCache: r.siteCache });
     scheduler = schedulerService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
+    webhooks = webhooksService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     packages = packagesService({ ...calls, siteCache: r.siteCache, siteName: (id) => r.sites.get(id)?.name, emit: (job) => emit('packages.job', job), ...(opts.now ? { now: opts.now } : {}) });
     const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
     sync = sy;
@@ -361,6 +365,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...scriptsHandlers(() => need(scripts)),
     ...schedulerHandlers(() => need(scheduler)),
     ...dashboardHandlers(() => need(dashboard)),
+    ...webhooksHandlers(() => need(webhooks)),
     ...syncHandlers(() => need(sync)),
     ...mirrorHandlers(() => need(mirror)),
     ...searchHandlers(() => need(search)),
