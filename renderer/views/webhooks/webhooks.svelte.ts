@@ -72,6 +72,12 @@ export function orderDeliveries(items: readonly WebhookDelivery[], order: Delive
   return [...items];
 }
 
+/** What the receiver did with a delivery: its HTTP status, or that it gave none (and why, when the site says). */
+export function receiverAnswer(d: WebhookDelivery): string {
+  if (d.statusCode && d.statusCode > 0) return `the receiver answered HTTP ${d.statusCode}`;
+  return `the receiver gave no answer${d.error ? ` (${d.error.replace(/\.$/, '')})` : ''}`;
+}
+
 /** A delivery's outcome in words: the receiver's status, or why there was none. */
 export function deliveryOutcome(d: WebhookDelivery): string {
   if (d.statusCode && d.statusCode > 0) return `${d.success ? 'Delivered' : 'Refused'}: the receiver answered HTTP ${d.statusCode}`;
