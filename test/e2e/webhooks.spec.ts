@@ -138,5 +138,7 @@ test('a failed test read as its 502 with the receiver’s status; an edit after 
   await expect(confirm).toContainText('its delivery history is deleted with it');
   await confirm.getByRole('button', { name: 'Delete webhook' }).click();
   await expect(pane.getByRole('heading', { name: 'No webhooks' })).toBeVisible();
+  // focus is not lost with the deleted hook: it is on the area's empty panel
+  await expect(page.locator(':focus')).toContainText('No webhooks');
   expect(demo.cms.webhooks.list()).toEqual([]);
 });

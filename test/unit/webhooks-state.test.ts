@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Webhook, WebhookDelivery } from '../../electron/contract/index';
-import { deliveryOutcome, describeChanges, eventsSummary, hookChanges, orderDeliveries, WebhookForm, WebhooksState } from '../../renderer/views/webhooks/webhooks.svelte';
+import { deliveryOutcome, describeChanges, eventsSummary, receiverAnswer, hookChanges, orderDeliveries, WebhookForm, WebhooksState } from '../../renderer/views/webhooks/webhooks.svelte';
 import { FakeHost, settle, type Handler } from './support/fake-host';
 
 const hook = (id: string, extra: Partial<Webhook> = {}): Webhook => ({
@@ -101,6 +101,8 @@ describe('the pure parts', () => {
     expect(eventsSummary(['page.created', 'user.deleted'])).toBe('2 events');
     expect(deliveryOutcome(delivery('x', false, { statusCode: 503 }))).toBe('Refused: the receiver answered HTTP 503');
     expect(deliveryOutcome(delivery('x', false, { statusCode: 0, error: 'Connection refused' }))).toBe('Not delivered: Connection refused');
+    expect(receiverAnswer(delivery('x', false, { statusCode: 502 }))).toBe('the receiver answered HTTP 502');
+    expect(receiverAnswer(delivery('x', false, { statusCode: 0, error: 'Webhook request failed: Connection refused.' }))).toBe('the receiver gave no answer (Webhook request failed: Connection refused)');
     expect(hookChanges(hook('a'), hook('a', { url: 'https://b.example/x', events: ['page.created'], enabled: false }))).toEqual([
       { field: 'address', before: 'https://hooks.example.com/a', after: 'https://b.example/x' },
       { field: 'events', before: 'Every event', after: 'A page is created' },
