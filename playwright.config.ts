@@ -40,6 +40,7 @@ const realFlavour: string[] = [
   '**/glance.spec.ts',
   '**/scheduler.spec.ts',
   '**/demo.spec.ts',
+  '**/webhooks.spec.ts',
 ];
 
 export default defineConfig({

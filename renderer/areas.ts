@@ -39,7 +39,7 @@ export const AREAS: AreaRegistry = {
     { id: 'system', label: 'System', icon: Server, load: () => import('./views/system/SystemArea.svelte') },
     { id: 'dashboard', label: 'Dashboard', icon: LayoutDashboard, load: () => import('./views/dashboard/DashboardArea.svelte') },
     { id: 'scheduler', label: 'Scheduler', icon: CalendarClock, load: () => import('./views/scheduler/SchedulerArea.svelte') },
-    { id: 'webhooks', label: 'Webhooks', icon: Webhook },
+    { id: 'webhooks', label: 'Webhooks', icon: Webhook, load: () => import('./views/webhooks/WebhooksArea.svelte') },
     { id: 'audit', label: 'Audit', icon: ScrollText },
     { id: 'mailer', label: 'Mailer', icon: Mail },
     /** A plugin's page, opened from the plugin's entries in the area list (views/addons). */

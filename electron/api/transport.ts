@@ -40,6 +40,11 @@ export interface CallOptions {
   timeoutMs?: number;
   /** The kind of answer due, for its size cap (http.ts REPLY_LIMITS): a page with content, media; default 'json'. */
   reply?: ReplyKind;
+  /**
+   * Statuses besides 2xx whose body is the answer when it is the API's envelope (a webhook test's
+   * 502 carries its delivery in `data`); such a status without a readable envelope is an error as usual.
+   */
+  answers?: readonly number[];
   /** Envelope: 'data' unwraps {data, meta} (CMS); 'raw' returns the parsed body (store API); 'text' the body as sent (the store's login). */
   envelope?: 'data' | 'raw' | 'text';
   /** Who waits for the answer: a person (default) or background work; see pacer.ts. */
@@ -244,7 +249,11 @@ export class Transport {
     const etag = res.headers.get('etag') ?? undefined;
     const base = { status: res.status, headers: res.headers, ...(etag ? { etag } : {}) };
     if (res.status === 304) return { ...base, data: undefined as T, notModified: true };
-    if (res.status < 200 || res.status >= 300) throw errorFromResponse(res, this.host, rules);
+    if (res.status < 200 || res.status >= 300) {
+      const body = o.answers?.includes(res.status) ? parseJson(res) : undefined;
+      if (!isPlainObject(body) || !('data' in body)) throw errorFromResponse(res, this.host, rules);
+      return { ...base, data: (envelope === 'raw' ? body : body.data) as T, notModified: false };
+    }
     if (res.status === 204 || res.text === '') return { ...base, data: undefined as T, notModified: false };
     // a web page with a 200 (a proxy's, a login portal's) is not the API's answer, even where any text would do
     if (envelope === 'text' && (res.headers.get('content-type') ?? '').includes('text/html')) throw badResponse(res, this.host, "the API's answer", rules);

@@ -207,6 +207,17 @@ export const channelEffects = {
   'demo.baseline': 'site-write',
   // restores the site's content from the baseline: edits since are lost
   'demo.reset': 'site-write',
+  // a site's webhooks: the list, a hook and the deliveries are read (the list kept as a copy); the
+  // health reads each hook's deliveries; create, edit and delete change the site's hooks; a test
+  // has the site send a delivery now and record it (the real service counts its failure too)
+  'webhooks.list': 'read',
+  'webhooks.get': 'read',
+  'webhooks.create': 'site-write',
+  'webhooks.update': 'site-write',
+  'webhooks.delete': 'site-write',
+  'webhooks.deliveries': 'read',
+  'webhooks.test': 'site-write',
+  'webhooks.health': 'read',
   'library.uploadChunk': 'local',
   'library.upload': 'site-write',
   'library.delete': 'site-write',

@@ -30,6 +30,7 @@ import { schedulerChannels, schedulerEvents } from './scheduler';
 import { dashboardChannels, dashboardEvents } from './dashboard';
 import { overviewChannels, overviewEvents } from './overview';
 import { demoChannels, demoEvents } from './demo';
+import { webhooksChannels, webhooksEvents } from './webhooks';
 
 export * from './errors';
 export * from './app';
@@ -61,6 +62,7 @@ export * from './scheduler';
 export * from './dashboard';
 export * from './overview';
 export * from './demo';
+export * from './webhooks';
 export * from './audit-event';
 export type { ChannelDef, EventDef } from './define';
 
@@ -90,6 +92,7 @@ export const channels = {
   ...dashboardChannels,
   ...overviewChannels,
   ...demoChannels,
+  ...webhooksChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -118,6 +121,7 @@ export const events = {
   ...dashboardEvents,
   ...overviewEvents,
   ...demoEvents,
+  ...webhooksEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

@@ -37,6 +37,10 @@ export interface WebhooksGlimpse {
   enabled: number;
   /** Deliveries that failed in the 24 hours before `readAt`. */
   failedLastDay: number;
+  /** More deliveries than were looked at: `failedLastDay` is "at least". */
+  partial: boolean;
+  /** Hooks whose deliveries could not be read (not counted). */
+  unread: number;
 }
 
 export interface DemoGlimpse {

@@ -138,7 +138,8 @@ export const AREA_PERMISSION: Record<CmsArea, string> = {
   dashboard: 'api.access',
   // document 2 and the real SchedulerController: api.scheduler.read to read, api.scheduler.write to run
   scheduler: 'api.scheduler.read',
-  webhooks: 'api.config.read',
+  // writes need api.webhooks.write (document 2 and the real WebhookController alike)
+  webhooks: 'api.webhooks.read',
   audit: 'api.super',
   mailer: 'api.config.read',
 };

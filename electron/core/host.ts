@@ -34,6 +34,7 @@ import { schedulerService, type SchedulerService } from '../scheduler/service';
 import { dashboardService, type DashboardService } from '../dashboard/service';
 import { overviewService, type OverviewService } from '../overview/service';
 import { demoService, type DemoService } from '../demo/service';
+import { webhooksService, type WebhooksService } from '../webhooks/service';
 import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
@@ -61,6 +62,7 @@ import { schedulerHandlers } from '../scheduler/handlers';
 import { dashboardHandlers } from '../dashboard/handlers';
 import { overviewHandlers } from '../overview/handlers';
 import { demoHandlers } from '../demo/handlers';
+import { webhooksHandlers } from '../webhooks/handlers';
 import { syncHandlers } from '../sync/handlers';
 import { mirrorHandlers } from '../mirror/handlers';
 import { searchHandlers } from '../search/handlers';
@@ -127,6 +129,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let dashboard: DashboardService | undefined;
   let overview: OverviewService | undefined;
   let demo: DemoService | undefined;
+  let webhooks: WebhooksService | undefined;
   let sync: SyncService | undefined;
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
@@ -282,10 +285,12 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     dashboard = dashboardService({ ...calls, siteCache: r.siteCache });
     scheduler = schedulerService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     demo = demoService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
+    webhooks = webhooksService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     packages = packagesService({ ...calls, siteCache: r.siteCache, siteName: (id) => r.sites.get(id)?.name, emit: (job) => emit('packages.job', job), ...(opts.now ? { now: opts.now } : {}) });
     const pk = packages;
     const sc = scheduler;
     const dm = demo;
+    const wh = webhooks;
     overview = overviewService({
       sessions: s,
       ping: (id) => s.ping(id),
@@ -298,6 +303,10 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         scheduler: async (id) => {
           const st = await sc.status(id);
           return { crontab: st.crontab, health: st.health?.status ?? null, message: st.health?.message ?? null, failedJobs24h: st.health?.failedJobs24h ?? null, jobsDue: st.health?.jobsDue ?? null, copiedAt: st.copiedAt };
+        },
+        webhooks: async (id) => {
+          const w = await wh.health(id);
+          return { hooks: w.hooks, enabled: w.enabled, failedLastDay: w.failed24h, partial: w.partial, unread: w.unread.length, copiedAt: w.copiedAt };
         },
         demo: async (id) => {
           const d = await dm.status(id);
@@ -393,6 +402,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...dashboardHandlers(() => need(dashboard)),
     ...overviewHandlers(() => need(overview)),
     ...demoHandlers(() => need(demo)),
+    ...webhooksHandlers(() => need(webhooks)),
     ...syncHandlers(() => need(sync)),
     ...mirrorHandlers(() => need(mirror)),
     ...searchHandlers(() => need(search)),

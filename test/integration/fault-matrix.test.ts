@@ -784,6 +784,53 @@ Object.assign(ROWS, {
   },
 } satisfies Partial<Record<ChannelName, Row>>);
 
+/** A site's webhooks, behind the app's back; each hook asks for an event no row fires, so none gets deliveries but its tests. */
+const hookUrl = (c: Ctx) => `http://127.0.0.1:9/fm-${c.cell}`;
+const hooksTo = (url: string) => cms().webhooks.list().filter((h) => h.url === url).length;
+const makeHook = async (url: string) => String((await adminApi(cms()).call<{ id: string }>({ method: 'POST', path: '/webhooks', body: { url, events: ['gpm.removed'] } })).data.id);
+const testDeliveries = (id: string) => cms().webhooks.deliveriesOf(id).filter((d) => d.event === 'webhook.test').length;
+
+Object.assign(ROWS, {
+  // a create whose answer was lost: the same create again removes the hook nobody saw the secret of, then makes one
+  'webhooks.create': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ url: hookUrl(c) }),
+    route: () => 'POST /webhooks',
+    act: (c: Ctx, s: { url: string }) => c.invoke('webhooks.create', { siteId: c.site.id, url: s.url, events: ['gpm.removed'] }),
+    applied: (_c: Ctx, s: { url: string }) => hooksTo(s.url),
+  },
+  // an edit reads the hook first (its ETag), as the dialog does; setting the same address twice is setting it
+  'webhooks.update': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: await makeHook(hookUrl(c)), url: `${hookUrl(c)}-edited` }),
+    route: (s: { id: string }) => `PATCH /webhooks/${s.id}`,
+    act: async (c: Ctx, s: { id: string; url: string }) => {
+      const read = (await c.invoke('webhooks.get', { siteId: c.site.id, id: s.id })) as Answer;
+      if (!read.ok) return read;
+      return c.invoke('webhooks.update', { siteId: c.site.id, id: s.id, etag: read.value.etag, changes: { url: s.url } });
+    },
+    applied: (_c: Ctx, s: { id: string; url: string }) => (cms().webhooks.get(s.id)?.url === s.url ? 1 : 0),
+  },
+  'webhooks.delete': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: await makeHook(hookUrl(c)) }),
+    route: (s: { id: string }) => `DELETE /webhooks/${s.id}`,
+    act: (c: Ctx, s: { id: string }) => c.invoke('webhooks.delete', { siteId: c.site.id, id: s.id }),
+    applied: (_c: Ctx, s: { id: string }) => (cms().webhooks.get(s.id) ? 0 : 1),
+  },
+  // a test whose answer was lost: the same test again answers the delivery the site recorded, not a second one
+  'webhooks.test': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: await makeHook(hookUrl(c)) }),
+    route: (s: { id: string }) => `POST /webhooks/${s.id}/test`,
+    act: (c: Ctx, s: { id: string }) => c.invoke('webhooks.test', { siteId: c.site.id, id: s.id }),
+    applied: async (_c: Ctx, s: { id: string }) => {
+      await cms().webhooks.settled();
+      return testDeliveries(s.id);
+    },
+  },
+} satisfies Partial<Record<ChannelName, Row>>);
+
 /**
  * Cells that fail because the app is wrong and the fix is not made yet: each runs as `test.fails`
  * (it must still fail: once fixed, the entry goes) and names the defect.

@@ -10,12 +10,13 @@ import { DEMO_ACCOUNTS } from '../sandbox/cms/seed';
 import { withHost, type DemoHost } from '../support/demo-host';
 import { flavors } from '../support/flavors';
 import { UNHURRIED } from '../support/limits';
+import { startReceiver } from '../support/webhook-receiver';
 
 describe.each(flavors)('%s flavour', (flavor) => {
   let fx: DemoHost;
   let viewer: Site;
   beforeAll(async () => {
-    fx = await withHost({ sandbox: { flavor, ...UNHURRIED } });
+    fx = await withHost({ sandbox: { flavor, webhookPrivateTargets: true, ...UNHURRIED } });
     viewer = await fx.call('sites.add', { name: 'As viewer', kind: 'cms', baseUrl: fx.cms.url, environment: null, authMode: 'password' });
     await fx.call('auth.signIn', { siteId: viewer.id, username: 'viewer', password: DEMO_ACCOUNTS.viewer.password });
   });
@@ -38,12 +39,30 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(g.demo).toEqual({ copiedAt: null, value: { baseline: demo.baselineExists, secondsUntilReset: demo.secondsUntilReset, intervalMinutes: demo.resetInterval } });
   });
 
+  test('webhooks: none, then a failed test delivery counted in the last day', async () => {
+    const before = await fx.call('overview.site', { siteId: fx.site.id });
+    expect(before.webhooks).toEqual({ copiedAt: null, value: { hooks: 0, enabled: 0, failedLastDay: 0, partial: false, unread: 0 } });
+    const rx = await startReceiver();
+    try {
+      rx.status = 500;
+      const made = await fx.call('webhooks.create', { siteId: fx.site.id, url: rx.url, events: ['*'] });
+      const sent = await fx.call('webhooks.test', { siteId: fx.site.id, id: made.hook.id });
+      expect(sent.delivery).toMatchObject({ success: false });
+      const after = await fx.call('overview.site', { siteId: fx.site.id });
+      expect(after.webhooks).toEqual({ copiedAt: null, value: { hooks: 1, enabled: 1, failedLastDay: 1, partial: false, unread: 0 } });
+      await fx.call('webhooks.delete', { siteId: fx.site.id, id: made.hook.id });
+    } finally {
+      await rx.close();
+    }
+  });
+
   test('a viewer: what the account may not read is skipped with the permission named', async () => {
     const g = await fx.call('overview.site', { siteId: viewer.id });
     expect(g.reachable).toBe(true);
     expect(g.version).toEqual(expect.any(String));
     expect(g.scheduler).toEqual({ skipped: 'This account may not read it (api.scheduler.read).' });
     expect(g.updates).toEqual({ skipped: 'This account may not read it (api.gpm.read).' });
+    expect(g.webhooks).toEqual({ skipped: 'This account may not read it (api.webhooks.read).' });
   });
 
   test('signed out: every part skipped; the site is still asked whether it answers', async () => {

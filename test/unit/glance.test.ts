@@ -11,7 +11,7 @@ const base: SiteGlance = {
   version: '1.8.0',
   updates: { value: { total: 0, core: null }, copiedAt: null },
   scheduler: { value: { crontab: 'installed', health: 'healthy', message: 'No jobs currently due', failedJobs24h: 0, jobsDue: 0 }, copiedAt: null },
-  webhooks: { value: { hooks: 2, enabled: 2, failedLastDay: 0 }, copiedAt: null },
+  webhooks: { value: { hooks: 2, enabled: 2, failedLastDay: 0, partial: false, unread: 0 }, copiedAt: null },
   demo: { value: { baseline: true, secondsUntilReset: 600, intervalMinutes: 30 }, copiedAt: null },
   readAt,
 };
@@ -36,7 +36,7 @@ describe('glanceCells', () => {
         reachable: false,
         updates: { value: { total: 3, core: '1.8.1' }, copiedAt: '2026-11-26T09:00:00.000Z' },
         scheduler: { value: { crontab: 'not_installed', health: null, message: null, failedJobs24h: null, jobsDue: null }, copiedAt: null },
-        webhooks: { value: { hooks: 2, enabled: 1, failedLastDay: 1 }, copiedAt: null },
+        webhooks: { value: { hooks: 2, enabled: 1, failedLastDay: 1, partial: false, unread: 0 }, copiedAt: null },
       },
       { ...ctx, unsynced: 4, conflicted: 1 },
     );
@@ -46,6 +46,12 @@ describe('glanceCells', () => {
     expect(c.scheduler).toMatchObject({ text: 'Cron not installed', tone: 'danger', area: 'scheduler' });
     expect(c.webhooks).toMatchObject({ text: '1 failed delivery', tone: 'danger', area: 'webhooks' });
     expect(c.changes).toMatchObject({ text: '4 changes, 1 conflict', tone: 'danger', area: 'changes' });
+  });
+
+  test('webhooks: "at least" when not every delivery was looked at; hooks whose deliveries could not be read are said', () => {
+    expect(glanceCells({ ...base, webhooks: { value: { hooks: 3, enabled: 3, failedLastDay: 200, partial: true, unread: 0 }, copiedAt: null } }, ctx).webhooks).toMatchObject({ text: 'At least 200 failed deliveries', tone: 'danger' });
+    expect(glanceCells({ ...base, webhooks: { value: { hooks: 3, enabled: 3, failedLastDay: 0, partial: false, unread: 1 }, copiedAt: null } }, ctx).webhooks).toMatchObject({ text: 'Could not read all', tone: 'warn', detail: 'No failed delivery among those read. The deliveries of 1 webhook could not be read.' });
+    expect(glanceCells({ ...base, webhooks: { value: { hooks: 0, enabled: 0, failedLastDay: 0, partial: false, unread: 0 }, copiedAt: null } }, ctx).webhooks).toMatchObject({ text: 'None', tone: 'muted' });
   });
 
   test('failed jobs outrank a healthy word; a site word other than healthy or warning is a danger', () => {

@@ -19,6 +19,10 @@ describe('permissions from the resolved access map', () => {
     expect(areaBlockedReason(editor, 'users')).toBe('This account lacks the api.users.read permission.');
     expect(areaBlockedReason({ api: { pages: { read: true } } }, 'pages')).toMatch(/api.access/);
   });
+  test('webhooks open with api.webhooks.read (document 2 and the real WebhookController), not a configuration permission', () => {
+    expect(areaBlockedReason({ api: { access: true, webhooks: { read: true } } }, 'webhooks')).toBeNull();
+    expect(areaBlockedReason({ api: { access: true, config: { read: true } } }, 'webhooks')).toBe('This account lacks the api.webhooks.read permission.');
+  });
 });
 
 describe('the real service’s flat map and super_admin flag', () => {

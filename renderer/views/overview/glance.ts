@@ -3,7 +3,7 @@
  * signal: the words say it too), a longer detail for the tooltip and screen readers, and the area
  * that deals with it. Pure, so the rules (what counts as a problem) are tested without a browser.
  */
-import type { CmsArea, Glimpse, SessionState, SiteGlance } from '../../../electron/contract/index';
+import type { CmsArea, Glimpse, SessionState, SiteGlance, WebhooksGlimpse } from '../../../electron/contract/index';
 
 export type Tone = 'ok' | 'warn' | 'danger' | 'muted';
 export interface Cell {
@@ -122,10 +122,12 @@ export function glanceCells(glance: SiteGlance | null, ctx: GlanceContext): Reco
   const webhooks: Cell =
     notValue(glance.webhooks) ??
     (() => {
-      const w = (glance.webhooks as { value: { hooks: number; enabled: number; failedLastDay: number } }).value;
-      if (!w.hooks) return { text: 'None', tone: 'muted', detail: 'No webhooks on this site.', area: 'webhooks' };
-      if (w.failedLastDay) return { text: `${plural(w.failedLastDay, 'failed delivery', 'failed deliveries')}`, tone: 'danger', detail: `In the last 24 hours, over ${plural(w.hooks, 'webhook')}${from(glance.webhooks)}.`, area: 'webhooks' };
-      return { text: 'All delivered', tone: 'ok', detail: `${plural(w.enabled, 'webhook')} on of ${w.hooks}${from(glance.webhooks)}.`, area: 'webhooks' };
+      const w = (glance.webhooks as { value: WebhooksGlimpse }).value;
+      const unread = w.unread ? ` The deliveries of ${plural(w.unread, 'webhook')} could not be read.` : '';
+      if (!w.hooks) return cell('None', 'muted', 'No webhooks on this site.', 'webhooks');
+      if (w.failedLastDay) return cell(`${w.partial ? 'At least ' : ''}${plural(w.failedLastDay, 'failed delivery', 'failed deliveries')}`, 'danger', `In the last 24 hours, over ${plural(w.hooks, 'webhook')}${from(glance.webhooks)}.${unread}`, 'webhooks');
+      if (w.unread) return cell('Could not read all', 'warn', `No failed delivery among those read${from(glance.webhooks)}.${unread}`, 'webhooks');
+      return cell('All delivered', 'ok', `${w.enabled} of ${plural(w.hooks, 'webhook')} on${from(glance.webhooks)}.`, 'webhooks');
     })();
 
   const demo: Cell =
