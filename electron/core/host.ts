@@ -32,6 +32,7 @@ import { systemService, type SystemService } from '../system/service';
 import { pluginScriptsService, type PluginScriptsService } from '../plugin-scripts/service';
 import { schedulerService, type SchedulerService } from '../scheduler/service';
 import { dashboardService, type DashboardService } from '../dashboard/service';
+import { auditService, type AuditService } from '../audit/service';
 import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
@@ -57,6 +58,7 @@ import { systemHandlers } from '../system/handlers';
 import { scriptsHandlers } from '../plugin-scripts/handlers';
 import { schedulerHandlers } from '../scheduler/handlers';
 import { dashboardHandlers } from '../dashboard/handlers';
+import { auditHandlers } from '../audit/handlers';
 import { syncHandlers } from '../sync/handlers';
 import { mirrorHandlers } from '../mirror/handlers';
 import { searchHandlers } from '../search/handlers';
@@ -79,6 +81,8 @@ export interface HostOptions {
   now?: () => number;
   /** The system's folder dialog (Electron's shell), for saving a damaged database's unsynced work; browser mode asks for a path. */
   chooseFolder?: () => Promise<string | null>;
+  /** The system's save dialog (Electron's shell), for an audit export; browser mode asks for a path. */
+  chooseSaveFile?: (o: { title: string; defaultName: string; format: 'csv' | 'json' }) => Promise<string | null>;
   /** How often free space is looked at while the disk is full (default 2 s; tests shorten it). */
   spacePollMs?: number;
   /** Waits between retries of a site's idempotent calls (default 250 ms, then 1 s; tests shorten them). */
@@ -121,6 +125,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let scripts: PluginScriptsService | undefined;
   let scheduler: SchedulerService | undefined;
   let dashboard: DashboardService | undefined;
+  let audit: AuditService | undefined;
   let sync: SyncService | undefined;
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
@@ -208,6 +213,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   /** The background loops stop (auto-sync, mirror runs); what they had done is in the file. */
   function stopServices(): Promise<void> {
     packages?.close();
+    audit?.close();
     offline?.close();
     offline = undefined;
     integrity?.cancel();
@@ -275,6 +281,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     scripts = pluginScriptsService({ ...calls, siteCache: r.siteCache });
     dashboard = dashboardService({ ...calls, siteCache: r.siteCache });
     scheduler = schedulerService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
+    audit = auditService({ ...calls, siteCache: r.siteCache, progress: (p) => emit('audit.exportProgress', p), ...(opts.chooseSaveFile ? { chooseSaveFile: opts.chooseSaveFile } : {}) });
     packages = packagesService({ ...calls, siteCache: r.siteCache, siteName: (id) => r.sites.get(id)?.name, emit: (job) => emit('packages.job', job), ...(opts.now ? { now: opts.now } : {}) });
     const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
     sync = sy;
@@ -361,6 +368,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...scriptsHandlers(() => need(scripts)),
     ...schedulerHandlers(() => need(scheduler)),
     ...dashboardHandlers(() => need(dashboard)),
+    ...auditHandlers(() => need(audit)),
     ...syncHandlers(() => need(sync)),
     ...mirrorHandlers(() => need(mirror)),
     ...searchHandlers(() => need(search)),

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { allowed, areaBlockedReason, can, isDemoAccount, isSuper } from '../../electron/contract/permissions';
+import { allowed, areaBlockedReason, can, isDemoAccount, isSuper, hasApiSuper } from '../../electron/contract/permissions';
 
 describe('permissions from the resolved access map', () => {
   const editor = { api: { access: true, pages: { read: true, write: true }, media: { read: true } } };
@@ -47,5 +47,19 @@ describe('the real service’s flat map and super_admin flag', () => {
     expect(isDemoAccount({ superAdmin: true, access: superMap })).toBe(false);
     expect(isDemoAccount({ superAdmin: false, access: { 'api.access': true, 'api.demo': true } })).toBe(true);
     expect(isDemoAccount({ superAdmin: false, access: { 'api.demo': true }, demoMode: { enabled: false, writable: [], resetInterval: null, secondsUntilReset: null } })).toBe(false);
+  });
+});
+
+describe('the audit trail: api.super itself', () => {
+  test('admin.super alone does not open it (the site refuses such an account); api.super or super_admin does; a demo account is told it is hidden', () => {
+    expect(areaBlockedReason({ api: { access: true }, admin: { super: true } }, 'audit')).toMatch(/admin\.super alone is not enough/);
+    expect(areaBlockedReason({ superAdmin: false, access: { 'admin.super': true, 'api.access': true } }, 'audit')).toMatch(/api\.super/);
+    expect(areaBlockedReason({ api: { access: true, super: true } }, 'audit')).toBeNull();
+    expect(areaBlockedReason({ superAdmin: true, access: {} }, 'audit')).toBeNull();
+    expect(hasApiSuper({ superAdmin: false, access: { 'api.super': true } })).toBe(true);
+    const demo = { superAdmin: true, access: { 'api.super': true, 'api.demo': true }, demoMode: { enabled: true } } as unknown as Parameters<typeof areaBlockedReason>[0];
+    expect(areaBlockedReason(demo, 'audit')).toBe('The audit trail is hidden from demo accounts.');
+    // other areas still take admin.super as super
+    expect(areaBlockedReason({ api: { access: true }, admin: { super: true } }, 'users')).toBeNull();
   });
 });
