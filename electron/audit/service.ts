@@ -21,7 +21,7 @@ import { AppError, isAppError } from '../base/app-error';
 import { cmsAudit, type RawEventsPage } from '../api/cms/audit';
 import { isDemoRefusal } from '../api/errors';
 import type { AuditEventsPage, AuditExportFormat, AuditExportOutcome, AuditExportProgress, AuditFacets, AuditFilter, AuditStatus, SaveFileChoice } from '../contract';
-import { isDemoAccount } from '../contract';
+import { AUDIT_WORDS, isDemoAccount } from '../contract';
 import type { SiteCacheRepo } from '../db/repos/site-cache';
 import { siteCalls, type SiteCallDeps } from '../sites/calls';
 import { exportCounter } from './export-count';
@@ -34,10 +34,10 @@ const eventsKey = (filter: AuditFilter, perPage: number) => `audit:events:${perP
 /** How often an export under way reports (at most), and after how many bytes at the latest. */
 const PROGRESS_MS = 150;
 
-export const OFF_MESSAGE = 'The audit trail is off on this site: turn on plugins.api.audit.enabled in its API plugin’s settings to record and read it.';
-export const UNAVAILABLE_MESSAGE = 'The audit trail cannot run on this site: its PHP has no SQLite support (the pdo_sqlite extension), which the trail needs.';
-export const DEMO_MESSAGE = 'The audit trail is hidden from demo accounts.';
-export const NOT_SUPER_MESSAGE = 'Only an account with api.super may read the audit trail; admin.super alone is not enough.';
+export const OFF_MESSAGE = AUDIT_WORDS.off;
+export const UNAVAILABLE_MESSAGE = AUDIT_WORDS.unavailable;
+export const DEMO_MESSAGE = AUDIT_WORDS.demo;
+export const NOT_SUPER_MESSAGE = AUDIT_WORDS.notSuper;
 
 export interface AuditServiceDeps extends SiteCallDeps {
   siteCache: SiteCacheRepo;

@@ -15,6 +15,14 @@ import { AuditFilter, type AuditEvent } from './audit-event';
 /** The target types the site's trail names (document 2 lists the first six; the real service adds the rest). */
 export const AUDIT_TARGET_TYPES = ['page', 'media', 'user', 'group', 'config', 'package', 'demo', 'grav', 'cms'] as const;
 
+/** The trail's states and refusals in words, the same in the Host's errors and on the screen. */
+export const AUDIT_WORDS = {
+  off: 'The audit trail is off on this site: turn on plugins.api.audit.enabled in its API plugin’s settings to record and read it.',
+  unavailable: 'The audit trail cannot run on this site: its PHP has no SQLite support (the pdo_sqlite extension), which the trail needs.',
+  demo: 'The audit trail is hidden from demo accounts.',
+  notSuper: 'Only an account with api.super may read the audit trail; admin.super alone is not enough.',
+} as const;
+
 /** Where the trail stands on the site: `off` (404: plugins.api.audit.enabled is off), `unavailable` (503: no SQLite), `on`. */
 export type AuditState = 'on' | 'off' | 'unavailable';
 

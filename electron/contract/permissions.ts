@@ -91,7 +91,7 @@ export function areaBlockedReason(grants: Grants, area: CmsArea): string | null 
   if (!isSuper(grants) && !allowed(split(grants).access, 'api.access')) return 'This account may not use the API (it lacks api.access).';
   const need = AREA_PERMISSION[area];
   if (need === 'api.super') {
-    if (grants && isAccount(grants) && 'demoMode' in grants && isDemoAccount(grants as Pick<Me, 'access' | 'superAdmin' | 'demoMode'>)) return 'The audit trail is hidden from demo accounts.';
+    if (grants && isAccount(grants) && 'demoMode' in grants && isDemoAccount(grants as Pick<Me, 'access' | 'superAdmin' | 'demoMode'>)) return 'The audit trail is hidden from demo accounts.'; // AUDIT_WORDS.demo (contract/audit.ts)
     return hasApiSuper(grants) ? null : 'Only an account with api.super may open this area; admin.super alone is not enough.';
   }
   return can(grants, need) ? null : `This account lacks the ${need} permission.`;
