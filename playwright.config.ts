@@ -37,6 +37,7 @@ const realFlavour: string[] = [
   '**/packages.spec.ts',
   '**/plugin-scripts.spec.ts',
   '**/dashboard.spec.ts',
+  '**/audit.spec.ts',
 ];
 
 export default defineConfig({

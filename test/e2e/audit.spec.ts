@@ -1,0 +1,107 @@
+/**
+ * Issue 16 end to end, the site's audit trail: its status, every filter through the pickers with
+ * the count of matches, the rows read by keyboard, an export of the filtered trail to a file
+ * (checked on disk), and a page update's before/after with the sandbox's detailed coverage.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { openArea, useDemoSite, UNHURRIED } from './support/app';
+import { SandboxClient, pagePath } from '../sandbox/cms/test-client';
+
+const demo = useDemoSite('sitedesk-audit-e2e-', { ...UNHURRIED, audit: { enabled: true }, auditSeed: 2000 });
+
+test('filter the audit trail and export it', async ({ page }) => {
+  const out = mkdtempSync(join(tmpdir(), 'sitedesk-audit-export-'));
+  try {
+    await demo.connect(page);
+    const pane = await openArea(page, 'Demo', 'Audit trail');
+    await expect(pane.getByText(/Coverage standard/)).toBeVisible();
+    const filters = pane.getByRole('search', { name: 'Filter the audit trail' });
+    await expect(filters.getByText('2,000 events')).toBeVisible();
+    const grid = pane.getByRole('grid', { name: 'Audit events of Demo' });
+    await expect(grid.getByRole('row').nth(1)).toBeVisible();
+
+    await filters.getByLabel('Event').selectOption('media.upload');
+    await expect(filters.getByText('200 events match')).toBeVisible();
+    await filters.getByLabel('Actor').selectOption('admin');
+    await expect(filters.getByText('100 events match')).toBeVisible();
+    await filters.getByLabel('Severity').selectOption('info');
+    await filters.getByLabel('Target type').selectOption('media');
+    await filters.getByLabel('Search').fill('image-14');
+    const matched = demo.cms.audit.store.query({ event: 'media.upload', actor: 'admin', severity: 'info', target_type: 'media', q: 'image-14' }, 1, 0).total;
+    expect(matched).toBeGreaterThan(0);
+    expect(matched).toBeLessThan(100);
+    await expect(filters.getByText(`${matched} ${matched === 1 ? 'event' : 'events'} match`, { exact: true })).toBeVisible();
+    const rows = grid.getByRole('row').filter({ hasText: 'media.upload' });
+    await expect(rows).toHaveCount(matched);
+
+    // the rows by keyboard: the focused one is the one in the detail
+    await rows.first().click();
+    const detail = pane.getByRole('complementary', { name: 'The event in full' });
+    await expect(detail.getByRole('heading', { name: /media\.upload/ })).toBeVisible();
+    const firstId = await detail.getByText(/^\d+$/).first().textContent();
+    await page.keyboard.press('ArrowDown');
+    if (matched > 1) await expect(detail.getByText(firstId!, { exact: true })).toHaveCount(0);
+
+    // export what is filtered
+    await pane.getByRole('button', { name: 'Export…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export the audit trail' });
+    await expect(dialog.getByText(`${matched} ${matched === 1 ? 'event' : 'events'} matching the filters`)).toBeVisible();
+    const file = join(out, 'uploads.csv');
+    await dialog.getByLabel('Save as').fill('relative.csv');
+    await dialog.getByRole('button', { name: 'Export' }).click();
+    await expect(dialog.getByText(/Enter a full path/)).toBeVisible();
+    await dialog.getByLabel('Save as').fill(file);
+    await dialog.getByRole('button', { name: 'Export' }).click();
+    await expect(dialog.getByRole('status')).toContainText(`${matched} ${matched === 1 ? 'event' : 'events'} written to`);
+    await expect(dialog.getByText(file)).toBeVisible();
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^id,ts,event,severity,actor_id/);
+    expect(lines).toHaveLength(matched + 1);
+    expect(lines.slice(1).every((l) => l.includes(',media.upload,info,admin,') && l.includes('image-14'))).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    // the same name again: asked before it is replaced
+    await pane.getByRole('button', { name: 'Export…' }).click();
+    await dialog.getByRole('radio', { name: 'JSON' }).click();
+    await dialog.getByLabel('Save as').fill(file);
+    await dialog.getByRole('button', { name: 'Export' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('is there already. Replace it with the export?');
+    await dialog.getByRole('button', { name: 'Replace it' }).click();
+    await expect(dialog.getByRole('status')).toContainText('written to');
+    expect((JSON.parse(readFileSync(file, 'utf8')) as unknown[]).length).toBe(matched);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    await filters.getByRole('button', { name: 'Clear filters' }).click();
+    await expect(filters.getByText('2,000 events')).toBeVisible();
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('a page update read as before and after', async ({ page }) => {
+  demo.cms.audit.knobs.coverage = 'detailed';
+  const editor = await new SandboxClient(demo.cms).keyFor('editor');
+  const r = await editor.patch(pagePath('/blog'), { title: 'The audited blog', content: 'A body written for the audit trail.\n\nWith a second paragraph.' });
+  expect(r.status, r.text).toBe(200);
+  await demo.connect(page);
+  const pane = await openArea(page, 'Demo', 'Audit trail');
+  await expect(pane.getByText(/Coverage detailed/)).toBeVisible();
+  const filters = pane.getByRole('search', { name: 'Filter the audit trail' });
+  await filters.getByLabel('Actor').selectOption('editor');
+  await filters.getByLabel('Event').selectOption('page.update');
+  const grid = pane.getByRole('grid', { name: 'Audit events of Demo' });
+  const row = grid.getByRole('row').filter({ hasText: '/blog' }).first();
+  await row.click();
+  const detail = pane.getByRole('complementary', { name: 'The event in full' });
+  await expect(detail.getByRole('heading', { name: 'What changed' })).toBeVisible();
+  await expect(detail.getByRole('group', { name: /^title: before .+, after The audited blog$/ })).toBeVisible();
+  const content = detail.getByRole('region', { name: 'content' });
+  await expect(content).toBeVisible();
+  await expect(content.getByText(/\d+ added/)).toBeVisible();
+  await expect(content.locator('ins').filter({ hasText: 'second' })).toBeVisible();
+  await expect(content.locator('del').filter({ hasText: 'demo' }).first()).toBeVisible();
+});
