@@ -125,6 +125,6 @@ export function fromLocalInput(value: string, end = false): number | undefined {
 /** Retention in words: "90 days", "the newest 100,000 events", 0 as no bound. */
 export function retentionWords(days: number | null, maxRows: number | null): string {
   const d = days === null ? 'not said' : days === 0 ? 'no limit by age' : `${days.toLocaleString()} day${days === 1 ? '' : 's'}`;
-  const r = maxRows === null ? 'not said' : maxRows === 0 ? 'no limit by count' : `the newest ${maxRows.toLocaleString()} events`;
+  const r = maxRows === null ? 'not said' : maxRows === 0 ? 'no limit by count' : maxRows === 1 ? 'the newest event' : `the newest ${maxRows.toLocaleString()} events`;
   return `${d}; ${r}`;
 }
