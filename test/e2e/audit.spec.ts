@@ -1,7 +1,8 @@
 /**
  * Issue 16 end to end, the site's audit trail: its status, every filter through the pickers with
  * the count of matches, the rows read by keyboard, an export of the filtered trail to a file
- * (checked on disk), and a page update's before/after with the sandbox's detailed coverage.
+ * (checked on disk), a page update's before/after with the sandbox's detailed coverage, and a
+ * trail of a million events read to its oldest by keyboard (its pages read as they come into view).
  */
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { expect, test } from '@playwright/test';
 import { openArea, useDemoSite, UNHURRIED } from './support/app';
 import { SandboxClient, pagePath } from '../sandbox/cms/test-client';
 
-const demo = useDemoSite('sitedesk-audit-e2e-', { ...UNHURRIED, audit: { enabled: true }, auditSeed: 2000 });
+const demo = useDemoSite('sitedesk-audit-e2e-', (info) => ({ ...UNHURRIED, audit: { enabled: true }, auditSeed: info.title.includes('million') ? 1_000_000 : 2000 }));
 
 test('filter the audit trail and export it', async ({ page }) => {
   const out = mkdtempSync(join(tmpdir(), 'sitedesk-audit-export-'));
@@ -104,4 +105,26 @@ test('a page update read as before and after', async ({ page }) => {
   await expect(content.getByText(/\d+ added/)).toBeVisible();
   await expect(content.locator('ins').filter({ hasText: 'second' })).toBeVisible();
   await expect(content.locator('del').filter({ hasText: 'demo' }).first()).toBeVisible();
+});
+
+test('a million-event trail scrolls to its oldest event by keyboard', async ({ page }) => {
+  await demo.connect(page);
+  const pane = await openArea(page, 'Demo', 'Audit trail');
+  const filters = pane.getByRole('search', { name: 'Filter the audit trail' });
+  await expect(filters.getByText('1,000,000 events')).toBeVisible({ timeout: 30_000 });
+  const grid = pane.getByRole('grid', { name: 'Audit events of Demo' });
+  await expect(grid).toHaveAttribute('aria-rowcount', '1000001');
+  await grid.locator('[data-index="0"]').click();
+  await page.keyboard.press('End');
+  const last = grid.locator('[data-index="999999"]');
+  await expect(last).toBeFocused();
+  await expect(last).toContainText(/\d{4}-\d\d-\d\d \d\d:\d\d/);
+  // the oldest event (the first generated) is the one in the detail
+  const detail = pane.getByRole('complementary', { name: 'The event in full' });
+  await expect(detail.getByText('Event id')).toBeVisible();
+  await expect(detail.locator('.fact').filter({ hasText: 'Event id' }).locator('dd')).toHaveText('1');
+  await page.keyboard.press('PageUp');
+  await expect(grid.locator('[data-index]:focus')).toContainText(/\d{4}-\d\d-\d\d/);
+  // only the rows near the view are in the page
+  expect(await grid.locator('[data-index]').count()).toBeLessThan(120);
 });

@@ -51,6 +51,15 @@ describe('AuditRows', () => {
     expect(s.asked).toEqual([1, 2, 3, 5001, 7001, 9001, 10000]);
   });
 
+  test('the rows a table renders: the view and a focused row far from it read their two pages, never the pages between', async () => {
+    const s = source(1_000_000, 200);
+    const rows = new AuditRows(s.load, { perPage: 200 });
+    await rows.reset();
+    rows.ensureRows([...Array.from({ length: 30 }, (_, i) => 400 + i), 999_999]);
+    await settle();
+    expect(s.asked).toEqual([1, 3, 5000]);
+  });
+
   test('a row the source could not read stands where it was; a failed later page is said and tried again', async () => {
     let fail = true;
     const rows = new AuditRows(async (page) => {

@@ -117,8 +117,25 @@ export class AuditRows {
     if (this.count === 0) return;
     const first = Math.floor(Math.max(0, from) / this.#perPage) + 1;
     const last = Math.floor(Math.min(this.count - 1, Math.max(from, to)) / this.#perPage) + 1;
-    for (let p = first; p <= last; p++) if (!this.#pages.has(p) && !this.#inFlight.has(p)) void this.#read(p, false);
-    this.#forget(first, last);
+    const pages: number[] = [];
+    for (let p = first; p <= last; p++) pages.push(p);
+    this.#want(pages);
+  }
+
+  /**
+   * Reads the pages holding these rows (the ones a table renders: those in view and the focused
+   * one, which may be far from them), each page once, never the pages between.
+   */
+  ensureRows(indexes: readonly number[]): void {
+    if (this.count === 0) return;
+    const pages = new Set<number>();
+    for (const i of indexes) if (i >= 0 && i < this.count) pages.add(Math.floor(i / this.#perPage) + 1);
+    this.#want([...pages]);
+  }
+
+  #want(pages: number[]): void {
+    for (const p of pages) if (!this.#pages.has(p) && !this.#inFlight.has(p)) void this.#read(p, false);
+    this.#forget(new Set(pages));
   }
 
   /** Changes whenever rows arrive or go: an effect that reads it runs again. */
@@ -177,11 +194,11 @@ export class AuditRows {
     }
   }
 
-  /** Lets go of the pages farthest from the view once more than the bound are held. */
-  #forget(first: number, last: number): void {
-    if (this.#pages.size <= this.#keep) return;
-    const middle = (first + last) / 2;
-    const far = [...this.#pages.keys()].filter((p) => p < first || p > last).sort((a, b) => Math.abs(b - middle) - Math.abs(a - middle));
+  /** Lets go of the pages farthest from the ones wanted now once more than the bound are held. */
+  #forget(wanted: Set<number>): void {
+    if (this.#pages.size <= this.#keep || wanted.size === 0) return;
+    const near = (p: number) => Math.min(...[...wanted].map((w) => Math.abs(w - p)));
+    const far = [...this.#pages.keys()].filter((p) => !wanted.has(p)).sort((a, b) => near(b) - near(a));
     for (const p of far.slice(0, this.#pages.size - this.#keep)) this.#pages.delete(p);
   }
 }
