@@ -4,7 +4,7 @@
  * (checked on disk), a page update's before/after with the sandbox's detailed coverage, and a
  * trail of a million events read to its oldest by keyboard (its pages read as they come into view).
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -127,4 +127,28 @@ test('a million-event trail scrolls to its oldest event by keyboard', async ({ p
   await expect(grid.locator('[data-index]:focus')).toContainText(/\d{4}-\d\d-\d\d/);
   // only the rows near the view are in the page
   expect(await grid.locator('[data-index]').count()).toBeLessThan(120);
+});
+
+test('an export under way shows its progress and, cancelled, leaves no file', async ({ page }) => {
+  const out = mkdtempSync(join(tmpdir(), 'sitedesk-audit-cancel-'));
+  try {
+    await demo.connect(page);
+    const pane = await openArea(page, 'Demo', 'Audit trail');
+    await expect(pane.getByRole('search', { name: 'Filter the audit trail' }).getByText('2,000 events')).toBeVisible();
+    demo.cms.faults.set({ route: 'GET /audit/export', latencyMs: 4000 });
+    await pane.getByRole('button', { name: 'Export…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export the audit trail' });
+    await dialog.getByLabel('Save as').fill(join(out, 'slow.csv'));
+    await dialog.getByRole('button', { name: 'Export' }).click();
+    await expect(dialog.getByRole('progressbar', { name: 'Export progress' })).toBeVisible();
+    await expect(dialog.getByText('0 events so far (0 bytes)')).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('export-under-way.png') });
+    await dialog.getByRole('button', { name: 'Cancel export' }).click();
+    await expect(page.getByText('Export cancelled')).toBeVisible();
+    await expect(dialog.getByRole('progressbar')).toHaveCount(0);
+    expect(readdirSync(out)).toEqual([]);
+  } finally {
+    demo.cms.faults.clear();
+    rmSync(out, { recursive: true, force: true });
+  }
 });
