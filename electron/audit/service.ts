@@ -1,8 +1,8 @@
 /**
  * A CMS site's audit trail: its status, its events paged with the filters, the facets for the
  * pickers, and an export streamed into a file the person chose. The status, the facets and the
- * first page of events for each filter (small: one page) are kept as copies for offline reading
- * with their time; later pages are read from the site only.
+ * first page of the events last read (small: one page, for the filter it was read with) are kept
+ * as copies for offline reading with their time; later pages are read from the site only.
  *
  * The site decides who may read its trail (`api.super`; `admin.super` alone is refused; a demo
  * account is refused); its refusals, the 404 of a trail that is off and the 503 of a site without
@@ -23,13 +23,15 @@ import { isDemoRefusal } from '../api/errors';
 import type { AuditEventsPage, AuditExportFormat, AuditExportOutcome, AuditExportProgress, AuditFacets, AuditFilter, AuditStatus, SaveFileChoice } from '../contract';
 import { AUDIT_WORDS, isDemoAccount } from '../contract';
 import type { SiteCacheRepo } from '../db/repos/site-cache';
-import { siteCalls, type SiteCallDeps } from '../sites/calls';
+import { siteCalls, unreachable, type SiteCallDeps } from '../sites/calls';
 import { exportCounter } from './export-count';
 
 const STATUS_KEY = 'audit:status';
 const FACETS_KEY = 'audit:facets';
-/** The first page of a filter's events: one key per filter and page size, so a copy answers only what it holds. */
-const eventsKey = (filter: AuditFilter, perPage: number) => `audit:events:${perPage}:${JSON.stringify(Object.entries(filter).filter(([, x]) => x !== undefined && x !== '').sort(([a], [b]) => a.localeCompare(b)))}`;
+/** The first page of the events last read, with the filter and page size it answers: one per site, so the copies stay small. */
+const EVENTS_KEY = 'audit:events';
+const filterKey = (filter: AuditFilter, perPage: number) => `${perPage}:${JSON.stringify(Object.entries(filter).filter(([, x]) => x !== undefined && x !== '').sort(([a], [b]) => a.localeCompare(b)))}`;
+type EventsCopy = { key: string; page: RawEventsPage };
 
 /** How often an export under way reports (at most), and after how many bytes at the latest. */
 const PROGRESS_MS = 150;
@@ -49,7 +51,7 @@ export interface AuditServiceDeps extends SiteCallDeps {
 }
 
 export function auditService(deps: AuditServiceDeps) {
-  const { t, read, withCopy } = siteCalls(deps);
+  const { t, read, once, away, withCopy } = siteCalls(deps);
   const running = new Map<string, AbortController>();
 
   /** The site's refusals and the trail's states, in words; other errors as they came. */
@@ -84,8 +86,23 @@ export function auditService(deps: AuditServiceDeps) {
       notDemo(siteId);
       try {
         if (page !== 1) return { ...(await cmsAudit.events(read(siteId), { filter, page, perPage })), copiedAt: null };
-        const { value, copiedAt } = await withCopy<RawEventsPage>(siteId, deps.siteCache, eventsKey(filter, perPage), (transport) => cmsAudit.events(transport, { filter, page, perPage }));
-        return { ...value, copiedAt };
+        // as withCopy, for the one copy that answers only the filter it was read with
+        const key = filterKey(filter, perPage);
+        const copy = () => {
+          const c = deps.siteCache.get<EventsCopy>(siteId, EVENTS_KEY);
+          return c && c.value.key === key ? c : undefined;
+        };
+        const held = copy();
+        if (held && away(siteId)) return { ...held.value.page, copiedAt: held.fetchedAt };
+        try {
+          const value = await cmsAudit.events(held ? once(siteId) : t(siteId), { filter, page, perPage });
+          deps.siteCache.put(siteId, EVENTS_KEY, { key, page: value } satisfies EventsCopy);
+          return { ...value, copiedAt: null };
+        } catch (err) {
+          const late = unreachable(err) ? copy() : undefined;
+          if (late) return { ...late.value.page, copiedAt: late.fetchedAt };
+          throw err;
+        }
       } catch (err) {
         said(siteId, err);
       }
