@@ -68,6 +68,8 @@ export class AuditRows {
   #inFlight = new Set<number>();
   #generation = 0;
   #version = $state(0);
+  /** Bumped at every reset (new filters): a table goes back to its top. */
+  resets = $state(0);
 
   constructor(loader: AuditPageLoader, o: AuditRowsOptions = {}) {
     this.#loader = loader;
@@ -91,6 +93,7 @@ export class AuditRows {
   async reset(loader?: AuditPageLoader): Promise<void> {
     if (loader) this.#loader = loader;
     this.#generation++;
+    this.resets++;
     this.#pages = new Map();
     this.#inFlight = new Set();
     this.#perPage = this.#askPerPage;
