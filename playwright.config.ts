@@ -41,6 +41,7 @@ const realFlavour: string[] = [
   '**/scheduler.spec.ts',
   '**/demo.spec.ts',
   '**/webhooks.spec.ts',
+  '**/audit.spec.ts',
 ];
 
 export default defineConfig({

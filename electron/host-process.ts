@@ -56,11 +56,21 @@ export function runHostProcess(options: HostProcessOptions = {}): void {
       port0.postMessage({ type: 'chooseFolder', id, title: 'Choose a folder for the unsynced work' } satisfies FromHost);
     });
 
+  // The system's save dialog likewise (an audit export), answered by a `saveFileChosen`.
+  const saveAsks = new Map<number, (file: string | null) => void>();
+  const chooseSaveFile = (o: { title: string; defaultName: string; format: 'csv' | 'json' }) =>
+    new Promise<string | null>((resolve) => {
+      const id = nextAsk++;
+      saveAsks.set(id, resolve);
+      const filterName = o.format === 'csv' ? 'CSV' : 'JSON';
+      port0.postMessage({ type: 'chooseSaveFile', id, title: o.title, defaultName: o.defaultName, filterName, extensions: [o.format] } satisfies FromHost);
+    });
+
   // Same switches as browser mode (electron/web/cli.ts), so tests never touch the real keychain.
   const secretsOptions = secretsOptionsFromEnv();
   const hostReady = (async () => {
     const secrets = secretsOptions ? await openSecretStore(secretsOptions) : undefined; // createHost opens the OS keychain itself
-    return createHost({ dataDir: dir, shell: 'electron', version: __APP_VERSION__, chooseFolder, ...(secrets ? { secrets } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
+    return createHost({ dataDir: dir, shell: 'electron', version: __APP_VERSION__, chooseFolder, chooseSaveFile, ...(secrets ? { secrets } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
   })();
   hostReady.catch((err: unknown) => {
     console.error('The Sitedesk Host could not start:', err);
@@ -108,6 +118,9 @@ export function runHostProcess(options: HostProcessOptions = {}): void {
     } else if (message?.type === 'folderChosen') {
       folderAsks.get(message.id)?.(message.folder);
       folderAsks.delete(message.id);
+    } else if (message?.type === 'saveFileChosen') {
+      saveAsks.get(message.id)?.(message.file);
+      saveAsks.delete(message.id);
     }
   });
 

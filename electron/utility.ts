@@ -68,6 +68,7 @@ export function startHost(events: HostEvents = {}): HostSupervisor {
       const m = readFromHost(data);
       if (m?.type === 'image-origins') events.onImageOrigins?.(m.origins);
       else if (m?.type === 'chooseFolder') void answerHost(proc, m);
+      else if (m?.type === 'chooseSaveFile') void answerSave(proc, m);
     });
     for (const contents of clients) sendPort(contents);
   }
@@ -101,6 +102,25 @@ export function startHost(events: HostEvents = {}): HostSupervisor {
       console.error('The folder dialog failed:', err);
     }
     if (child === proc) post({ type: 'folderChosen', id: ask.id, folder });
+  }
+
+  /** The system's save dialog, over the focused window; it asks before replacing a file itself. */
+  async function answerSave(proc: UtilityProcess, ask: Extract<FromHost, { type: 'chooseSaveFile' }>): Promise<void> {
+    const options = {
+      title: ask.title,
+      defaultPath: ask.defaultName,
+      filters: [{ name: ask.filterName, extensions: ask.extensions }],
+      properties: ['createDirectory', 'showOverwriteConfirmation'] as ('createDirectory' | 'showOverwriteConfirmation')[],
+    };
+    const parent = BrowserWindow.getFocusedWindow();
+    let file: string | null = null;
+    try {
+      const r = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options);
+      file = r.canceled ? null : (r.filePath ?? null) || null;
+    } catch (err) {
+      console.error('The save dialog failed:', err);
+    }
+    if (child === proc) post({ type: 'saveFileChosen', id: ask.id, file });
   }
 
   async function giveUp(): Promise<void> {

@@ -40,7 +40,7 @@ export const AREAS: AreaRegistry = {
     { id: 'dashboard', label: 'Dashboard', icon: LayoutDashboard, load: () => import('./views/dashboard/DashboardArea.svelte') },
     { id: 'scheduler', label: 'Scheduler', icon: CalendarClock, load: () => import('./views/scheduler/SchedulerArea.svelte') },
     { id: 'webhooks', label: 'Webhooks', icon: Webhook, load: () => import('./views/webhooks/WebhooksArea.svelte') },
-    { id: 'audit', label: 'Audit', icon: ScrollText },
+    { id: 'audit', label: 'Audit trail', icon: ScrollText, load: () => import('./views/audit/AuditArea.svelte') },
     { id: 'mailer', label: 'Mailer', icon: Mail },
     /** A plugin's page, opened from the plugin's entries in the area list (views/addons). */
     { id: 'addons', label: 'Plugin page', icon: Puzzle, hidden: true, load: () => import('./views/addons/PluginPageArea.svelte') },

@@ -9,7 +9,7 @@ import { AppError } from '../base/app-error';
 import { assertNoClimb } from './url-path';
 import { badResponse, errorFromResponse, retryAfterSeconds, type ServerTextRules } from './errors';
 import { scrubSecrets } from './scrub';
-import { parseJson, send, type FetchLike, type HttpResponse, type ReplyKind } from './http';
+import { classifyFetchError, parseJson, readLimited, REPLY_LIMITS, send, type FetchLike, type HttpResponse, type ReplyKind } from './http';
 import type { Pacer, Priority } from './pacer';
 import { readingOf, retryWaitMs } from './rate-bucket';
 import { isPlainObject } from '../contract';
@@ -240,6 +240,92 @@ export class Transport {
         continue;
       }
       return this.read<T>(res, o);
+    }
+  }
+
+  /**
+   * A GET whose answer is a file too large to hold (an export): its body is handed to `into` a
+   * piece at a time as it arrives, never gathered. Credentials, the pacer and one token refresh as
+   * `call`; no retries (a body half handed on cannot be taken back; the caller starts again). An
+   * error answer is read (with the usual cap) and thrown as `call` would; a web page where a file
+   * was due is refused. `idleMs`: the longest silence, before the answer and between pieces.
+   * `signal` stops the download at any point (the caller knows why it asked).
+   */
+  async download(o: { path: string; query?: CallOptions['query']; idleMs?: number; signal?: AbortSignal; into: (piece: Uint8Array) => void | Promise<void> }): Promise<{ status: number; headers: Headers }> {
+    const url = this.url(o.path, o.query);
+    const idleMs = o.idleMs ?? this.opts.timeoutMs ?? 30_000;
+    const pacer = this.pacer;
+    let refreshed = false;
+    for (;;) {
+      const credentialHeaders = this.opts.credentials ? await this.opts.credentials.headers() : {};
+      const ticket = pacer ? await pacer.acquire('interactive', { ...(o.signal ? { signal: o.signal } : {}), maxWaitMs: (this.opts.maxAutoWaitS ?? 5) * 1000 }) : null;
+      const headers: Record<string, string> = { Accept: '*/*', ...credentialHeaders };
+      if (this.opts.environment) {
+        headers['X-Grav-Environment'] = this.opts.environment;
+        headers['X-Cms-Environment'] = this.opts.environment;
+      }
+      const stop = new AbortController();
+      let idle: ReturnType<typeof setTimeout> | undefined;
+      let silent = false;
+      const quiet = () => {
+        clearTimeout(idle);
+        idle = setTimeout(() => {
+          silent = true;
+          stop.abort();
+        }, idleMs);
+      };
+      const onAbort = () => stop.abort();
+      o.signal?.addEventListener('abort', onAbort, { once: true });
+      const fail = (err: unknown): AppError =>
+        silent ? new AppError({ code: 'timeout', message: `${this.host} stopped sending for ${Math.round(idleMs / 1000)} s.` }, { cause: err }) : classifyFetchError(err, url, idleMs);
+      try {
+        quiet();
+        let res: Response;
+        try {
+          res = await this.opts.fetch(url, { method: 'GET', headers, redirect: 'manual', signal: stop.signal });
+        } catch (err) {
+          ticket?.done(null);
+          throw fail(err);
+        }
+        ticket?.done({ status: res.status, headers: res.headers });
+        if (res.status === 401 && this.opts.credentials && !refreshed) {
+          refreshed = true;
+          await res.body?.cancel().catch(() => undefined);
+          if (await this.opts.credentials.unauthorized(credentialHeaders)) continue;
+        }
+        if (res.status < 200 || res.status >= 300) {
+          const text = await readLimited(res, REPLY_LIMITS.json, this.host).catch((err: unknown) => Promise.reject(fail(err)));
+          const answer: HttpResponse = { status: res.status, headers: res.headers, text, ms: 0 };
+          const wait = res.status === 429 ? limitWait(answer) : null;
+          throw errorFromResponse(answer, this.host, this.textRules({ path: o.path }), wait?.known ? Math.max(1, Math.ceil(wait.ms / 1000)) : undefined);
+        }
+        if ((res.headers.get('content-type') ?? '').includes('text/html')) {
+          const text = await readLimited(res, REPLY_LIMITS.json, this.host).catch(() => '');
+          throw badResponse({ status: res.status, headers: res.headers, text, ms: 0 }, this.host, 'a file', this.textRules({ path: o.path }));
+        }
+        if (res.body) {
+          const reader = res.body.getReader();
+          try {
+            for (;;) {
+              let piece: { done: boolean; value?: Uint8Array };
+              try {
+                piece = await reader.read();
+              } catch (err) {
+                throw fail(err);
+              }
+              if (piece.done || !piece.value) break;
+              quiet();
+              await o.into(piece.value);
+            }
+          } finally {
+            reader.cancel().catch(() => undefined);
+          }
+        }
+        return { status: res.status, headers: res.headers };
+      } finally {
+        clearTimeout(idle);
+        o.signal?.removeEventListener('abort', onAbort);
+      }
     }
   }
 

@@ -218,6 +218,14 @@ export const channelEffects = {
   'webhooks.deliveries': 'read',
   'webhooks.test': 'site-write',
   'webhooks.health': 'read',
+  'audit.status': 'read',
+  'audit.events': 'read',
+  'audit.facets': 'read',
+  // the system's save dialog
+  'audit.chooseFile': 'local',
+  // reads the site's export and writes it into a file the person chose: nothing changes on the site
+  'audit.export': 'read',
+  'audit.cancelExport': 'local',
   'library.uploadChunk': 'local',
   'library.upload': 'site-write',
   'library.delete': 'site-write',

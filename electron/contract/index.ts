@@ -31,6 +31,7 @@ import { dashboardChannels, dashboardEvents } from './dashboard';
 import { overviewChannels, overviewEvents } from './overview';
 import { demoChannels, demoEvents } from './demo';
 import { webhooksChannels, webhooksEvents } from './webhooks';
+import { auditChannels, auditEvents } from './audit';
 
 export * from './errors';
 export * from './app';
@@ -64,6 +65,7 @@ export * from './overview';
 export * from './demo';
 export * from './webhooks';
 export * from './audit-event';
+export * from './audit';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */
@@ -93,6 +95,7 @@ export const channels = {
   ...overviewChannels,
   ...demoChannels,
   ...webhooksChannels,
+  ...auditChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -122,6 +125,7 @@ export const events = {
   ...overviewEvents,
   ...demoEvents,
   ...webhooksEvents,
+  ...auditEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

@@ -144,10 +144,24 @@ export const AREA_PERMISSION: Record<CmsArea, string> = {
   mailer: 'api.config.read',
 };
 
+/**
+ * `api.super` itself, as the site checks it for its super-only reads (the audit trail): the
+ * account's `super_admin` (the real service's own reading of api.super) or the permission in the
+ * map. Unlike `isSuper`, `admin.super` alone is not enough: the site refuses such an account.
+ */
+export function hasApiSuper(grants: Grants): boolean {
+  const { access, superAdmin } = split(grants);
+  return superAdmin || allowed(access, 'api.super');
+}
+
 /** Why an area is closed to this account, or null when it is open. */
 export function areaBlockedReason(grants: Grants, area: CmsArea): string | null {
   if (!isSuper(grants) && !allowed(split(grants).access, 'api.access')) return 'This account may not use the API (it lacks api.access).';
   const need = AREA_PERMISSION[area];
+  if (need === 'api.super') {
+    if (grants && isAccount(grants) && isDemoAccount(grants)) return 'The audit trail is hidden from demo accounts.'; // AUDIT_WORDS.demo (contract/audit.ts)
+    return hasApiSuper(grants) ? null : 'Only an account with api.super may open this area; admin.super alone is not enough.';
+  }
   return demoWriteBlocked(grants, need) ?? (can(grants, need) ? null : `This account lacks the ${need} permission.`);
 }
 

@@ -35,6 +35,7 @@ import { dashboardService, type DashboardService } from '../dashboard/service';
 import { overviewService, type OverviewService } from '../overview/service';
 import { demoService, type DemoService } from '../demo/service';
 import { webhooksService, type WebhooksService } from '../webhooks/service';
+import { auditService, type AuditService } from '../audit/service';
 import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
@@ -63,6 +64,7 @@ import { dashboardHandlers } from '../dashboard/handlers';
 import { overviewHandlers } from '../overview/handlers';
 import { demoHandlers } from '../demo/handlers';
 import { webhooksHandlers } from '../webhooks/handlers';
+import { auditHandlers } from '../audit/handlers';
 import { syncHandlers } from '../sync/handlers';
 import { mirrorHandlers } from '../mirror/handlers';
 import { searchHandlers } from '../search/handlers';
@@ -85,6 +87,8 @@ export interface HostOptions {
   now?: () => number;
   /** The system's folder dialog (Electron's shell), for saving a damaged database's unsynced work; browser mode asks for a path. */
   chooseFolder?: () => Promise<string | null>;
+  /** The system's save dialog (Electron's shell), for an audit export; browser mode asks for a path. */
+  chooseSaveFile?: (o: { title: string; defaultName: string; format: 'csv' | 'json' }) => Promise<string | null>;
   /** How often free space is looked at while the disk is full (default 2 s; tests shorten it). */
   spacePollMs?: number;
   /** Waits between retries of a site's idempotent calls (default 250 ms, then 1 s; tests shorten them). */
@@ -130,6 +134,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let overview: OverviewService | undefined;
   let demo: DemoService | undefined;
   let webhooks: WebhooksService | undefined;
+  let audit: AuditService | undefined;
   let sync: SyncService | undefined;
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
@@ -217,6 +222,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   /** The background loops stop (auto-sync, mirror runs); what they had done is in the file. */
   function stopServices(): Promise<void> {
     packages?.close();
+    audit?.close();
     offline?.close();
     offline = undefined;
     integrity?.cancel();
@@ -286,6 +292,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     scheduler = schedulerService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     demo = demoService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     webhooks = webhooksService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
+    audit = auditService({ ...calls, siteCache: r.siteCache, progress: (p) => emit('audit.exportProgress', p), ...(opts.chooseSaveFile ? { chooseSaveFile: opts.chooseSaveFile } : {}) });
     packages = packagesService({ ...calls, siteCache: r.siteCache, siteName: (id) => r.sites.get(id)?.name, emit: (job) => emit('packages.job', job), ...(opts.now ? { now: opts.now } : {}) });
     const pk = packages;
     const sc = scheduler;
@@ -403,6 +410,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...overviewHandlers(() => need(overview)),
     ...demoHandlers(() => need(demo)),
     ...webhooksHandlers(() => need(webhooks)),
+    ...auditHandlers(() => need(audit)),
     ...syncHandlers(() => need(sync)),
     ...mirrorHandlers(() => need(mirror)),
     ...searchHandlers(() => need(search)),

@@ -19,6 +19,15 @@ describe('main → Host messages', () => {
     for (const bad of [{ type: 'folderChosen', id: 3 }, { type: 'folderChosen', id: 'x', folder: null }, { type: 'folderChosen', id: 3, folder: 7 }]) expect(readToHost(bad)).toBeNull();
   });
 
+  test('the save dialog (an audit export): asked with a name and the file kind, answered with the file or null', () => {
+    const ask = { type: 'chooseSaveFile', id: 4, title: 'Export', defaultName: 'audit-log.csv', filterName: 'CSV', extensions: ['csv'] };
+    expect(readFromHost(ask)).toEqual(ask);
+    for (const bad of [{ ...ask, id: 'x' }, { ...ask, defaultName: '../audit.csv' }, { ...ask, defaultName: 'a\\b.csv' }, { ...ask, extensions: ['.csv'] }, { ...ask, extensions: 'csv' }, { ...ask, title: undefined }]) expect(readFromHost(bad)).toBeNull();
+    expect(readToHost({ type: 'saveFileChosen', id: 4, file: '/home/me/audit.csv' })).toEqual({ type: 'saveFileChosen', id: 4, file: '/home/me/audit.csv' });
+    expect(readToHost({ type: 'saveFileChosen', id: 4, file: null })).toEqual({ type: 'saveFileChosen', id: 4, file: null });
+    for (const bad of [{ type: 'saveFileChosen', id: 4 }, { type: 'saveFileChosen', id: 4, file: 3 }]) expect(readToHost(bad)).toBeNull();
+  });
+
   test('the restarting notice', () => {
     expect(isHostRestarting({ state: 'restarting' })).toBe(true);
     expect(isHostRestarting({ state: 'ready' })).toBe(false);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { allowed, areaBlockedReason, can, demoWriteBlocked, isDemoAccount, isSuper, PLUGIN_ROUTE_WRITE, settingsWriteBlocked, writeBlockedReason } from '../../electron/contract/permissions';
+import { allowed, areaBlockedReason, can, demoWriteBlocked, hasApiSuper, isDemoAccount, isSuper, PLUGIN_ROUTE_WRITE, settingsWriteBlocked, writeBlockedReason } from '../../electron/contract/permissions';
 import type { DemoMode } from '../../electron/contract/auth';
 
 describe('permissions from the resolved access map', () => {
@@ -107,6 +107,21 @@ describe('the demo rule: a demo account writes only with the writable permission
     expect(writeBlockedReason(reader, 'api.scheduler.write')).toBe('This account may not do this (it lacks api.scheduler.write).');
     expect(areaBlockedReason({ superAdmin: false, access: { 'api.access': true, 'api.system.write': true } }, 'scheduler')).toBe('This account lacks the api.scheduler.read permission.');
     expect(areaBlockedReason(realDemo, 'scheduler')).toBeNull();
-    expect(areaBlockedReason(realDemo, 'audit')).toBe('Demo accounts cannot use the super user’s tools on this site (demo mode).');
+    expect(areaBlockedReason(realDemo, 'audit')).toBe('The audit trail is hidden from demo accounts.');
+    expect(areaBlockedReason(specDemo, 'audit')).toBe('The audit trail is hidden from demo accounts.');
+  });
+});
+
+describe('the audit trail: api.super itself', () => {
+  test('admin.super alone does not open it (the site refuses such an account); api.super or super_admin does; a demo account is told it is hidden', () => {
+    expect(areaBlockedReason({ api: { access: true }, admin: { super: true } }, 'audit')).toMatch(/admin\.super alone is not enough/);
+    expect(areaBlockedReason({ superAdmin: false, access: { 'admin.super': true, 'api.access': true } }, 'audit')).toMatch(/api\.super/);
+    expect(areaBlockedReason({ api: { access: true, super: true } }, 'audit')).toBeNull();
+    expect(areaBlockedReason({ superAdmin: true, access: {} }, 'audit')).toBeNull();
+    expect(hasApiSuper({ superAdmin: false, access: { 'api.super': true } })).toBe(true);
+    const demo = { superAdmin: true, access: { 'api.super': true, 'api.demo': true }, demoMode: { enabled: true } } as unknown as Parameters<typeof areaBlockedReason>[0];
+    expect(areaBlockedReason(demo, 'audit')).toBe('The audit trail is hidden from demo accounts.');
+    // other areas still take admin.super as super
+    expect(areaBlockedReason({ api: { access: true }, admin: { super: true } }, 'users')).toBeNull();
   });
 });
