@@ -6,6 +6,7 @@ import { expect, test, type Browser, type Locator, type Page } from '@playwright
 import { join } from 'node:path';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { startStoreSandbox, type StoreSandbox } from '../sandbox/store/server';
+import { startReceiver } from '../support/webhook-receiver';
 import { addCmsSite, bridge, pageFilters, rail, saveDraft, siteButton, sitePane, treeItem, useBrowserMode } from './support/app';
 
 const out = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
@@ -371,6 +372,66 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.waitForTimeout(300);
       await shot('dashboard');
     });
+  });
+}
+
+/** Operations (issue 16): the scheduler after a forced run, webhooks with deliveries, demo mode, every site at a glance. */
+for (const scheme of ['light', 'dark'] as const) {
+  test(`operations in ${scheme}`, async ({ browser }) => {
+    const rx = await startReceiver();
+    try {
+      await withJournal(browser, scheme, { dismissToasts: true }, async ({ page, site, siteId, shot }) => {
+        site.webhooks.allowPrivate = true;
+        await siteButton(page, JOURNAL).click();
+        const pane = sitePane(page, JOURNAL);
+        const areas = (name: string) => openAreaIn(pane, name);
+
+        await areas('Scheduler');
+        await pane.getByRole('button', { name: 'Force all…' }).click();
+        await page.getByRole('alertdialog', { name: 'Run every job now?' }).getByRole('button', { name: 'Run every job' }).click();
+        await expect(pane.getByRole('heading', { name: 'Every job was run' })).toBeVisible({ timeout: 15_000 });
+        await page.waitForTimeout(300);
+        await shot('scheduler');
+
+        await areas('Webhooks');
+        await expect(pane.getByRole('heading', { name: 'No webhooks' })).toBeVisible();
+        await shot('webhooks-empty');
+        const made = await bridge<{ hook: { id: string } }>(page, 'webhooks.create', { siteId, url: rx.url, events: ['*'] });
+        await bridge(page, 'webhooks.create', { siteId, url: 'https://hooks.example.com/grav', events: ['page.updated', 'page.created'] });
+        for (const status of [200, 200, 500, 200]) {
+          rx.status = status;
+          await bridge(page, 'webhooks.test', { siteId, id: made.hook.id }).catch(() => undefined);
+        }
+        await areas('Webhooks');
+        await pane.getByText(rx.url).first().click();
+        await expect(pane.getByRole('table', { name: `Deliveries to ${rx.url}` }).getByRole('row').nth(1)).toBeVisible();
+        await page.waitForTimeout(300);
+        await shot('webhooks');
+
+        await areas('System');
+        const demo = pane.getByRole('region', { name: 'Demo mode' });
+        await demo.getByRole('button', { name: /^Capture baseline/ }).click();
+        await expect(demo.getByText(/Next reset/i).first()).toBeVisible();
+        await demo.scrollIntoViewIfNeeded();
+        await page.waitForTimeout(300);
+        await shot('demo');
+
+        await page.getByRole('button', { name: 'Sites at a glance' }).click();
+        const glance = page.getByRole('dialog', { name: 'Sites at a glance' });
+        await expect(glance.getByText(/needs? a look|looks? well/)).toBeVisible({ timeout: 15_000 });
+        await page.waitForTimeout(300);
+        await shot('glance');
+        await page.keyboard.press('Escape');
+
+        await page.setViewportSize({ width: 800, height: 700 });
+        await areas('Scheduler');
+        await expect(pane.getByRole('table', { name: 'Jobs' })).toBeVisible();
+        await page.waitForTimeout(300);
+        await shot('scheduler-narrow');
+      });
+    } finally {
+      await rx.close();
+    }
   });
 }
 
