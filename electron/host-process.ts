@@ -56,11 +56,20 @@ export function runHostProcess(options: HostProcessOptions = {}): void {
       port0.postMessage({ type: 'chooseFolder', id, title: 'Choose a folder for the unsynced work' } satisfies FromHost);
     });
 
+  // The system's open-file dialog likewise (an audit export to import), answered by `openFileChosen`.
+  const fileAsks = new Map<number, (file: string | null) => void>();
+  const chooseOpenFile = () =>
+    new Promise<string | null>((resolve) => {
+      const id = nextAsk++;
+      fileAsks.set(id, resolve);
+      port0.postMessage({ type: 'chooseOpenFile', id, title: 'Choose an audit trail export (CSV or JSON)' } satisfies FromHost);
+    });
+
   // Same switches as browser mode (electron/web/cli.ts), so tests never touch the real keychain.
   const secretsOptions = secretsOptionsFromEnv();
   const hostReady = (async () => {
     const secrets = secretsOptions ? await openSecretStore(secretsOptions) : undefined; // createHost opens the OS keychain itself
-    return createHost({ dataDir: dir, shell: 'electron', version: __APP_VERSION__, chooseFolder, ...(secrets ? { secrets } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
+    return createHost({ dataDir: dir, shell: 'electron', version: __APP_VERSION__, chooseFolder, chooseOpenFile, ...(secrets ? { secrets } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
   })();
   hostReady.catch((err: unknown) => {
     console.error('The Sitedesk Host could not start:', err);
@@ -108,6 +117,9 @@ export function runHostProcess(options: HostProcessOptions = {}): void {
     } else if (message?.type === 'folderChosen') {
       folderAsks.get(message.id)?.(message.folder);
       folderAsks.delete(message.id);
+    } else if (message?.type === 'openFileChosen') {
+      fileAsks.get(message.id)?.(message.file);
+      fileAsks.delete(message.id);
     }
   });
 

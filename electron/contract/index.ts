@@ -28,6 +28,7 @@ import { systemChannels, systemEvents } from './system';
 import { scriptsChannels, scriptsEvents } from './plugin-scripts';
 import { schedulerChannels, schedulerEvents } from './scheduler';
 import { dashboardChannels, dashboardEvents } from './dashboard';
+import { auditCopyChannels, auditCopyEvents } from './audit-copy';
 
 export * from './errors';
 export * from './app';
@@ -58,6 +59,7 @@ export * from './plugin-scripts';
 export * from './scheduler';
 export * from './dashboard';
 export * from './audit-event';
+export * from './audit-copy';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */
@@ -84,6 +86,7 @@ export const channels = {
   ...scriptsChannels,
   ...schedulerChannels,
   ...dashboardChannels,
+  ...auditCopyChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -110,6 +113,7 @@ export const events = {
   ...scriptsEvents,
   ...schedulerEvents,
   ...dashboardEvents,
+  ...auditCopyEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

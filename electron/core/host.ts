@@ -32,6 +32,7 @@ import { systemService, type SystemService } from '../system/service';
 import { pluginScriptsService, type PluginScriptsService } from '../plugin-scripts/service';
 import { schedulerService, type SchedulerService } from '../scheduler/service';
 import { dashboardService, type DashboardService } from '../dashboard/service';
+import { auditCopyService, type AuditCopyService } from '../audit-copy/service';
 import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
@@ -57,6 +58,7 @@ import { systemHandlers } from '../system/handlers';
 import { scriptsHandlers } from '../plugin-scripts/handlers';
 import { schedulerHandlers } from '../scheduler/handlers';
 import { dashboardHandlers } from '../dashboard/handlers';
+import { auditCopyHandlers } from '../audit-copy/handlers';
 import { syncHandlers } from '../sync/handlers';
 import { mirrorHandlers } from '../mirror/handlers';
 import { searchHandlers } from '../search/handlers';
@@ -79,6 +81,8 @@ export interface HostOptions {
   now?: () => number;
   /** The system's folder dialog (Electron's shell), for saving a damaged database's unsynced work; browser mode asks for a path. */
   chooseFolder?: () => Promise<string | null>;
+  /** The system's open-file dialog (Electron's shell), for importing an audit export; browser mode asks for a path. */
+  chooseOpenFile?: () => Promise<string | null>;
   /** How often free space is looked at while the disk is full (default 2 s; tests shorten it). */
   spacePollMs?: number;
   /** Waits between retries of a site's idempotent calls (default 250 ms, then 1 s; tests shorten them). */
@@ -121,6 +125,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let scripts: PluginScriptsService | undefined;
   let scheduler: SchedulerService | undefined;
   let dashboard: DashboardService | undefined;
+  let auditCopy: AuditCopyService | undefined;
   let sync: SyncService | undefined;
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
@@ -212,7 +217,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     offline = undefined;
     integrity?.cancel();
     const m = mirror;
-    return m ? m.close().catch(() => {}) : Promise.resolve();
+    const a = auditCopy;
+    return Promise.all([m?.close().catch(() => {}), a?.close().catch(() => {})]).then(() => undefined);
   }
 
   function startServices(r: Repositories): void {
@@ -253,6 +259,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         store?.dropped(id);
         packages?.dropSite(id);
         void mirror?.dropped(id);
+        auditCopy?.dropped(id);
         offline?.connectivity.forget(id);
       },
     });
@@ -275,6 +282,14 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     scripts = pluginScriptsService({ ...calls, siteCache: r.siteCache });
     dashboard = dashboardService({ ...calls, siteCache: r.siteCache });
     scheduler = schedulerService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
+    auditCopy = auditCopyService({
+      ...calls,
+      repo: r.auditCopy,
+      sites: r.sites,
+      emitJob: (job) => emit('auditCopy.job', job),
+      emitCopies: (list) => emit('auditCopy.changed', list),
+      ...(opts.chooseOpenFile ? { chooseOpenFile: opts.chooseOpenFile } : {}),
+    });
     packages = packagesService({ ...calls, siteCache: r.siteCache, siteName: (id) => r.sites.get(id)?.name, emit: (job) => emit('packages.job', job), ...(opts.now ? { now: opts.now } : {}) });
     const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
     sync = sy;
@@ -308,6 +323,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     });
     offline.start();
     m.resumeInterrupted();
+    auditCopy.resume();
   }
 
   /** Starts the services; damage met while they start (their first reads) is what the status reports. */
@@ -361,6 +377,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...scriptsHandlers(() => need(scripts)),
     ...schedulerHandlers(() => need(scheduler)),
     ...dashboardHandlers(() => need(dashboard)),
+    ...auditCopyHandlers(() => need(auditCopy)),
     ...syncHandlers(() => need(sync)),
     ...mirrorHandlers(() => need(mirror)),
     ...searchHandlers(() => need(search)),
