@@ -62,19 +62,35 @@ function text(x: unknown, field: string, max = MAX_TEXT): string | null {
   return s === '' ? null : s;
 }
 
+/** Roles as text read before (a trail repeats a few role lists a million times): the same list, read once. */
+const rolesRead = new Map<string, readonly string[]>();
+
 function rolesOf(x: unknown): string[] {
   if (x === null || x === undefined || x === '') return [];
   if (typeof x === 'string') {
-    const t = x.trim();
-    if (t.startsWith('[')) {
-      try {
-        return rolesOf(JSON.parse(t) as unknown);
-      } catch {
-        return refuse('actor_roles is not a list');
-      }
-    }
-    return t.split(',').map((r) => r.trim()).filter(Boolean);
+    const known = rolesRead.get(x);
+    if (known) return known as string[];
+    const roles = rolesOfText(x);
+    if (rolesRead.size > 1000) rolesRead.clear();
+    rolesRead.set(x, Object.freeze(roles));
+    return roles;
   }
+  return rolesOfList(x);
+}
+
+function rolesOfText(x: string): string[] {
+  const t = x.trim();
+  if (!t.startsWith('[')) return t.split(',').map((r) => r.trim()).filter(Boolean);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(t);
+  } catch {
+    return refuse('actor_roles is not a list');
+  }
+  return rolesOfList(parsed);
+}
+
+function rolesOfList(x: unknown): string[] {
   if (!Array.isArray(x)) return refuse('actor_roles is not a list');
   if (x.length > 1000) return refuse('actor_roles holds more than 1,000 roles');
   return x.flatMap((r) => (typeof r === 'string' && r !== '' ? [r.slice(0, MAX_TEXT)] : typeof r === 'number' ? [String(r)] : []));

@@ -25,8 +25,8 @@ import { CsvReader, csvLine } from './csv';
 import { JsonArrayReader } from './json-array';
 import { CSV_COLUMNS, cellOf, csvHeader, eventFromCells, eventFromJson, type CsvColumn } from './event-row';
 
-/** Events written per transaction. */
-export const IMPORT_BATCH = 10_000;
+/** Events written per transaction: small enough that the Host answers other calls between them. */
+export const IMPORT_BATCH = 2_500;
 const EXPORT_PAGE = 2_000;
 const MAX_PROBLEMS = 50;
 const CHUNK = 1 << 20;

@@ -13,11 +13,11 @@ import { AppError, isAppError, isUnreachable } from '../base/app-error';
 import type { AuditCopy, AuditCopyFacets, AuditCopyJob, AuditCopyJobKind, AuditCopyPage, AuditCopyStamp, AuditFileChoice, AuditRetention, ChannelParsed } from '../contract';
 import { keyOf, type AuditCopyRepo, type CopyRow, type SearchSpec } from '../db/repos/audit-copy';
 import type { SitesRepo } from '../db/repos/sites';
-import { ftsQuery } from '../db/fts-query';
 import { siteCalls, type SiteCallDeps } from '../sites/calls';
 import { KeepCancelled, keepTrail, type KeepRun } from './keep';
 import { checkExportFile, checkImportFile, exportFile, FileJobCancelled, formatOf, importFile } from './files';
 import { retentionCut } from './retention';
+import { auditFtsQuery } from './fts';
 
 export interface AuditCopyDeps extends SiteCallDeps {
   repo: AuditCopyRepo;
@@ -44,7 +44,7 @@ interface Live {
 
 const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** A search that cannot match anything (an actor no event names, only copies that are not there, no word to look for). */
+/** A search that cannot match anything (only copies that are not there, no word to look for). */
 const NOTHING = Symbol('nothing');
 
 export function auditCopyService(deps: AuditCopyDeps) {
@@ -137,10 +137,7 @@ export function auditCopyService(deps: AuditCopyDeps) {
     if (!cut) return 0;
     let key: number | null;
     if ('olderThan' in cut) key = keyOf(Math.max(0, cut.olderThan));
-    else {
-      const edge = repo.edgeKey(copyId, cut.beyondNewest - 1);
-      key = edge === null ? null : edge;
-    }
+    else key = repo.edgeKey(copyId, cut.beyondNewest);
     if (key === null) return 0;
     let removed = 0;
     for (;;) {
@@ -185,14 +182,14 @@ export function auditCopyService(deps: AuditCopyDeps) {
     return launch('keep', copyId, siteId, null, async (l, signal) => {
       const t = calls.read(siteId).derive({ priority: 'background', signal });
       try {
-        const out = await keepTrail({
+        const out = await repo.bulk(() => keepTrail({
           t,
           repo,
           copyId,
           signal,
           now: iso,
           progress: (k) => update(l, { done: k.done, total: k.total, added: k.added, transferred: k.transferred, duplicates: k.duplicates, unreadable: k.unreadable, problems: [...k.problems] }),
-        });
+        }));
         update(l, { done: out.done, total: out.total, added: out.added, transferred: out.transferred, duplicates: out.duplicates, unreadable: out.unreadable, problems: [...out.problems] });
         repo.setKept(copyId, iso());
         return { removed: await applyRetention(copyId) };
@@ -222,18 +219,12 @@ export function auditCopyService(deps: AuditCopyDeps) {
     if (f.event) spec.event = f.event;
     if (f.severity) spec.severity = f.severity;
     if (f.targetType) spec.targetType = f.targetType;
-    if (f.actor) {
-      const cols = repo.actorColumns(f.actor);
-      if (cols.id && cols.name) spec.actorEither = f.actor;
-      else if (cols.id) spec.actorId = f.actor;
-      else if (cols.name) spec.actorName = f.actor;
-      else return NOTHING;
-    }
+    if (f.actor) spec.actor = f.actor;
     if (f.from !== undefined) spec.fromKey = keyOf(f.from);
     if (f.to !== undefined) spec.toKey = keyOf(f.to) + 999;
     let terms: string[] = [];
     if (f.q !== undefined && f.q.trim() !== '') {
-      const fts = ftsQuery(f.q);
+      const fts = auditFtsQuery(f.q);
       if (!fts.match) return NOTHING;
       spec.match = fts.match;
       terms = fts.terms;
@@ -276,7 +267,7 @@ export function auditCopyService(deps: AuditCopyDeps) {
       const siteId = input.into.kind === 'site' ? input.into.siteId : null;
       return launch('import', copyId, siteId, input.file, async (l, signal) => {
         try {
-          const out = await importFile({
+          const out = await repo.bulk(() => importFile({
             repo,
             copyId,
             file: input.file,
@@ -284,7 +275,7 @@ export function auditCopyService(deps: AuditCopyDeps) {
             format,
             signal,
             progress: (t) => update(l, { done: t.read, added: t.added, duplicates: t.duplicates, unreadable: t.unreadable, problems: [...t.problems], bytes: { ...t.bytes } }),
-          });
+          }));
           update(l, { done: out.read, added: out.added, duplicates: out.duplicates, unreadable: out.unreadable, problems: [...out.problems], bytes: { ...out.bytes } });
           repo.setKept(copyId, iso());
           return { removed: await applyRetention(copyId) };
@@ -305,7 +296,7 @@ export function auditCopyService(deps: AuditCopyDeps) {
       const { file, format, overwrite: _o, ...filter } = input;
       const found = specOf(filter);
       const spec: Omit<SearchSpec, 'limit'> = found === NOTHING ? { copies: [] } : found.spec;
-      const total = found === NOTHING ? 0 : repo.total(spec);
+      const total = found === NOTHING ? 0 : repo.total(spec).total;
       return launch('export', null, null, file, async (l, signal) => {
         update(l, { total });
         const out = await exportFile({ repo, spec, file, format, overwrite, signal, progress: (written, bytes) => update(l, { done: written, bytes: { done: bytes, total: null } }) });
@@ -327,11 +318,14 @@ export function auditCopyService(deps: AuditCopyDeps) {
       const { before, limit, ...filter } = q;
       const found = specOf(filter);
       const stamps = (rows: CopyRow[]) => rows.map(stamp);
-      if (found === NOTHING) return { events: [], total: 0, next: null, terms: filter.q ? ftsQuery(filter.q).terms : [], copies: stamps(filter.copies ? live().filter((c) => filter.copies!.includes(c.id)) : live()) };
+      if (found === NOTHING) return { events: [], total: 0, totalExact: true, next: null, terms: filter.q ? auditFtsQuery(filter.q).terms : [], copies: stamps(filter.copies ? live().filter((c) => filter.copies!.includes(c.id)) : live()) };
       const rows = repo.page({ ...found.spec, ...(before !== undefined ? { before } : {}), limit: limit + 1 });
       const more = rows.length > limit;
       const events = (more ? rows.slice(0, limit) : rows).map(({ status: _s, ...e }) => e);
-      return { events, total: repo.total(found.spec), next: more ? events[events.length - 1]!.key : null, terms: found.terms, copies: stamps(found.searched) };
+      const { total, exact } = repo.total(found.spec);
+      // an estimate is never below what this page shows
+      const shown = (before === undefined ? 0 : 1) + events.length + (more ? 1 : 0);
+      return { events, total: exact ? total : Math.max(total, shown), totalExact: exact, next: more ? events[events.length - 1]!.key : null, terms: found.terms, copies: stamps(found.searched) };
     },
 
     facets(copyIds?: number[]): AuditCopyFacets {

@@ -99,6 +99,12 @@ export interface AuditCopyPage {
   events: KeptAuditEvent[];
   /** Every match, over all pages. */
   total: number;
+  /**
+   * false: an estimate ("about"): words that match more than 20,000 events are not counted one by
+   * one (their newest matches' share of the time searched, and of those the share the other filters
+   * keep, over all of them). The pages are exact: `next` is null at the last one.
+   */
+  totalExact: boolean;
   /** `before` for the next page; null when this page is the last. */
   next: number | null;
   /** The words `q` searched for (each quoted: FTS5 syntax is never read from what a person types). */

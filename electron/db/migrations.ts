@@ -417,9 +417,12 @@ export const migrations: Migration[] = [
       CREATE UNIQUE INDEX audit_copies_name ON audit_copies (lower(trim(name))) WHERE kind = 'file' AND forgotten = 0;
 
       -- every kept event. id is the event's key, time × 1000 + a slot within the millisecond: the
-      -- timeline of all copies in one order, so every index below is ordered newest first by
-      -- itself (an index holds the key after its column), the full-text index answers newest
-      -- first by its rowids, and paging is a key range. event_id is the site's own id.
+      -- timeline of all copies in one order, so newest first is key order, the full-text index
+      -- answers newest first by its rowids, and a page is a key range. event_id is the site's own
+      -- id (unique per copy: what keeping and importing never add twice). No index per filter:
+      -- audit_tally knows which hours hold the events a filter matches, and a filtered page reads
+      -- those hours' key ranges (an index per filter column cost more than the rows themselves at
+      -- every insert of a million-event import).
       CREATE TABLE audit_events (
         id           INTEGER PRIMARY KEY,
         copy_id      INTEGER NOT NULL REFERENCES audit_copies (id),
@@ -439,32 +442,28 @@ export const migrations: Migration[] = [
         context      TEXT
       );
       CREATE UNIQUE INDEX audit_events_copy_event ON audit_events (copy_id, event_id);
-      CREATE INDEX audit_events_copy ON audit_events (copy_id);
-      CREATE INDEX audit_events_event ON audit_events (event);
-      CREATE INDEX audit_events_severity ON audit_events (severity);
-      CREATE INDEX audit_events_target_type ON audit_events (target_type);
-      CREATE INDEX audit_events_actor_id ON audit_events (actor_id);
-      CREATE INDEX audit_events_actor_name ON audit_events (actor_name);
 
-      -- the words full text searches: the actor's name, the target, the event code, the address,
-      -- the user agent and the context (JSON as Sitedesk writes it, its escaped line breaks and tabs
-      -- made spaces). An external-content index over this view: rows are added and removed by
-      -- rowid in the repository's batches, and with secure-delete a removed event's words leave
-      -- the index (and the file) at once: they are personal data.
+      -- the words full text searches: the actor's name, the target, the event code, the address
+      -- (also whole, as one word: audit-copy/fts.ts), the user agent and the context (JSON as
+      -- Sitedesk writes it, its escaped line breaks and tabs made spaces). An external-content
+      -- index over this view: rows are added and removed by rowid in the repository's batches, and
+      -- with secure-delete a removed event's words leave the index (and the file) at once: they
+      -- are personal data.
       CREATE VIEW audit_words (id, words) AS
-        SELECT id, concat_ws(' ', actor_name, target_id, event, ip, user_agent,
+        SELECT id, concat_ws(' ', actor_name, target_id, event, ip, 'zzip' || replace(replace(lower(ip), '.', 'x'), ':', 'x'), user_agent,
           replace(replace(replace(context, '\\n', ' '), '\\r', ' '), '\\t', ' '))
         FROM audit_events;
+      -- columnsize=0: no per-row sizes (they serve ranking; results are in time order)
       CREATE VIRTUAL TABLE audit_fts USING fts5 (
         words,
         content = 'audit_words', content_rowid = 'id',
-        tokenize = 'unicode61 remove_diacritics 2'
+        tokenize = 'unicode61 remove_diacritics 2', columnsize = 0
       );
       INSERT INTO audit_fts (audit_fts, rank) VALUES ('secure-delete', 1);
 
-      -- events counted per copy, hour (of the key) and value: totals of filtered searches and the
-      -- facets without reading a million rows (only the hours a time filter cuts are counted in
-      -- audit_events). A null value is ''.
+      -- events counted per copy, hour (of the key) and value: the totals of filtered searches, the
+      -- hours a filtered page reads, and the facets, without reading a million rows (only the
+      -- hours a time filter cuts are counted in audit_events). A null value is ''.
       CREATE TABLE audit_tally (
         copy_id      INTEGER NOT NULL,
         hour         INTEGER NOT NULL,
@@ -476,6 +475,7 @@ export const migrations: Migration[] = [
         n            INTEGER NOT NULL,
         PRIMARY KEY (copy_id, hour, event, severity, target_type, actor_id, actor_name)
       ) WITHOUT ROWID;
+      CREATE INDEX audit_tally_hour ON audit_tally (hour);
     `,
   },
 ];

@@ -3,11 +3,13 @@
  * them (external content, audit_words) and the tally that answers totals and facets.
  *
  * An event's key (its rowid) is its time × 1000 plus a slot within the millisecond, so every copy
- * shares one timeline: newest first is key order in the table, in every index (an index ends with
- * the key) and in the full-text index, and a page of results is a key range. A batch is written in
- * key order (the table's pages fill, and FTS5 keeps its pending words in memory only while rowids
- * grow). Writes happen in batches, each one transaction with the caller's own state, so a batch is
- * all there or not at all. No statement here ever logs a value: they are personal data.
+ * shares one timeline: newest first is key order in the table and in the full-text index, and a
+ * page of results is a key range. Filters have no index of their own: the tally (counts per copy,
+ * hour and value) says which hours hold what a filter matches, so a filtered page reads only those
+ * hours' key ranges, and totals and facets add up the tally. A batch is written in key order (the
+ * table's pages fill, and FTS5 keeps its pending words in memory only while rowids grow). Writes
+ * happen in batches, each one transaction with the caller's own state, so a batch is all there or
+ * not at all. No statement here ever logs a value: they are personal data.
  */
 import type { Db } from '../open';
 import type { AuditCopy, AuditRetention, KeptAuditEvent } from '../../contract';
@@ -92,18 +94,29 @@ export interface SearchSpec {
   event?: string;
   severity?: string;
   targetType?: string;
-  actorId?: string;
-  actorName?: string;
-  /** The actor filter matched both columns (an id one actor has and another's name): either. */
-  actorEither?: string;
+  /** The actor's id or name (the site's filter: either matches). */
+  actor?: string;
   /** Inclusive key range (from, to). */
   fromKey?: number;
   toKey?: number;
   /** An FTS5 expression of quoted words (db/fts-query.ts). */
   match?: string;
+  /** Keyset paging: only events older than this key. */
   before?: number;
   limit: number;
 }
+
+type Filter = Omit<SearchSpec, 'limit' | 'before'>;
+
+/** A search's total: exact, or (words matching very many events, with other filters) estimated from the newest of them. */
+export interface Total {
+  total: number;
+  exact: boolean;
+}
+
+/** Words matching more events than this have their total estimated (counting each would read that many rows). */
+export const TEXT_EXACT_LIMIT = 20_000;
+const TEXT_SAMPLE = 10_000;
 
 const COLUMNS = 'id, copy_id, event_id, ts, event, severity, actor_id, actor_name, actor_roles, auth_method, ip, user_agent, target_type, target_id, status, context';
 const E_COLUMNS = COLUMNS.split(', ')
@@ -182,8 +195,8 @@ interface TallyGroup {
   n: number;
 }
 
-/** The conditions of a spec on audit_events (`e.` columns) and on audit_tally, with their parameters. */
-function conditions(spec: Omit<SearchSpec, 'limit' | 'before'>, alias: string): { where: string[]; params: Record<string, unknown> } {
+/** The equality filters of a spec on audit_events (`alias` before each column) or audit_tally (the same names), with their parameters. */
+function conditions(spec: Filter, alias: string): { where: string[]; params: Record<string, unknown> } {
   const c = (col: string) => `${alias}${col}`;
   const where: string[] = [];
   const params: Record<string, unknown> = {};
@@ -195,8 +208,6 @@ function conditions(spec: Omit<SearchSpec, 'limit' | 'before'>, alias: string): 
     ['event', 'event'],
     ['severity', 'severity'],
     ['targetType', 'target_type'],
-    ['actorId', 'actor_id'],
-    ['actorName', 'actor_name'],
   ] as const) {
     const value = spec[field];
     if (value !== undefined) {
@@ -204,9 +215,9 @@ function conditions(spec: Omit<SearchSpec, 'limit' | 'before'>, alias: string): 
       params[field] = value;
     }
   }
-  if (spec.actorEither !== undefined) {
-    where.push(`(${c('actor_id')} = @actorEither OR ${c('actor_name')} = @actorEither)`);
-    params.actorEither = spec.actorEither;
+  if (spec.actor !== undefined) {
+    where.push(`(${c('actor_id')} = @actor OR ${c('actor_name')} = @actor)`);
+    params.actor = spec.actor;
   }
   return { where, params };
 }
@@ -224,15 +235,12 @@ export function auditCopyRepo(db: Db) {
     setThrough: db.prepare<[number | null, number | null, number | null, number]>('UPDATE audit_copies SET through_id = ?, through_ts = ?, window_count = ?, run = NULL WHERE id = ?'),
     forget: db.prepare<[number]>('UPDATE audit_copies SET forgotten = 1, run = NULL WHERE id = ?'),
     removeCopy: db.prepare<[number]>('DELETE FROM audit_copies WHERE id = ?'),
-    counts: db.prepare<[], { copy_id: number; n: number }>('SELECT copy_id, sum(n) AS n FROM audit_tally GROUP BY copy_id'),
-    oldestKey: db.prepare<[number], { k: number | null }>('SELECT min(id) AS k FROM audit_events WHERE copy_id = ?'),
-    newestKey: db.prepare<[number], { k: number | null }>('SELECT max(id) AS k FROM audit_events WHERE copy_id = ?'),
-    tsOf: db.prepare<[number], { ts: number }>('SELECT ts FROM audit_events WHERE id = ?'),
-    countFrom: db.prepare<[number, number], { n: number }>('SELECT count(*) AS n FROM audit_events WHERE copy_id = ? AND id >= ?'),
-    edgeKey: db.prepare<[number, number], { id: number }>('SELECT id FROM audit_events WHERE copy_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?'),
-    insert: db.prepare(
-      `INSERT OR IGNORE INTO audit_events (${COLUMNS}) VALUES (@key, @copyId, @id, @ts, @event, @severity, @actorId, @actorName, @roles, @authMethod, @ip, @userAgent, @targetType, @targetId, @status, @context)`,
-    ),
+    counts: db.prepare<[], { copy_id: number; n: number; first: number; last: number }>('SELECT copy_id, sum(n) AS n, min(hour) AS first, max(hour) AS last FROM audit_tally GROUP BY copy_id'),
+    oldestIn: db.prepare<[number, number, number], { id: number; ts: number }>('SELECT id, ts FROM audit_events WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id LIMIT 1'),
+    newestIn: db.prepare<[number, number, number], { id: number; ts: number }>('SELECT id, ts FROM audit_events WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id DESC LIMIT 1'),
+    copyHours: db.prepare<[number], { hour: number; n: number }>('SELECT hour, sum(n) AS n FROM audit_tally WHERE copy_id = ? GROUP BY hour ORDER BY hour DESC'),
+    nthIn: db.prepare<[number, number, number, number], { id: number }>('SELECT id FROM audit_events WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?'),
+    insert: db.prepare(`INSERT OR IGNORE INTO audit_events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     has: db.prepare<[number, number]>('SELECT 1 FROM audit_events WHERE copy_id = ? AND event_id = ?'),
     lastInRange: db.prepare<[number, number], { k: number | null }>('SELECT max(id) AS k FROM audit_events WHERE id >= ? AND id < ?'),
     ftsAdd: db.prepare<[string]>('INSERT INTO audit_fts (rowid, words) SELECT id, words FROM audit_words WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id'),
@@ -245,17 +253,20 @@ export function auditCopyRepo(db: Db) {
     ),
     tallyClean: db.prepare<[number]>('DELETE FROM audit_tally WHERE copy_id = ? AND n <= 0'),
     tallyForget: db.prepare<[number]>('DELETE FROM audit_tally WHERE copy_id = ?'),
+    // two lookups at the ends of the key order (min() and max() in one query would read every row)
+    keyBounds: db.prepare<[], { lo: number | null; hi: number | null }>('SELECT (SELECT id FROM audit_events ORDER BY id LIMIT 1) AS lo, (SELECT id FROM audit_events ORDER BY id DESC LIMIT 1) AS hi'),
     groupsOf: db.prepare<[string], { copy_id: number; hour: number; event: string; severity: string; target_type: string; actor_id: string; actor_name: string; n: number }>(
       `SELECT copy_id, id / ${HOUR_KEYS} AS hour, event, severity, coalesce(target_type, '') AS target_type, coalesce(actor_id, '') AS actor_id, coalesce(actor_name, '') AS actor_name, count(*) AS n
        FROM audit_events WHERE id IN (SELECT value FROM json_each(?)) GROUP BY 1, 2, 3, 4, 5, 6, 7`,
     ),
     ftsRemove: db.prepare<[string]>('DELETE FROM audit_fts WHERE rowid IN (SELECT value FROM json_each(?))'),
     eventsRemove: db.prepare<[string]>('DELETE FROM audit_events WHERE id IN (SELECT value FROM json_each(?))'),
-    olderKeys: db.prepare<[number, number, number]>('SELECT id FROM audit_events WHERE copy_id = ? AND id < ? ORDER BY id LIMIT ?').pluck(),
+    // the key range, not the copy's index: only the old rows are read
+    olderKeys: db.prepare<[number, number, number]>('SELECT id FROM audit_events NOT INDEXED WHERE id < ? AND copy_id = ? ORDER BY id LIMIT ?').pluck(),
     anyKeys: db.prepare<[number, number]>('SELECT id FROM audit_events WHERE copy_id = ? LIMIT ?').pluck(),
-    hasActorId: db.prepare<[string]>('SELECT 1 FROM audit_events WHERE actor_id = ? LIMIT 1'),
-    hasActorName: db.prepare<[string]>('SELECT 1 FROM audit_events WHERE actor_name = ? LIMIT 1'),
   };
+
+  let bulkJobs = 0;
 
   /** Prepared once per distinct SQL (a search's shape), so a repeated search costs no parse. */
   const statements = new Map<string, ReturnType<Db['prepare']>>();
@@ -289,13 +300,13 @@ export function auditCopyRepo(db: Db) {
   }
 
   /** The total of a search without words: the tally's full hours, the cut hours counted in the table. */
-  function tallyTotal(spec: Omit<SearchSpec, 'limit' | 'before'>): number {
+  function tallyTotal(spec: Filter): number {
     const lo = spec.fromKey;
     const hi = spec.toKey;
     const tableCount = (a: number, b: number) => {
       if (a > b) return 0;
       const { where, params } = conditions(spec, '');
-      const sql = `SELECT count(*) AS n FROM audit_events WHERE id BETWEEN @a AND @b${where.length ? ` AND ${where.join(' AND ')}` : ''}`;
+      const sql = `SELECT count(*) AS n FROM audit_events NOT INDEXED WHERE id BETWEEN @a AND @b${where.length ? ` AND ${where.join(' AND ')}` : ''}`;
       return (prepared(sql).get({ ...params, a, b }) as { n: number }).n;
     };
     const firstHour = lo === undefined ? null : Math.ceil(lo / HOUR_KEYS);
@@ -357,18 +368,18 @@ export function auditCopyRepo(db: Db) {
       }
     },
 
-    /** Per copy: events, oldest and newest time. */
+    /** Per copy: events, oldest and newest time (the tally's first and last hour, then the rows of those hours). */
     stats(): Map<number, Pick<AuditCopy, 'events' | 'oldest' | 'newest'>> {
       const out = new Map<number, Pick<AuditCopy, 'events' | 'oldest' | 'newest'>>();
-      for (const { copy_id, n } of q.counts.all()) {
-        const oldest = q.oldestKey.get(copy_id)?.k ?? null;
-        const newest = q.newestKey.get(copy_id)?.k ?? null;
-        out.set(copy_id, { events: n, oldest: oldest === null ? null : (q.tsOf.get(oldest)?.ts ?? null), newest: newest === null ? null : (q.tsOf.get(newest)?.ts ?? null) });
+      for (const { copy_id, n, first, last } of q.counts.all()) {
+        const oldest = q.oldestIn.get(first * HOUR_KEYS, (first + 1) * HOUR_KEYS - 1, copy_id)?.ts ?? null;
+        const newest = q.newestIn.get(last * HOUR_KEYS, (last + 1) * HOUR_KEYS - 1, copy_id)?.ts ?? null;
+        out.set(copy_id, { events: n, oldest, newest });
       }
       return out;
     },
     /** Events of the copy from `key` on. */
-    countFrom: (copyId: number, key: number): number => q.countFrom.get(copyId, key)!.n,
+    countFrom: (copyId: number, key: number): number => tallyTotal({ copies: [copyId], fromKey: key }),
 
     // ── writing ───────────────────────────────────────────────────────────────────────────
     /**
@@ -382,25 +393,27 @@ export function auditCopyRepo(db: Db) {
       const tally = new Map<string, TallyGroup>();
       let duplicates = 0;
       let prev = -1;
-      const row = { key: 0, copyId, id: 0, ts: 0, event: '', severity: '', actorId: null as string | null, actorName: null as string | null, roles: null as string | null, authMethod: null as string | null, ip: null as string | null, userAgent: null as string | null, targetType: null as string | null, targetId: null as string | null, status: null as number | null, context: null as string | null };
+      // one array bound positionally (the statement's cheapest form), refilled per event
+      const row: (string | number | null)[] = new Array(16).fill(null);
+      row[1] = copyId;
       for (const e of sorted) {
         let key = keyOf(e.ts);
         if (key <= prev) key = prev + 1;
-        row.key = key;
-        row.id = e.id;
-        row.ts = e.ts;
-        row.event = e.event;
-        row.severity = e.severity;
-        row.actorId = e.actorId;
-        row.actorName = e.actorName;
-        row.roles = e.actorRoles.length ? JSON.stringify(e.actorRoles) : null;
-        row.authMethod = e.authMethod;
-        row.ip = e.ip;
-        row.userAgent = e.userAgent;
-        row.targetType = e.targetType;
-        row.targetId = e.targetId;
-        row.status = e.status;
-        row.context = e.context ? JSON.stringify(e.context) : null;
+        row[0] = key;
+        row[2] = e.id;
+        row[3] = e.ts;
+        row[4] = e.event;
+        row[5] = e.severity;
+        row[6] = e.actorId;
+        row[7] = e.actorName;
+        row[8] = rolesText(e.actorRoles);
+        row[9] = e.authMethod;
+        row[10] = e.ip;
+        row[11] = e.userAgent;
+        row[12] = e.targetType;
+        row[13] = e.targetId;
+        row[14] = e.status;
+        row[15] = e.context ? JSON.stringify(e.context) : null;
         if (q.insert.run(row).changes === 0) {
           if (q.has.get(copyId, e.id)) {
             duplicates++;
@@ -410,11 +423,11 @@ export function auditCopyRepo(db: Db) {
           // millisecond in two copies, or more than 1,000 events in one)
           let placed = false;
           for (let attempt = 0; attempt < 100 && !placed; attempt++) {
-            row.key = Math.max(row.key, q.lastInRange.get(row.key, row.key + 1000)?.k ?? row.key) + 1;
+            key = Math.max(key, q.lastInRange.get(key, key + 1000)?.k ?? key) + 1;
+            row[0] = key;
             placed = q.insert.run(row).changes === 1;
           }
           if (!placed) throw new Error('no free key for an audit event');
-          key = row.key;
         }
         prev = key;
         keys.push(key);
@@ -427,6 +440,24 @@ export function auditCopyRepo(db: Db) {
       if (keys.length) q.ftsAdd.run(JSON.stringify(keys));
       for (const t of tally.values()) q.tallyAdd.run({ copyId, ...t });
       return { added: keys.length, duplicates, keys };
+    },
+
+    /**
+     * While a long job writes (an import, a keep): the WAL is written back every 40 MB instead of
+     * every 4 MB (each write-back waits for the disk; measured 15% of an import's time). Nested
+     * jobs share it; the last to end sets it back and writes the WAL back.
+     */
+    bulk<T>(fn: () => Promise<T>): Promise<T> {
+      if (bulkJobs++ === 0) db.pragma('wal_autocheckpoint = 10000');
+      return fn().finally(() => {
+        if (--bulkJobs > 0) return;
+        try {
+          db.pragma('wal_autocheckpoint = 1000');
+          db.pragma('wal_checkpoint(PASSIVE)');
+        } catch {
+          // the database went away: nothing to set back
+        }
+      });
     },
 
     /**
@@ -444,43 +475,92 @@ export function auditCopyRepo(db: Db) {
       }
     },
 
-    /** The key of the oldest event a copy keeps under "at most `n` events" (null: it holds no more than n). */
-    edgeKey: (copyId: number, n: number): number | null => q.edgeKey.get(copyId, n)?.id ?? null,
+    /** The key of the copy's n-th newest event (the oldest "at most n events" keeps); null when it holds fewer. */
+    edgeKey(copyId: number, n: number): number | null {
+      let before = 0;
+      for (const { hour, n: inHour } of q.copyHours.all(copyId)) {
+        if (before + inHour >= n) return q.nthIn.get(hour * HOUR_KEYS, (hour + 1) * HOUR_KEYS - 1, copyId, n - before - 1)?.id ?? null;
+        before += inHour;
+      }
+      return null;
+    },
     /** Removes up to `limit` of the copy's events older than `key`; answers how many (0: none left). */
     removeOlder(copyId: number, key: number, limit: number): number {
-      return removeKeys(copyId, q.olderKeys.all(copyId, key, limit) as number[]);
+      return removeKeys(copyId, q.olderKeys.all(key, copyId, limit) as number[]);
     },
 
     // ── reading ───────────────────────────────────────────────────────────────────────────
-    /** Which of the actor columns hold a value (the site's actor filter is "the id or the name"). */
-    actorColumns: (value: string) => ({ id: q.hasActorId.get(value) !== undefined, name: q.hasActorName.get(value) !== undefined }),
-
-    /** A page of events newest first (`before` excluded). */
+    /**
+     * A page of events newest first (`before` excluded). With words: the full-text index newest
+     * first, each match's filters checked. With filters: the hours the tally says hold matches,
+     * newest first, each hour's key range read until the page is full. Otherwise a key range.
+     */
     page(spec: SearchSpec): StoredEvent[] {
-      const { where, params } = conditions(spec, spec.match ? 'e.' : '');
-      const k = spec.match ? 'f.rowid' : 'id';
-      if (spec.fromKey !== undefined) where.push(`${k} >= @fromKey`);
-      if (spec.toKey !== undefined) where.push(`${k} <= @toKey`);
-      if (spec.before !== undefined) where.push(`${k} < @before`);
-      const all = { ...params, fromKey: spec.fromKey, toKey: spec.toKey, before: spec.before, limit: spec.limit, match: spec.match };
-      const sql = spec.match
-        ? `SELECT ${E_COLUMNS} FROM audit_fts f JOIN audit_events e ON e.id = f.rowid WHERE audit_fts MATCH @match${where.length ? ` AND ${where.join(' AND ')}` : ''} ORDER BY f.rowid DESC LIMIT @limit`
-        : `SELECT ${COLUMNS} FROM audit_events${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
-      return (prepared(sql).all(pick(sql, all)) as RawEvent[]).map(eventOf);
+      const hi = spec.before !== undefined ? Math.min(spec.before - 1, spec.toKey ?? Infinity) : spec.toKey;
+      const lo = spec.fromKey;
+      if (spec.match) {
+        const { where, params } = conditions(spec, 'e.');
+        if (lo !== undefined) where.push('f.rowid >= @lo');
+        if (hi !== undefined) where.push('f.rowid <= @hi');
+        const sql = `SELECT ${E_COLUMNS} FROM audit_fts f JOIN audit_events e NOT INDEXED ON e.id = f.rowid WHERE audit_fts MATCH @match${where.length ? ` AND ${where.join(' AND ')}` : ''} ORDER BY f.rowid DESC LIMIT @limit`;
+        return (prepared(sql).all(pick(sql, { ...params, lo, hi, limit: spec.limit, match: spec.match })) as RawEvent[]).map(eventOf);
+      }
+      const { where, params } = conditions(spec, '');
+      if (!where.length) {
+        const range = [...(lo !== undefined ? ['id >= @lo'] : []), ...(hi !== undefined ? ['id <= @hi'] : [])];
+        const sql = `SELECT ${COLUMNS} FROM audit_events NOT INDEXED${range.length ? ` WHERE ${range.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
+        return (prepared(sql).all(pick(sql, { lo, hi, limit: spec.limit })) as RawEvent[]).map(eventOf);
+      }
+      const hourWhere = [...where];
+      if (lo !== undefined) hourWhere.push('hour >= @firstHour');
+      if (hi !== undefined) hourWhere.push('hour <= @lastHour');
+      const hoursSql = `SELECT hour, sum(n) AS n FROM audit_tally WHERE ${hourWhere.join(' AND ')} GROUP BY hour HAVING sum(n) > 0 ORDER BY hour DESC`;
+      const hours = prepared(hoursSql).all(pick(hoursSql, { ...params, firstHour: lo === undefined ? undefined : Math.floor(lo / HOUR_KEYS), lastHour: hi === undefined ? undefined : Math.floor(hi / HOUR_KEYS) })) as { hour: number; n: number }[];
+      // the hour's key range (NOT INDEXED: the copy's index would read all of the copy's rows)
+      const rowsSql = `SELECT ${COLUMNS} FROM audit_events NOT INDEXED WHERE id BETWEEN @a AND @b AND ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
+      const rows = prepared(rowsSql);
+      const out: StoredEvent[] = [];
+      for (const { hour } of hours) {
+        const a = Math.max(hour * HOUR_KEYS, lo ?? -Infinity);
+        const b = Math.min((hour + 1) * HOUR_KEYS - 1, hi ?? Infinity);
+        for (const r of rows.all({ ...params, a, b, limit: spec.limit - out.length }) as RawEvent[]) out.push(eventOf(r));
+        if (out.length >= spec.limit) break;
+      }
+      return out;
     },
 
-    /** Every match of the spec (paging aside). */
-    total(spec: Omit<SearchSpec, 'limit' | 'before'>): number {
-      if (!spec.match) return tallyTotal(spec);
-      const { where, params } = conditions(spec, 'e.');
+    /**
+     * Every match of the spec (paging aside). Without words: the tally, exact. With words: counted
+     * newest first up to TEXT_EXACT_LIMIT, exact below it; past it, estimated from how much of the
+     * time span those newest matches took (and, with other filters, the share of the newest
+     * TEXT_SAMPLE matches they keep), so a word in every fourth event is not counted one by one.
+     */
+    total(spec: Filter): Total {
+      if (!spec.match) return { total: tallyTotal(spec), exact: true };
       const range: string[] = [];
       if (spec.fromKey !== undefined) range.push('f.rowid >= @fromKey');
       if (spec.toKey !== undefined) range.push('f.rowid <= @toKey');
-      const all = { ...params, fromKey: spec.fromKey, toKey: spec.toKey, match: spec.match };
-      const sql = where.length
-        ? `SELECT count(*) AS n FROM audit_fts f JOIN audit_events e ON e.id = f.rowid WHERE audit_fts MATCH @match AND ${[...range, ...where].join(' AND ')}`
-        : `SELECT count(*) AS n FROM audit_fts f WHERE audit_fts MATCH @match${range.length ? ` AND ${range.join(' AND ')}` : ''}`;
-      return (prepared(sql).get(pick(sql, all)) as { n: number }).n;
+      const base = { fromKey: spec.fromKey, toKey: spec.toKey, match: spec.match };
+      const textSql = `SELECT count(*) AS n, min(id) AS last FROM (SELECT f.rowid AS id FROM audit_fts f WHERE audit_fts MATCH @match${range.length ? ` AND ${range.join(' AND ')}` : ''} ORDER BY f.rowid DESC LIMIT ${TEXT_EXACT_LIMIT + 1})`;
+      const counted = prepared(textSql).get(pick(textSql, base)) as { n: number; last: number | null };
+      let text = counted.n;
+      const exactText = counted.n <= TEXT_EXACT_LIMIT;
+      if (!exactText) {
+        const bounds = q.keyBounds.get()!;
+        const hi = Math.min(spec.toKey ?? Infinity, bounds.hi ?? 0);
+        const lo = Math.max(spec.fromKey ?? -Infinity, bounds.lo ?? 0);
+        text = Math.max(counted.n, Math.round((TEXT_EXACT_LIMIT * (hi - lo + 1)) / Math.max(1, hi - counted.last! + 1)));
+      }
+      const { where, params } = conditions(spec, 'e.');
+      if (!where.length || text === 0) return { total: text, exact: exactText };
+      if (exactText) {
+        const sql = `SELECT count(*) AS n FROM audit_fts f JOIN audit_events e NOT INDEXED ON e.id = f.rowid WHERE audit_fts MATCH @match AND ${[...range, ...where].join(' AND ')}`;
+        return { total: (prepared(sql).get(pick(sql, { ...params, ...base })) as { n: number }).n, exact: true };
+      }
+      // the newest matches of the words, their share that the filters keep, over all of them
+      const sql = `SELECT count(*) AS n FROM (SELECT f.rowid AS id FROM audit_fts f WHERE audit_fts MATCH @match${range.length ? ` AND ${range.join(' AND ')}` : ''} ORDER BY f.rowid DESC LIMIT ${TEXT_SAMPLE}) s JOIN audit_events e NOT INDEXED ON e.id = s.id WHERE ${where.join(' AND ')}`;
+      const hits = (prepared(sql).get(pick(sql, { ...params, ...base })) as { n: number }).n;
+      return { total: Math.round((hits / TEXT_SAMPLE) * text), exact: false };
     },
 
     /** The values of the copies with their counts (the tally). */
@@ -498,6 +578,18 @@ export function auditCopyRepo(db: Db) {
       return { events: values('event'), actors, targetTypes: values('target_type'), severities: values('severity'), copies: perCopy };
     },
   };
+}
+
+/** A role list as stored (JSON; null when empty), each list written once (readers share one list per text). */
+const rolesStored = new WeakMap<readonly string[], string>();
+function rolesText(roles: readonly string[]): string | null {
+  if (!roles.length) return null;
+  let t = rolesStored.get(roles);
+  if (t === undefined) {
+    t = JSON.stringify(roles);
+    if (Object.isFrozen(roles)) rolesStored.set(roles, t);
+  }
+  return t;
 }
 
 /** Only the parameters the statement names (better-sqlite3 refuses unknown named parameters). */
