@@ -355,7 +355,10 @@ export function auditCopyRepo(db: Db) {
     /** Removes up to `limit` events of a forgotten copy; 0 when none is left (then the row goes too). */
     forgetChunk(id: number, limit: number): number {
       const removed = removeKeys(id, q.anyKeys.all(id, limit) as number[], false);
-      if (removed === 0) q.removeCopy.run(id);
+      if (removed === 0) {
+        q.tallyForget.run(id); // a batch a stopping keep wrote after the copy was hidden counted itself again
+        q.removeCopy.run(id);
+      }
       return removed;
     },
 
