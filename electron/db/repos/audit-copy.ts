@@ -267,6 +267,9 @@ export function auditCopyRepo(db: Db) {
   };
 
   let bulkJobs = 0;
+  // prepared once: a batch sets them twice (pragma() prepares its statement every time)
+  const setNormal = db.prepare('PRAGMA synchronous = NORMAL');
+  const setFull = db.prepare('PRAGMA synchronous = FULL');
 
   /** Prepared once per distinct SQL (a search's shape), so a repeated search costs no parse. */
   const statements = new Map<string, ReturnType<Db['prepare']>>();
@@ -448,7 +451,7 @@ export function auditCopyRepo(db: Db) {
     /**
      * While a long job writes (an import, a keep): the WAL is written back every 40 MB instead of
      * every 4 MB (each write-back waits for the disk; measured 15% of an import's time). Nested
-     * jobs share it; the last to end sets it back and writes the WAL back.
+     * jobs share it; the last to end sets it back and, once its answer is out, writes the WAL back.
      */
     bulk<T>(fn: () => Promise<T>): Promise<T> {
       if (bulkJobs++ === 0) db.pragma('wal_autocheckpoint = 10000');
@@ -456,10 +459,16 @@ export function auditCopyRepo(db: Db) {
         if (--bulkJobs > 0) return;
         try {
           db.pragma('wal_autocheckpoint = 1000');
-          db.pragma('wal_checkpoint(PASSIVE)');
         } catch {
           // the database went away: nothing to set back
         }
+        setImmediate(() => {
+          try {
+            if (bulkJobs === 0 && db.open) db.pragma('wal_checkpoint(PASSIVE)');
+          } catch {
+            // busy or gone: SQLite writes it back at a later commit
+          }
+        });
       });
     },
 
@@ -470,11 +479,11 @@ export function auditCopyRepo(db: Db) {
      */
     transaction<T>(fn: () => T): T {
       if (db.inTransaction) return fn();
-      db.pragma('synchronous = NORMAL');
+      setNormal.run();
       try {
         return db.transaction(fn)();
       } finally {
-        db.pragma('synchronous = FULL');
+        setFull.run();
       }
     },
 
