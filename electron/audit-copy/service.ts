@@ -43,6 +43,9 @@ interface Live {
 }
 
 const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** How long a cancel waits for a job to stop (a request already sent runs on; the job's event says when it stopped). */
+const STOP_WAIT_MS = 2_000;
+const within = (p: Promise<unknown>, ms: number) => Promise.race([p, new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.())]);
 
 /** A search that cannot match anything (only copies that are not there, no word to look for). */
 const NOTHING = Symbol('nothing');
@@ -115,7 +118,7 @@ export function auditCopyService(deps: AuditCopyDeps) {
         else update(l, { state: 'failed', endedAt: iso(), error: isAppError(err) ? err.message : 'Something went wrong; what was done so far is kept.' });
       } finally {
         trim();
-        if (!closed) {
+        if (!closed && kind !== 'export') {
           try {
             changed();
           } catch {
@@ -175,7 +178,8 @@ export function auditCopyService(deps: AuditCopyDeps) {
   async function stopJobsOf(copyId: number): Promise<void> {
     const mine = [...jobs.values()].filter((l) => l.job.copyId === copyId && l.job.state === 'running');
     for (const l of mine) l.controller.abort('cancel');
-    await Promise.all(mine.map((l) => l.finished));
+    // a batch a job writes after this is removed with the copy (forgetChunk)
+    await within(Promise.all(mine.map((l) => l.finished)), STOP_WAIT_MS);
   }
 
   function startKeep(siteId: string, copyId: number): AuditCopyJob {
@@ -308,7 +312,7 @@ export function auditCopyService(deps: AuditCopyDeps) {
       const l = jobs.get(jobId);
       if (!l || l.job.state !== 'running') return { job: null };
       l.controller.abort('cancel');
-      await l.finished;
+      await within(l.finished, STOP_WAIT_MS);
       return { job: l.job };
     },
 
@@ -381,7 +385,8 @@ export function auditCopyService(deps: AuditCopyDeps) {
       const mine = [...jobs.values()].filter((l) => l.job.state === 'running');
       for (const l of mine) l.controller.abort('close');
       closed = true;
-      await Promise.all([...mine.map((l) => l.finished), ...draining.values()]);
+      // within the Host's grace before a kill; a keep's state is saved before each request, so one cut here goes on at the next start
+      await within(Promise.all([...mine.map((l) => l.finished), ...draining.values()]), 1_000);
     },
   };
 }
