@@ -42,6 +42,8 @@ export interface KeepRun {
   pinned: boolean;
   /** The ids of the millisecond `to` already read: the next page sends them again, and they are not counted twice. */
   edge: number[];
+  /** The site's ids up to this one were kept before the run (the window read again brings them: not added, not counted). */
+  known: number;
   /** The newest id and time the run has seen. */
   topId: number;
   topTs: number | null;
@@ -85,13 +87,16 @@ export async function keepTrail(deps: KeepDeps): Promise<KeepTally> {
   const perPage = deps.perPage ?? PAGE_SIZE;
   const tally: KeepTally = { transferred: 0, added: 0, duplicates: 0, unreadable: 0, problems: [], done: 0, total: null };
 
+  /** A quit stops a run that goes on at the next start; a cancel or a failure one that waits for the next keep. */
+  const stopped = (): KeepRun['state'] => (signal.aborted && signal.reason === 'close' ? 'running' : 'stopped');
+
   const saved = repo.copy(copyId)?.run;
   if (isRun(saved)) await runPages({ ...saved, state: 'running' });
 
   const copy = repo.copy(copyId);
   if (!copy) return tally;
   if (copy.throughId === null) {
-    await runPages(fresh(null));
+    await runPages(fresh(null, 0));
     return tally;
   }
   // kept before: has anything come since?
@@ -101,15 +106,12 @@ export async function keepTrail(deps: KeepDeps): Promise<KeepTally> {
   const probe = await readEventsPage(t, { ...(lower !== null ? { from: lower } : {}), page: known + 1, perPage: 1 });
   tally.transferred += probe.rows;
   if (probe.total === known) return tally;
-  await runPages(fresh(lower));
+  await runPages(fresh(lower, copy.throughId));
   return tally;
 
-  function fresh(lowerBound: number | null): KeepRun {
-    return { state: 'running', lower: lowerBound, to: null, page: 1, pinned: false, edge: [], topId: 0, topTs: null, read: 0, added: 0, unreadable: 0, total: null };
+  function fresh(lowerBound: number | null, known: number): KeepRun {
+    return { state: 'running', lower: lowerBound, to: null, page: 1, pinned: false, edge: [], known, topId: 0, topTs: null, read: 0, added: 0, unreadable: 0, total: null };
   }
-
-  /** A quit stops a run that goes on at the next start; a cancel or a failure one that waits for the next keep. */
-  const stopped = (): KeepRun['state'] => (signal.aborted && signal.reason === 'close' ? 'running' : 'stopped');
 
   function check(run?: KeepRun): void {
     if (!signal.aborted) return;
@@ -141,7 +143,8 @@ export async function keepTrail(deps: KeepDeps): Promise<KeepTally> {
       }
       // the rows of the boundary millisecond read with the page before come again: not new, not duplicates
       const edge = run.pinned || run.to === null ? null : new Set(run.edge ?? []);
-      const events = page.events.filter((e) => (run.lower === null || e.ts >= run.lower) && !(edge && e.ts === run.to && edge.has(e.id)));
+      const known = run.known ?? 0;
+      const events = page.events.filter((e) => e.id > known && (run.lower === null || e.ts >= run.lower) && !(edge && e.ts === run.to && edge.has(e.id)));
       let minTs = Infinity;
       let maxTs = -Infinity;
       for (const e of page.events) {
