@@ -37,6 +37,15 @@ const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const fileError = (message: string) => AppError.fields({ file: message }, message);
 
+/** A file system error met while a job reads or writes its file, in words (the path is the person's own). */
+function fileProblem(err: unknown, doing: 'read' | 'written'): unknown {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (typeof code !== 'string' || err instanceof AppError) return err;
+  const why =
+    code === 'ENOSPC' ? 'the disk holding it is full' : code === 'ENOENT' ? 'it is no longer there' : code === 'EACCES' || code === 'EPERM' ? 'Sitedesk may not use it' : `the system said ${code}`;
+  return new AppError({ code: code === 'ENOSPC' ? 'disk_full' : 'internal', message: `The file could not be ${doing}: ${why}.${doing === 'read' ? ' What was imported before stays.' : ' Nothing was left under its name.'}` }, { cause: err });
+}
+
 /** A file to import: an absolute path to a readable, non-empty regular file. Answers its size. */
 export async function checkImportFile(file: string): Promise<number> {
   if (!isAbsolute(file)) throw fileError('Give the file’s full path (starting from the top of the disk).');
@@ -179,6 +188,8 @@ export async function importFile(deps: ImportDeps): Promise<ImportTally> {
     }
     take(null);
     flush();
+  } catch (err) {
+    throw fileProblem(err, 'read');
   } finally {
     stream.destroy();
   }
@@ -257,7 +268,11 @@ async function write(ws: WriteStream, text: string): Promise<void> {
 export async function exportFile(deps: ExportDeps): Promise<{ written: number; bytes: number }> {
   const temp = join(dirname(deps.file), `.${basename(deps.file)}.${randomBytes(4).toString('hex')}.part`);
   const ws = createWriteStream(temp, { flags: 'wx', mode: 0o600 });
-  await once(ws, 'open');
+  try {
+    await once(ws, 'open');
+  } catch (err) {
+    throw fileProblem(err, 'written');
+  }
   let written = 0;
   let done = false;
   try {
@@ -294,6 +309,8 @@ export async function exportFile(deps: ExportDeps): Promise<{ written: number; b
     }
     done = true;
     return { written, bytes: ws.bytesWritten };
+  } catch (err) {
+    throw fileProblem(err, 'written');
   } finally {
     if (!done) {
       ws.destroy();
