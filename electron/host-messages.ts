@@ -31,11 +31,14 @@ export type ToHost =
   /** The answer to a FromHost `chooseFolder`: the folder picked in the system dialog, or null. */
   | { type: 'folderChosen'; id: number; folder: string | null }
   /** The answer to a FromHost `chooseSaveFile`: the file named in the system's save dialog, or null. */
-  | { type: 'saveFileChosen'; id: number; file: string | null };
+  | { type: 'saveFileChosen'; id: number; file: string | null }
+  /** The answer to a FromHost `chooseOpenFile`: the file picked in the system dialog, or null. */
+  | { type: 'openFileChosen'; id: number; file: string | null };
 
 /**
  * Host → main. `chooseFolder`: the system's folder dialog (saving a damaged database's unsynced
- * work), answered by `folderChosen`. `image-origins`: the configured sites' origins, at start and
+ * work), answered by `folderChosen`. `chooseOpenFile`: the system's open-file dialog (an audit
+ * export to import), answered by `openFileChosen`. `image-origins`: the configured sites' origins, at start and
  * whenever the site list changes; main lets the window load images only from these
  * (electron/common/csp.ts), since a policy fixed at page load could not follow a site added later.
  */
@@ -43,6 +46,8 @@ export type FromHost =
   | { type: 'chooseFolder'; id: number; title: string }
   /** The system's save dialog (an audit export), answered by `saveFileChosen`; `extensions` without dots. */
   | { type: 'chooseSaveFile'; id: number; title: string; defaultName: string; filterName: string; extensions: string[] }
+  /** The system's open-file dialog (an audit export to import), answered by `openFileChosen`. */
+  | { type: 'chooseOpenFile'; id: number; title: string }
   | { type: 'image-origins'; origins: string[] };
 
 /** A message the Host sent, as main reads it: its type and fields checked; origins only bare (`https://host:port`). */
@@ -62,6 +67,7 @@ export function readFromHost(data: unknown): FromHost | null {
   ) {
     return { type: 'chooseSaveFile', id: m.id as number, title: m.title, defaultName: m.defaultName, filterName: m.filterName, extensions: m.extensions as string[] };
   }
+  if (m.type === 'chooseOpenFile' && Number.isSafeInteger(m.id) && typeof m.title === 'string') return { type: 'chooseOpenFile', id: m.id as number, title: m.title };
   if (m.type === 'image-origins' && Array.isArray(m.origins)) {
     const origins: string[] = [];
     for (const o of m.origins) {
@@ -82,6 +88,7 @@ export function readToHost(
   | { type: 'shutdown' }
   | { type: 'folderChosen'; id: number; folder: string | null }
   | { type: 'saveFileChosen'; id: number; file: string | null }
+  | { type: 'openFileChosen'; id: number; file: string | null }
   | null {
   if (typeof data !== 'object' || data === null) return null;
   const m = data as { type?: unknown; event?: unknown; payload?: unknown; id?: unknown; folder?: unknown; file?: unknown };
@@ -91,6 +98,9 @@ export function readToHost(
   if (m.type === 'connect' || m.type === 'shutdown') return { type: m.type };
   if (m.type === 'folderChosen' && Number.isSafeInteger(m.id) && (m.folder === null || typeof m.folder === 'string')) {
     return { type: 'folderChosen', id: m.id as number, folder: m.folder as string | null };
+  }
+  if (m.type === 'openFileChosen' && Number.isSafeInteger(m.id) && (m.file === null || typeof m.file === 'string')) {
+    return { type: 'openFileChosen', id: m.id as number, file: m.file as string | null };
   }
   if (m.type === 'emit' && typeof m.event === 'string') return { type: 'emit', event: m.event, payload: m.payload };
   return null;

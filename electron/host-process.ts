@@ -66,11 +66,20 @@ export function runHostProcess(options: HostProcessOptions = {}): void {
       port0.postMessage({ type: 'chooseSaveFile', id, title: o.title, defaultName: o.defaultName, filterName, extensions: [o.format] } satisfies FromHost);
     });
 
+  // The system's open-file dialog likewise (an audit export to import), answered by `openFileChosen`.
+  const fileAsks = new Map<number, (file: string | null) => void>();
+  const chooseOpenFile = () =>
+    new Promise<string | null>((resolve) => {
+      const id = nextAsk++;
+      fileAsks.set(id, resolve);
+      port0.postMessage({ type: 'chooseOpenFile', id, title: 'Choose an audit trail export (CSV or JSON)' } satisfies FromHost);
+    });
+
   // Same switches as browser mode (electron/web/cli.ts), so tests never touch the real keychain.
   const secretsOptions = secretsOptionsFromEnv();
   const hostReady = (async () => {
     const secrets = secretsOptions ? await openSecretStore(secretsOptions) : undefined; // createHost opens the OS keychain itself
-    return createHost({ dataDir: dir, shell: 'electron', version: __APP_VERSION__, chooseFolder, chooseSaveFile, ...(secrets ? { secrets } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
+    return createHost({ dataDir: dir, shell: 'electron', version: __APP_VERSION__, chooseFolder, chooseSaveFile, chooseOpenFile, ...(secrets ? { secrets } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
   })();
   hostReady.catch((err: unknown) => {
     console.error('The Sitedesk Host could not start:', err);
@@ -121,6 +130,9 @@ export function runHostProcess(options: HostProcessOptions = {}): void {
     } else if (message?.type === 'saveFileChosen') {
       saveAsks.get(message.id)?.(message.file);
       saveAsks.delete(message.id);
+    } else if (message?.type === 'openFileChosen') {
+      fileAsks.get(message.id)?.(message.file);
+      fileAsks.delete(message.id);
     }
   });
 

@@ -69,6 +69,7 @@ export function startHost(events: HostEvents = {}): HostSupervisor {
       if (m?.type === 'image-origins') events.onImageOrigins?.(m.origins);
       else if (m?.type === 'chooseFolder') void answerHost(proc, m);
       else if (m?.type === 'chooseSaveFile') void answerSave(proc, m);
+      else if (m?.type === 'chooseOpenFile') void answerOpenFile(proc, m);
     });
     for (const contents of clients) sendPort(contents);
   }
@@ -121,6 +122,27 @@ export function startHost(events: HostEvents = {}): HostSupervisor {
       console.error('The save dialog failed:', err);
     }
     if (child === proc) post({ type: 'saveFileChosen', id: ask.id, file });
+  }
+
+  /** The open-file dialog for an audit export to import (CSV or JSON), over the focused window. */
+  async function answerOpenFile(proc: UtilityProcess, ask: Extract<FromHost, { type: 'chooseOpenFile' }>): Promise<void> {
+    const options = {
+      title: ask.title,
+      properties: ['openFile'] as 'openFile'[],
+      filters: [
+        { name: 'Audit trail exports', extensions: ['csv', 'json'] },
+        { name: 'All files', extensions: ['*'] },
+      ],
+    };
+    const parent = BrowserWindow.getFocusedWindow();
+    let file: string | null = null;
+    try {
+      const r = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+      file = r.canceled ? null : (r.filePaths[0] ?? null);
+    } catch (err) {
+      console.error('The file dialog failed:', err);
+    }
+    if (child === proc) post({ type: 'openFileChosen', id: ask.id, file });
   }
 
   async function giveUp(): Promise<void> {

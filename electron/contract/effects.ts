@@ -226,6 +226,19 @@ export const channelEffects = {
   // reads the site's export and writes it into a file the person chose: nothing changes on the site
   'audit.export': 'read',
   'audit.cancelExport': 'local',
+  // the audit trail kept offline: a keep reads the site's trail into the app's database; imports
+  // and exports read and write files the person chose; nothing is sent to a site
+  'auditCopy.copies': 'read',
+  'auditCopy.keep': 'local',
+  'auditCopy.chooseOpenFile': 'local',
+  'auditCopy.import': 'local',
+  'auditCopy.export': 'local',
+  'auditCopy.cancel': 'local',
+  'auditCopy.jobs': 'read',
+  'auditCopy.search': 'read',
+  'auditCopy.facets': 'read',
+  'auditCopy.setRetention': 'local',
+  'auditCopy.forget': 'local',
   'library.uploadChunk': 'local',
   'library.upload': 'site-write',
   'library.delete': 'site-write',

@@ -32,6 +32,7 @@ import { overviewChannels, overviewEvents } from './overview';
 import { demoChannels, demoEvents } from './demo';
 import { webhooksChannels, webhooksEvents } from './webhooks';
 import { auditChannels, auditEvents } from './audit';
+import { auditCopyChannels, auditCopyEvents } from './audit-copy';
 
 export * from './errors';
 export * from './app';
@@ -66,6 +67,7 @@ export * from './demo';
 export * from './webhooks';
 export * from './audit-event';
 export * from './audit';
+export * from './audit-copy';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */
@@ -96,6 +98,7 @@ export const channels = {
   ...demoChannels,
   ...webhooksChannels,
   ...auditChannels,
+  ...auditCopyChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -126,6 +129,7 @@ export const events = {
   ...demoEvents,
   ...webhooksEvents,
   ...auditEvents,
+  ...auditCopyEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

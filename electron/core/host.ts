@@ -36,6 +36,7 @@ import { overviewService, type OverviewService } from '../overview/service';
 import { demoService, type DemoService } from '../demo/service';
 import { webhooksService, type WebhooksService } from '../webhooks/service';
 import { auditService, type AuditService } from '../audit/service';
+import { auditCopyService, type AuditCopyService } from '../audit-copy/service';
 import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
@@ -65,6 +66,7 @@ import { overviewHandlers } from '../overview/handlers';
 import { demoHandlers } from '../demo/handlers';
 import { webhooksHandlers } from '../webhooks/handlers';
 import { auditHandlers } from '../audit/handlers';
+import { auditCopyHandlers } from '../audit-copy/handlers';
 import { syncHandlers } from '../sync/handlers';
 import { mirrorHandlers } from '../mirror/handlers';
 import { searchHandlers } from '../search/handlers';
@@ -89,6 +91,8 @@ export interface HostOptions {
   chooseFolder?: () => Promise<string | null>;
   /** The system's save dialog (Electron's shell), for an audit export; browser mode asks for a path. */
   chooseSaveFile?: (o: { title: string; defaultName: string; format: 'csv' | 'json' }) => Promise<string | null>;
+  /** The system's open-file dialog (Electron's shell), for importing an audit export; browser mode asks for a path. */
+  chooseOpenFile?: () => Promise<string | null>;
   /** How often free space is looked at while the disk is full (default 2 s; tests shorten it). */
   spacePollMs?: number;
   /** Waits between retries of a site's idempotent calls (default 250 ms, then 1 s; tests shorten them). */
@@ -135,6 +139,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let demo: DemoService | undefined;
   let webhooks: WebhooksService | undefined;
   let audit: AuditService | undefined;
+  let auditCopy: AuditCopyService | undefined;
   let sync: SyncService | undefined;
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
@@ -227,7 +232,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     offline = undefined;
     integrity?.cancel();
     const m = mirror;
-    return m ? m.close().catch(() => {}) : Promise.resolve();
+    const a = auditCopy;
+    return Promise.all([m?.close().catch(() => {}), a?.close().catch(() => {})]).then(() => undefined);
   }
 
   function startServices(r: Repositories): void {
@@ -268,6 +274,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         store?.dropped(id);
         packages?.dropSite(id);
         void mirror?.dropped(id);
+        auditCopy?.dropped(id);
         offline?.connectivity.forget(id);
       },
     });
@@ -293,6 +300,14 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     demo = demoService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     webhooks = webhooksService({ ...calls, siteCache: r.siteCache, ...(opts.now ? { now: opts.now } : {}) });
     audit = auditService({ ...calls, siteCache: r.siteCache, progress: (p) => emit('audit.exportProgress', p), ...(opts.chooseSaveFile ? { chooseSaveFile: opts.chooseSaveFile } : {}) });
+    auditCopy = auditCopyService({
+      ...calls,
+      repo: r.auditCopy,
+      sites: r.sites,
+      emitJob: (job) => emit('auditCopy.job', job),
+      emitCopies: (list) => emit('auditCopy.changed', list),
+      ...(opts.chooseOpenFile ? { chooseOpenFile: opts.chooseOpenFile } : {}),
+    });
     packages = packagesService({ ...calls, siteCache: r.siteCache, siteName: (id) => r.sites.get(id)?.name, emit: (job) => emit('packages.job', job), ...(opts.now ? { now: opts.now } : {}) });
     const pk = packages;
     const sc = scheduler;
@@ -354,6 +369,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     });
     offline.start();
     m.resumeInterrupted();
+    auditCopy.resume();
   }
 
   /** Starts the services; damage met while they start (their first reads) is what the status reports. */
@@ -411,6 +427,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...demoHandlers(() => need(demo)),
     ...webhooksHandlers(() => need(webhooks)),
     ...auditHandlers(() => need(audit)),
+    ...auditCopyHandlers(() => need(auditCopy)),
     ...syncHandlers(() => need(sync)),
     ...mirrorHandlers(() => need(mirror)),
     ...searchHandlers(() => need(search)),

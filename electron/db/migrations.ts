@@ -385,6 +385,101 @@ export const migrations: Migration[] = [
           AND NOT (lower(base_url) LIKE 'http://localhost%' OR lower(base_url) LIKE 'http://127.%' OR lower(base_url) LIKE 'http://[::1]%');
     `,
   },
+  {
+    version: 12,
+    name: 'the audit trail kept offline',
+    sql: `
+      -- a kept trail: a CMS site's (kept from it, imports may add to it) or an imported file's own.
+      -- A site copy's site_id is set null when the site row goes (the Host forgets the copy first;
+      -- one left so is forgotten at the next start). A copy being forgotten (forgotten = 1) is
+      -- hidden at once and its events removed in batches, then the row.
+      CREATE TABLE audit_copies (
+        id            INTEGER PRIMARY KEY,
+        kind          TEXT NOT NULL CHECK (kind IN ('site', 'file')),
+        site_id       TEXT REFERENCES sites (id) ON DELETE SET NULL,
+        name          TEXT NOT NULL,
+        -- the person's retention: everything, the last N days, at most N events
+        keep_kind     TEXT NOT NULL DEFAULT 'all' CHECK (keep_kind IN ('all', 'days', 'count')),
+        keep_value    INTEGER,
+        kept_at       TEXT,
+        -- where keeping goes on from: the site's events up to through_id are kept (or were gone);
+        -- through_ts is the newest time kept, window_count the site's events from through_ts minus
+        -- the keep's window on when the last keep finished (a second keep compares, and moves nothing)
+        through_id    INTEGER,
+        through_ts    INTEGER,
+        window_count  INTEGER,
+        -- a keep cut short (JSON, audit-copy/keep.ts): the next keep goes on from it
+        run           TEXT,
+        forgotten     INTEGER NOT NULL DEFAULT 0,
+        created_at    TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX audit_copies_site ON audit_copies (site_id) WHERE site_id IS NOT NULL AND forgotten = 0;
+      CREATE UNIQUE INDEX audit_copies_name ON audit_copies (lower(trim(name))) WHERE kind = 'file' AND forgotten = 0;
+
+      -- every kept event. id is the event's key, time × 1000 + a slot within the millisecond: the
+      -- timeline of all copies in one order, so newest first is key order, the full-text index
+      -- answers newest first by its rowids, and a page is a key range. event_id is the site's own
+      -- id (unique per copy: what keeping and importing never add twice). No index per filter:
+      -- audit_tally knows which hours hold the events a filter matches, and a filtered page reads
+      -- those hours' key ranges (an index per filter column cost more than the rows themselves at
+      -- every insert of a million-event import).
+      CREATE TABLE audit_events (
+        id           INTEGER PRIMARY KEY,
+        copy_id      INTEGER NOT NULL REFERENCES audit_copies (id),
+        event_id     INTEGER NOT NULL,
+        ts           INTEGER NOT NULL,
+        event        TEXT NOT NULL,
+        severity     TEXT NOT NULL,
+        actor_id     TEXT,
+        actor_name   TEXT,
+        actor_roles  TEXT,
+        auth_method  TEXT,
+        ip           TEXT,
+        user_agent   TEXT,
+        target_type  TEXT,
+        target_id    TEXT,
+        status       INTEGER,
+        context      TEXT
+      );
+      CREATE UNIQUE INDEX audit_events_copy_event ON audit_events (copy_id, event_id);
+
+      -- the words full text searches: the actor's name, the target, the event code, the address
+      -- (also whole, as one word: audit-copy/fts.ts), the user agent and the context (JSON as
+      -- Sitedesk writes it, its escaped line breaks and tabs made spaces). An external-content
+      -- index over this view: rows are added and removed by rowid in the repository's batches, and
+      -- with secure-delete a removed event's words leave the index (and the file) at once: they
+      -- are personal data.
+      CREATE VIEW audit_words (id, words) AS
+        SELECT id, concat_ws(' ', actor_name, target_id, event, ip, 'zzip' || replace(replace(lower(ip), '.', 'x'), ':', 'x'), user_agent,
+          replace(replace(replace(context, '\\n', ' '), '\\r', ' '), '\\t', ' '))
+        FROM audit_events;
+      -- columnsize=0: no per-row sizes (they serve ranking; results are in time order)
+      CREATE VIRTUAL TABLE audit_fts USING fts5 (
+        words,
+        content = 'audit_words', content_rowid = 'id',
+        tokenize = 'unicode61 remove_diacritics 2', columnsize = 0
+      );
+      INSERT INTO audit_fts (audit_fts, rank) VALUES ('secure-delete', 1);
+      -- segments merged eight at a time, not four: a million-event import rewrote its words less often
+      INSERT INTO audit_fts (audit_fts, rank) VALUES ('automerge', 8);
+
+      -- events counted per copy, hour (of the key) and value: the totals of filtered searches, the
+      -- hours a filtered page reads, and the facets, without reading a million rows (only the
+      -- hours a time filter cuts are counted in audit_events). A null value is ''.
+      CREATE TABLE audit_tally (
+        copy_id      INTEGER NOT NULL,
+        hour         INTEGER NOT NULL,
+        event        TEXT NOT NULL,
+        severity     TEXT NOT NULL,
+        target_type  TEXT NOT NULL,
+        actor_id     TEXT NOT NULL,
+        actor_name   TEXT NOT NULL,
+        n            INTEGER NOT NULL,
+        PRIMARY KEY (copy_id, hour, event, severity, target_type, actor_id, actor_name)
+      ) WITHOUT ROWID;
+      CREATE INDEX audit_tally_hour ON audit_tally (hour);
+    `,
+  },
 ];
 
 export const LATEST_VERSION = migrations.reduce((max, m) => Math.max(max, m.version), 0);

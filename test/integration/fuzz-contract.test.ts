@@ -75,6 +75,8 @@ const dict: Dictionary = {
   petId: () => [1, 2, 3, 10],
   orderId: () => [1, 2, 3],
   header: () => [{ title: 'Fuzzed' }, {}],
+  // the audit copies' import and export files: inside the run's own folder, never elsewhere
+  file: () => [join(fx.dir.path, 'fuzz-audit.csv'), join(fx.dir.path, 'fuzz-audit.json')],
 };
 
 beforeAll(async () => {

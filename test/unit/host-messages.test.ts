@@ -28,6 +28,14 @@ describe('main → Host messages', () => {
     for (const bad of [{ type: 'saveFileChosen', id: 4 }, { type: 'saveFileChosen', id: 4, file: 3 }]) expect(readToHost(bad)).toBeNull();
   });
 
+  test('the open-file dialog (an audit export to import): asked with an id, answered with the file or null', () => {
+    expect(readFromHost({ type: 'chooseOpenFile', id: 4, title: 'Choose' })).toEqual({ type: 'chooseOpenFile', id: 4, title: 'Choose' });
+    for (const bad of [{ type: 'chooseOpenFile' }, { type: 'chooseOpenFile', id: 1.5, title: 'x' }, { type: 'chooseOpenFile', id: 1 }]) expect(readFromHost(bad)).toBeNull();
+    expect(readToHost({ type: 'openFileChosen', id: 4, file: '/home/me/audit-log.csv' })).toEqual({ type: 'openFileChosen', id: 4, file: '/home/me/audit-log.csv' });
+    expect(readToHost({ type: 'openFileChosen', id: 4, file: null })).toEqual({ type: 'openFileChosen', id: 4, file: null });
+    for (const bad of [{ type: 'openFileChosen', id: 4 }, { type: 'openFileChosen', id: 'x', file: null }, { type: 'openFileChosen', id: 4, file: 7 }]) expect(readToHost(bad)).toBeNull();
+  });
+
   test('the restarting notice', () => {
     expect(isHostRestarting({ state: 'restarting' })).toBe(true);
     expect(isHostRestarting({ state: 'ready' })).toBe(false);

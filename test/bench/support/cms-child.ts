@@ -2,7 +2,8 @@
  * The CMS sandbox in a process of its own for the benchmarks, so the Host under test and the
  * server do not share an event loop (or a heap: the memory figure is the Host's alone). Arguments:
  * the number of pages to generate, the data folder, and optionally JSON options
- * `{"flavor": "spec" | "real", "api": {limit, windowSec} | null}` (default: spec, limiter off).
+ * `{"flavor": "spec" | "real", "api": {limit, windowSec} | null, "auditSeed": n}` (default: spec,
+ * limiter off; `auditSeed`: the audit trail on, with n generated events).
  * Prints one JSON line {url, apiKey, pages} when it listens.
  * By default the general API rate limit is off (a mirror of 10,000 pages is far past 6,000
  * requests a minute); the site is one-language, so 10,000 pages are 10,000 reads; and pages are
@@ -14,7 +15,7 @@ import type { LimitRule } from '../../sandbox/rate-limiter';
 
 const pages = Number(process.argv[2] ?? 10_000);
 const dataDir = process.argv[3]!;
-const opts = JSON.parse(process.argv[4] ?? '{}') as { flavor?: 'spec' | 'real'; api?: LimitRule | null };
+const opts = JSON.parse(process.argv[4] ?? '{}') as { flavor?: 'spec' | 'real'; api?: LimitRule | null; auditSeed?: number };
 const cms = await startCmsSandbox({
   dataDir,
   flavor: opts.flavor ?? 'spec',
@@ -23,6 +24,7 @@ const cms = await startCmsSandbox({
   languages: [],
   limits: { api: opts.api === undefined ? null : opts.api },
   pagesCheck: 'none',
+  ...(opts.auditSeed ? { audit: { enabled: true }, auditSeed: opts.auditSeed } : {}),
 });
 const seeded = cms.contentSeeded; // writes the pages now, before anything is timed
 console.log(JSON.stringify({ url: cms.url, apiKey: cms.seeded!.adminApiKey, pages: seeded?.pages ?? null }));

@@ -16,8 +16,8 @@ export interface ChildSandbox {
   stop(): Promise<void>;
 }
 
-/** `options` go to the child as they are: `{flavor, api}` (see cms-child.ts). */
-export async function spawnSandbox(pages: number, options: { flavor?: 'spec' | 'real'; api?: { limit: number; windowSec: number } | null } = {}): Promise<ChildSandbox> {
+/** `options` go to the child as they are: `{flavor, api, auditSeed}` (see cms-child.ts). */
+export async function spawnSandbox(pages: number, options: { flavor?: 'spec' | 'real'; api?: { limit: number; windowSec: number } | null; auditSeed?: number } = {}): Promise<ChildSandbox> {
   const root = process.cwd();
   const outfile = join(root, 'out/bench/cms-child.mjs');
   await build({

@@ -1,0 +1,614 @@
+/**
+ * The audit trail kept offline (migration 12): the copies, their events, the full-text index over
+ * them (external content, audit_words) and the tally that answers totals and facets.
+ *
+ * An event's key (its rowid) is its time × 1000 plus a slot within the millisecond, so every copy
+ * shares one timeline: newest first is key order in the table and in the full-text index, and a
+ * page of results is a key range. Filters have no index of their own: the tally (counts per copy,
+ * hour and value) says which hours hold what a filter matches, so a filtered page reads only those
+ * hours' key ranges, and totals and facets add up the tally. A batch is written in key order (the
+ * table's pages fill, and FTS5 keeps its pending words in memory only while rowids grow). Writes
+ * happen in batches, each one transaction with the caller's own state, so a batch is all there or
+ * not at all. No statement here ever logs a value: they are personal data.
+ */
+import type { Db } from '../open';
+import type { AuditCopy, AuditRetention, KeptAuditEvent } from '../../contract';
+
+/** Keys per hour (the tally's unit). */
+export const HOUR_KEYS = 3_600_000 * 1000;
+/** The first key of a time (epoch ms). */
+export const keyOf = (ts: number): number => ts * 1000;
+
+/** An event as written: AuditEvent's fields with the reserved `status`. */
+export interface EventInput {
+  id: number;
+  ts: number;
+  event: string;
+  severity: string;
+  actorId: string | null;
+  actorName: string | null;
+  actorRoles: string[];
+  authMethod: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  targetType: string | null;
+  targetId: string | null;
+  status: number | null;
+  context: Record<string, unknown> | null;
+}
+
+export type StoredEvent = KeptAuditEvent & { status: number | null };
+
+export interface CopyRow {
+  id: number;
+  kind: 'site' | 'file';
+  siteId: string | null;
+  name: string;
+  retention: AuditRetention;
+  keptAt: string | null;
+  throughId: number | null;
+  throughTs: number | null;
+  windowCount: number | null;
+  run: unknown;
+  forgotten: boolean;
+}
+
+interface RawCopy {
+  id: number;
+  kind: 'site' | 'file';
+  site_id: string | null;
+  name: string;
+  keep_kind: 'all' | 'days' | 'count';
+  keep_value: number | null;
+  kept_at: string | null;
+  through_id: number | null;
+  through_ts: number | null;
+  window_count: number | null;
+  run: string | null;
+  forgotten: number;
+}
+
+interface RawEvent {
+  id: number;
+  copy_id: number;
+  event_id: number;
+  ts: number;
+  event: string;
+  severity: string;
+  actor_id: string | null;
+  actor_name: string | null;
+  actor_roles: string | null;
+  auth_method: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  status: number | null;
+  context: string | null;
+}
+
+/** What a search asks of the table (the service resolves the person's input into this). */
+export interface SearchSpec {
+  /** null: every copy (none is being forgotten). */
+  copies: number[] | null;
+  event?: string;
+  severity?: string;
+  targetType?: string;
+  /** The actor's id or name (the site's filter: either matches). */
+  actor?: string;
+  /** Inclusive key range (from, to). */
+  fromKey?: number;
+  toKey?: number;
+  /** An FTS5 expression of quoted words (db/fts-query.ts). */
+  match?: string;
+  /** Keyset paging: only events older than this key. */
+  before?: number;
+  limit: number;
+}
+
+type Filter = Omit<SearchSpec, 'limit' | 'before'>;
+
+/** A search's total: exact, or (words matching very many events, with other filters) estimated from the newest of them. */
+export interface Total {
+  total: number;
+  exact: boolean;
+}
+
+/** Words matching more events than this have their total estimated (counting each would read that many rows). */
+export const TEXT_EXACT_LIMIT = 20_000;
+const TEXT_SAMPLE = 10_000;
+
+const COLUMNS = 'id, copy_id, event_id, ts, event, severity, actor_id, actor_name, actor_roles, auth_method, ip, user_agent, target_type, target_id, status, context';
+const E_COLUMNS = COLUMNS.split(', ')
+  .map((c) => `e.${c}`)
+  .join(', ');
+
+function retentionOf(kind: RawCopy['keep_kind'], value: number | null): AuditRetention {
+  if (kind === 'days' && value) return { kind: 'days', days: value };
+  if (kind === 'count' && value) return { kind: 'count', events: value };
+  return { kind: 'all' };
+}
+
+function copyOf(r: RawCopy): CopyRow {
+  let run: unknown = null;
+  if (r.run) {
+    try {
+      run = JSON.parse(r.run) as unknown;
+    } catch {
+      run = null; // an unreadable run is started again
+    }
+  }
+  return {
+    id: r.id,
+    kind: r.kind,
+    siteId: r.site_id,
+    name: r.name,
+    retention: retentionOf(r.keep_kind, r.keep_value),
+    keptAt: r.kept_at,
+    throughId: r.through_id,
+    throughTs: r.through_ts,
+    windowCount: r.window_count,
+    run,
+    forgotten: r.forgotten === 1,
+  };
+}
+
+function parseJson<T>(text: string | null, fallback: T): T {
+  if (!text) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+function eventOf(r: RawEvent): StoredEvent {
+  const roles = parseJson<unknown>(r.actor_roles, []);
+  const context = parseJson<unknown>(r.context, null);
+  return {
+    key: r.id,
+    copyId: r.copy_id,
+    id: r.event_id,
+    ts: r.ts,
+    event: r.event,
+    severity: r.severity,
+    actorId: r.actor_id,
+    actorName: r.actor_name,
+    actorRoles: Array.isArray(roles) ? roles.filter((x): x is string => typeof x === 'string') : [],
+    authMethod: r.auth_method,
+    ip: r.ip,
+    userAgent: r.user_agent,
+    targetType: r.target_type,
+    targetId: r.target_id,
+    status: r.status,
+    context: context !== null && typeof context === 'object' && !Array.isArray(context) ? (context as Record<string, unknown>) : null,
+  };
+}
+
+interface TallyGroup {
+  hour: number;
+  event: string;
+  severity: string;
+  targetType: string;
+  actorId: string;
+  actorName: string;
+  n: number;
+}
+
+/** The equality filters of a spec on audit_events (`alias` before each column) or audit_tally (the same names), with their parameters. */
+function conditions(spec: Filter, alias: string): { where: string[]; params: Record<string, unknown> } {
+  const c = (col: string) => `${alias}${col}`;
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (spec.copies) {
+    where.push(`${c('copy_id')} IN (SELECT value FROM json_each(@copies))`);
+    params.copies = JSON.stringify(spec.copies);
+  }
+  for (const [field, col] of [
+    ['event', 'event'],
+    ['severity', 'severity'],
+    ['targetType', 'target_type'],
+  ] as const) {
+    const value = spec[field];
+    if (value !== undefined) {
+      where.push(`${c(col)} = @${field}`);
+      params[field] = value;
+    }
+  }
+  if (spec.actor !== undefined) {
+    where.push(`(${c('actor_id')} = @actor OR ${c('actor_name')} = @actor)`);
+    params.actor = spec.actor;
+  }
+  return { where, params };
+}
+
+export function auditCopyRepo(db: Db) {
+  const q = {
+    copies: db.prepare<[], RawCopy>('SELECT * FROM audit_copies ORDER BY id'),
+    copy: db.prepare<[number], RawCopy>('SELECT * FROM audit_copies WHERE id = ?'),
+    siteCopy: db.prepare<[string], RawCopy>('SELECT * FROM audit_copies WHERE site_id = ? AND forgotten = 0'),
+    namedCopy: db.prepare<[string], RawCopy>("SELECT * FROM audit_copies WHERE kind = 'file' AND forgotten = 0 AND lower(trim(name)) = lower(trim(?))"),
+    create: db.prepare<[string, string | null, string, string]>('INSERT INTO audit_copies (kind, site_id, name, created_at) VALUES (?, ?, ?, ?)'),
+    setRetention: db.prepare<[string, number | null, number]>('UPDATE audit_copies SET keep_kind = ?, keep_value = ? WHERE id = ?'),
+    setKept: db.prepare<[string, number]>('UPDATE audit_copies SET kept_at = ? WHERE id = ?'),
+    setRun: db.prepare<[string | null, number]>('UPDATE audit_copies SET run = ? WHERE id = ?'),
+    setThrough: db.prepare<[number | null, number | null, number | null, number]>('UPDATE audit_copies SET through_id = ?, through_ts = ?, window_count = ?, run = NULL WHERE id = ?'),
+    forget: db.prepare<[number]>('UPDATE audit_copies SET forgotten = 1, run = NULL WHERE id = ?'),
+    removeCopy: db.prepare<[number]>('DELETE FROM audit_copies WHERE id = ?'),
+    counts: db.prepare<[], { copy_id: number; n: number; first: number; last: number }>('SELECT copy_id, sum(n) AS n, min(hour) AS first, max(hour) AS last FROM audit_tally GROUP BY copy_id'),
+    oldestIn: db.prepare<[number, number, number], { id: number; ts: number }>('SELECT id, ts FROM audit_events WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id LIMIT 1'),
+    newestIn: db.prepare<[number, number, number], { id: number; ts: number }>('SELECT id, ts FROM audit_events WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id DESC LIMIT 1'),
+    copyHours: db.prepare<[number], { hour: number; n: number }>('SELECT hour, sum(n) AS n FROM audit_tally WHERE copy_id = ? GROUP BY hour ORDER BY hour DESC'),
+    nthIn: db.prepare<[number, number, number, number], { id: number }>('SELECT id FROM audit_events WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?'),
+    insert: db.prepare(`INSERT OR IGNORE INTO audit_events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    has: db.prepare<[number, number]>('SELECT 1 FROM audit_events WHERE copy_id = ? AND event_id = ?'),
+    lastInRange: db.prepare<[number, number], { k: number | null }>('SELECT max(id) AS k FROM audit_events WHERE id >= ? AND id < ?'),
+    ftsAdd: db.prepare<[string]>('INSERT INTO audit_fts (rowid, words) SELECT id, words FROM audit_words WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id'),
+    tallyAdd: db.prepare(
+      `INSERT INTO audit_tally (copy_id, hour, event, severity, target_type, actor_id, actor_name, n) VALUES (@copyId, @hour, @event, @severity, @targetType, @actorId, @actorName, @n)
+       ON CONFLICT DO UPDATE SET n = n + excluded.n`,
+    ),
+    tallySub: db.prepare(
+      'UPDATE audit_tally SET n = n - @n WHERE copy_id = @copyId AND hour = @hour AND event = @event AND severity = @severity AND target_type = @targetType AND actor_id = @actorId AND actor_name = @actorName',
+    ),
+    tallyClean: db.prepare<[number]>('DELETE FROM audit_tally WHERE copy_id = ? AND n <= 0'),
+    tallyForget: db.prepare<[number]>('DELETE FROM audit_tally WHERE copy_id = ?'),
+    // two lookups at the ends of the key order (min() and max() in one query would read every row)
+    keyBounds: db.prepare<[], { lo: number | null; hi: number | null }>('SELECT (SELECT id FROM audit_events ORDER BY id LIMIT 1) AS lo, (SELECT id FROM audit_events ORDER BY id DESC LIMIT 1) AS hi'),
+    groupsOf: db.prepare<[string], { copy_id: number; hour: number; event: string; severity: string; target_type: string; actor_id: string; actor_name: string; n: number }>(
+      `SELECT copy_id, id / ${HOUR_KEYS} AS hour, event, severity, coalesce(target_type, '') AS target_type, coalesce(actor_id, '') AS actor_id, coalesce(actor_name, '') AS actor_name, count(*) AS n
+       FROM audit_events WHERE id IN (SELECT value FROM json_each(?)) GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+    ),
+    ftsRemove: db.prepare<[string]>('DELETE FROM audit_fts WHERE rowid IN (SELECT value FROM json_each(?))'),
+    eventsRemove: db.prepare<[string]>('DELETE FROM audit_events WHERE id IN (SELECT value FROM json_each(?))'),
+    // the key range, not the copy's index: only the old rows are read
+    olderKeys: db.prepare<[number, number, number]>('SELECT id FROM audit_events NOT INDEXED WHERE id < ? AND copy_id = ? ORDER BY id LIMIT ?').pluck(),
+    anyKeys: db.prepare<[number, number]>('SELECT id FROM audit_events WHERE copy_id = ? LIMIT ?').pluck(),
+  };
+
+  let bulkJobs = 0;
+  // prepared once: a batch sets them twice (pragma() prepares its statement every time)
+  const setNormal = db.prepare('PRAGMA synchronous = NORMAL');
+  const setFull = db.prepare('PRAGMA synchronous = FULL');
+
+  /** Prepared once per distinct SQL (a search's shape), so a repeated search costs no parse. */
+  const statements = new Map<string, ReturnType<Db['prepare']>>();
+  const prepared = (sql: string) => {
+    let s = statements.get(sql);
+    if (!s) {
+      if (statements.size > 500) statements.clear();
+      s = db.prepare(sql);
+      statements.set(sql, s);
+    }
+    return s;
+  };
+
+  function tallyKey(g: Omit<TallyGroup, 'n'>): string {
+    const parts = [g.event, g.severity, g.targetType, g.actorId, g.actorName];
+    return parts.some((p) => p.includes('\u0000')) ? JSON.stringify([g.hour, ...parts]) : `${g.hour}\u0000${parts.join('\u0000')}`;
+  }
+
+  /** Removes events by key (their index words, tally counts and rows); `tally: false` when the copy's tally is already gone. */
+  function removeKeys(copyId: number, keys: number[], tally = true): number {
+    if (!keys.length) return 0;
+    const json = JSON.stringify(keys);
+    if (tally) {
+      for (const g of q.groupsOf.all(json)) {
+        q.tallySub.run({ copyId: g.copy_id, hour: g.hour, event: g.event, severity: g.severity, targetType: g.target_type, actorId: g.actor_id, actorName: g.actor_name, n: g.n });
+      }
+      q.tallyClean.run(copyId);
+    }
+    q.ftsRemove.run(json);
+    return q.eventsRemove.run(json).changes;
+  }
+
+  /** The total of a search without words: the tally's full hours, the cut hours counted in the table. */
+  function tallyTotal(spec: Filter): number {
+    const lo = spec.fromKey;
+    const hi = spec.toKey;
+    const tableCount = (a: number, b: number) => {
+      if (a > b) return 0;
+      const { where, params } = conditions(spec, '');
+      const sql = `SELECT count(*) AS n FROM audit_events NOT INDEXED WHERE id BETWEEN @a AND @b${where.length ? ` AND ${where.join(' AND ')}` : ''}`;
+      return (prepared(sql).get({ ...params, a, b }) as { n: number }).n;
+    };
+    const firstHour = lo === undefined ? null : Math.ceil(lo / HOUR_KEYS);
+    const lastHour = hi === undefined ? null : Math.floor((hi + 1) / HOUR_KEYS) - 1;
+    if (firstHour !== null && lastHour !== null && firstHour > lastHour) return tableCount(lo!, hi!);
+    let total = 0;
+    if (lo !== undefined) total += tableCount(lo, firstHour! * HOUR_KEYS - 1);
+    if (hi !== undefined) total += tableCount((lastHour! + 1) * HOUR_KEYS, hi);
+    const { where, params } = conditions(spec, '');
+    if (firstHour !== null) where.push('hour >= @firstHour');
+    if (lastHour !== null) where.push('hour <= @lastHour');
+    const sql = `SELECT coalesce(sum(n), 0) AS n FROM audit_tally${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+    return total + (prepared(sql).get({ ...params, firstHour, lastHour }) as { n: number }).n;
+  }
+
+  return {
+    // ── copies ────────────────────────────────────────────────────────────────────────────
+    copies: (): CopyRow[] => q.copies.all().map(copyOf),
+    copy: (id: number): CopyRow | undefined => {
+      const r = q.copy.get(id);
+      return r ? copyOf(r) : undefined;
+    },
+    siteCopy: (siteId: string): CopyRow | undefined => {
+      const r = q.siteCopy.get(siteId);
+      return r ? copyOf(r) : undefined;
+    },
+    namedCopy: (name: string): CopyRow | undefined => {
+      const r = q.namedCopy.get(name);
+      return r ? copyOf(r) : undefined;
+    },
+    createCopy(kind: 'site' | 'file', siteId: string | null, name: string, now = new Date().toISOString()): number {
+      return Number(q.create.run(kind, siteId, name, now).lastInsertRowid);
+    },
+    setRetention(id: number, r: AuditRetention): void {
+      q.setRetention.run(r.kind, r.kind === 'days' ? r.days : r.kind === 'count' ? r.events : null, id);
+    },
+    setKept: (id: number, at: string) => void q.setKept.run(at, id),
+    setRun: (id: number, run: unknown) => void q.setRun.run(run === null ? null : JSON.stringify(run), id),
+    /** A keep finished: where the next one goes on from (the run is done). */
+    setThrough: (id: number, throughId: number | null, throughTs: number | null, windowCount: number | null) => void q.setThrough.run(throughId, throughTs, windowCount, id),
+    /** Hides the copy at once (its events go in batches, `forgetChunk`); its tally goes now. */
+    markForgotten(id: number): void {
+      q.forget.run(id);
+      q.tallyForget.run(id);
+    },
+    /** Removes up to `limit` events of a forgotten copy; 0 when none is left (then the row goes too). */
+    forgetChunk(id: number, limit: number): number {
+      const removed = removeKeys(id, q.anyKeys.all(id, limit) as number[], false);
+      if (removed === 0) {
+        q.tallyForget.run(id); // a batch a stopping keep wrote after the copy was hidden counted itself again
+        q.removeCopy.run(id);
+      }
+      return removed;
+    },
+
+    /** Writes the WAL back into the file and empties it, so removed events are overwritten there too (secure_delete covers the file's pages). */
+    checkpoint(): void {
+      try {
+        db.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {
+        // busy (a reader): the next checkpoint does it
+      }
+    },
+
+    /** Per copy: events, oldest and newest time (the tally's first and last hour, then the rows of those hours). */
+    stats(): Map<number, Pick<AuditCopy, 'events' | 'oldest' | 'newest'>> {
+      const out = new Map<number, Pick<AuditCopy, 'events' | 'oldest' | 'newest'>>();
+      for (const { copy_id, n, first, last } of q.counts.all()) {
+        const oldest = q.oldestIn.get(first * HOUR_KEYS, (first + 1) * HOUR_KEYS - 1, copy_id)?.ts ?? null;
+        const newest = q.newestIn.get(last * HOUR_KEYS, (last + 1) * HOUR_KEYS - 1, copy_id)?.ts ?? null;
+        out.set(copy_id, { events: n, oldest, newest });
+      }
+      return out;
+    },
+    /** Events of the copy from `key` on. */
+    countFrom: (copyId: number, key: number): number => tallyTotal({ copies: [copyId], fromKey: key }),
+
+    // ── writing ───────────────────────────────────────────────────────────────────────────
+    /**
+     * Adds a batch of events to a copy (inside the caller's transaction): in time order, each at
+     * the first free slot of its millisecond, an event the copy already has (by the site's id)
+     * left alone; then their words and their tally. Answers what was added.
+     */
+    insertBatch(copyId: number, events: readonly EventInput[]): { added: number; duplicates: number; keys: number[] } {
+      const sorted = events.length > 1 ? [...events].sort((a, b) => a.ts - b.ts) : events;
+      const keys: number[] = [];
+      const tally = new Map<string, TallyGroup>();
+      let duplicates = 0;
+      let prev = -1;
+      // one array bound positionally (the statement's cheapest form), refilled per event
+      const row: (string | number | null)[] = new Array(16).fill(null);
+      row[1] = copyId;
+      for (const e of sorted) {
+        let key = keyOf(e.ts);
+        if (key <= prev) key = prev + 1;
+        row[0] = key;
+        row[2] = e.id;
+        row[3] = e.ts;
+        row[4] = e.event;
+        row[5] = e.severity;
+        row[6] = e.actorId;
+        row[7] = e.actorName;
+        row[8] = rolesText(e.actorRoles);
+        row[9] = e.authMethod;
+        row[10] = e.ip;
+        row[11] = e.userAgent;
+        row[12] = e.targetType;
+        row[13] = e.targetId;
+        row[14] = e.status;
+        row[15] = e.context ? JSON.stringify(e.context) : null;
+        if (q.insert.run(row).changes === 0) {
+          if (q.has.get(copyId, e.id)) {
+            duplicates++;
+            continue;
+          }
+          // the slot is another copy's: the one after the last taken from here on (rare: the same
+          // millisecond in two copies, or more than 1,000 events in one)
+          let placed = false;
+          for (let attempt = 0; attempt < 100 && !placed; attempt++) {
+            key = Math.max(key, q.lastInRange.get(key, key + 1000)?.k ?? key) + 1;
+            row[0] = key;
+            placed = q.insert.run(row).changes === 1;
+          }
+          if (!placed) throw new Error('no free key for an audit event');
+        }
+        prev = key;
+        keys.push(key);
+        const g = { hour: Math.floor(key / HOUR_KEYS), event: e.event, severity: e.severity, targetType: e.targetType ?? '', actorId: e.actorId ?? '', actorName: e.actorName ?? '' };
+        const k = tallyKey(g);
+        const t = tally.get(k);
+        if (t) t.n++;
+        else tally.set(k, { ...g, n: 1 });
+      }
+      if (keys.length) q.ftsAdd.run(JSON.stringify(keys));
+      for (const t of tally.values()) q.tallyAdd.run({ copyId, ...t });
+      return { added: keys.length, duplicates, keys };
+    },
+
+    /**
+     * While a long job writes (an import, a keep): the WAL is written back every 40 MB instead of
+     * every 4 MB (each write-back waits for the disk; measured 15% of an import's time). Nested
+     * jobs share it; the last to end sets it back and, once its answer is out, writes the WAL back.
+     */
+    bulk<T>(fn: () => Promise<T>): Promise<T> {
+      if (bulkJobs++ === 0) db.pragma('wal_autocheckpoint = 10000');
+      return fn().finally(() => {
+        if (--bulkJobs > 0) return;
+        try {
+          db.pragma('wal_autocheckpoint = 1000');
+        } catch {
+          // the database went away: nothing to set back
+        }
+        setImmediate(() => {
+          try {
+            if (bulkJobs === 0 && db.open) db.pragma('wal_checkpoint(PASSIVE)');
+          } catch {
+            // busy or gone: SQLite writes it back at a later commit
+          }
+        });
+      });
+    },
+
+    /**
+     * A transaction of copy data: committed without waiting for the disk (synchronous=NORMAL under
+     * WAL, as the mirror's batches: the copy can be kept again; a power cut may undo the last
+     * batches, never corrupt them).
+     */
+    transaction<T>(fn: () => T): T {
+      if (db.inTransaction) return fn();
+      setNormal.run();
+      try {
+        return db.transaction(fn)();
+      } finally {
+        setFull.run();
+      }
+    },
+
+    /** The key of the copy's n-th newest event (the oldest "at most n events" keeps); null when it holds fewer. */
+    edgeKey(copyId: number, n: number): number | null {
+      let before = 0;
+      for (const { hour, n: inHour } of q.copyHours.all(copyId)) {
+        if (before + inHour >= n) return q.nthIn.get(hour * HOUR_KEYS, (hour + 1) * HOUR_KEYS - 1, copyId, n - before - 1)?.id ?? null;
+        before += inHour;
+      }
+      return null;
+    },
+    /** Removes up to `limit` of the copy's events older than `key`; answers how many (0: none left). */
+    removeOlder(copyId: number, key: number, limit: number): number {
+      return removeKeys(copyId, q.olderKeys.all(key, copyId, limit) as number[]);
+    },
+
+    // ── reading ───────────────────────────────────────────────────────────────────────────
+    /**
+     * A page of events newest first (`before` excluded). With words: the full-text index newest
+     * first, each match's filters checked. With filters: the hours the tally says hold matches,
+     * newest first, each hour's key range read until the page is full. Otherwise a key range.
+     */
+    page(spec: SearchSpec): StoredEvent[] {
+      const hi = spec.before !== undefined ? Math.min(spec.before - 1, spec.toKey ?? Infinity) : spec.toKey;
+      const lo = spec.fromKey;
+      if (spec.match) {
+        const { where, params } = conditions(spec, 'e.');
+        if (lo !== undefined) where.push('f.rowid >= @lo');
+        if (hi !== undefined) where.push('f.rowid <= @hi');
+        const sql = `SELECT ${E_COLUMNS} FROM audit_fts f JOIN audit_events e NOT INDEXED ON e.id = f.rowid WHERE audit_fts MATCH @match${where.length ? ` AND ${where.join(' AND ')}` : ''} ORDER BY f.rowid DESC LIMIT @limit`;
+        return (prepared(sql).all(pick(sql, { ...params, lo, hi, limit: spec.limit, match: spec.match })) as RawEvent[]).map(eventOf);
+      }
+      const { where, params } = conditions(spec, '');
+      if (!where.length) {
+        const range = [...(lo !== undefined ? ['id >= @lo'] : []), ...(hi !== undefined ? ['id <= @hi'] : [])];
+        const sql = `SELECT ${COLUMNS} FROM audit_events NOT INDEXED${range.length ? ` WHERE ${range.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
+        return (prepared(sql).all(pick(sql, { lo, hi, limit: spec.limit })) as RawEvent[]).map(eventOf);
+      }
+      const hourWhere = [...where];
+      if (lo !== undefined) hourWhere.push('hour >= @firstHour');
+      if (hi !== undefined) hourWhere.push('hour <= @lastHour');
+      const hoursSql = `SELECT hour, sum(n) AS n FROM audit_tally WHERE ${hourWhere.join(' AND ')} GROUP BY hour HAVING sum(n) > 0 ORDER BY hour DESC`;
+      const hours = prepared(hoursSql).all(pick(hoursSql, { ...params, firstHour: lo === undefined ? undefined : Math.floor(lo / HOUR_KEYS), lastHour: hi === undefined ? undefined : Math.floor(hi / HOUR_KEYS) })) as { hour: number; n: number }[];
+      // the hour's key range (NOT INDEXED: the copy's index would read all of the copy's rows)
+      const rowsSql = `SELECT ${COLUMNS} FROM audit_events NOT INDEXED WHERE id BETWEEN @a AND @b AND ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
+      const rows = prepared(rowsSql);
+      const out: StoredEvent[] = [];
+      for (const { hour } of hours) {
+        const a = Math.max(hour * HOUR_KEYS, lo ?? -Infinity);
+        const b = Math.min((hour + 1) * HOUR_KEYS - 1, hi ?? Infinity);
+        for (const r of rows.all({ ...params, a, b, limit: spec.limit - out.length }) as RawEvent[]) out.push(eventOf(r));
+        if (out.length >= spec.limit) break;
+      }
+      return out;
+    },
+
+    /**
+     * Every match of the spec (paging aside). Without words: the tally, exact. With words: counted
+     * newest first up to TEXT_EXACT_LIMIT, exact below it; past it, estimated from how much of the
+     * time span those newest matches took (and, with other filters, the share of the newest
+     * TEXT_SAMPLE matches they keep), so a word in every fourth event is not counted one by one.
+     */
+    total(spec: Filter): Total {
+      if (!spec.match) return { total: tallyTotal(spec), exact: true };
+      const range: string[] = [];
+      if (spec.fromKey !== undefined) range.push('f.rowid >= @fromKey');
+      if (spec.toKey !== undefined) range.push('f.rowid <= @toKey');
+      const base = { fromKey: spec.fromKey, toKey: spec.toKey, match: spec.match };
+      const textSql = `SELECT count(*) AS n, min(id) AS last FROM (SELECT f.rowid AS id FROM audit_fts f WHERE audit_fts MATCH @match${range.length ? ` AND ${range.join(' AND ')}` : ''} ORDER BY f.rowid DESC LIMIT ${TEXT_EXACT_LIMIT + 1})`;
+      const counted = prepared(textSql).get(pick(textSql, base)) as { n: number; last: number | null };
+      let text = counted.n;
+      const exactText = counted.n <= TEXT_EXACT_LIMIT;
+      if (!exactText) {
+        const bounds = q.keyBounds.get()!;
+        const hi = Math.min(spec.toKey ?? Infinity, bounds.hi ?? 0);
+        const lo = Math.max(spec.fromKey ?? -Infinity, bounds.lo ?? 0);
+        text = Math.max(counted.n, Math.round((TEXT_EXACT_LIMIT * (hi - lo + 1)) / Math.max(1, hi - counted.last! + 1)));
+      }
+      const { where, params } = conditions(spec, 'e.');
+      if (!where.length || text === 0) return { total: text, exact: exactText };
+      if (exactText) {
+        const sql = `SELECT count(*) AS n FROM audit_fts f JOIN audit_events e NOT INDEXED ON e.id = f.rowid WHERE audit_fts MATCH @match AND ${[...range, ...where].join(' AND ')}`;
+        return { total: (prepared(sql).get(pick(sql, { ...params, ...base })) as { n: number }).n, exact: true };
+      }
+      // the newest matches of the words, their share that the filters keep, over all of them
+      const sql = `SELECT count(*) AS n FROM (SELECT f.rowid AS id FROM audit_fts f WHERE audit_fts MATCH @match${range.length ? ` AND ${range.join(' AND ')}` : ''} ORDER BY f.rowid DESC LIMIT ${TEXT_SAMPLE}) s JOIN audit_events e NOT INDEXED ON e.id = s.id WHERE ${where.join(' AND ')}`;
+      const hits = (prepared(sql).get(pick(sql, { ...params, ...base })) as { n: number }).n;
+      return { total: Math.round((hits / TEXT_SAMPLE) * text), exact: false };
+    },
+
+    /** The values of the copies with their counts (the tally). */
+    facets(copies: number[] | null) {
+      const where = copies ? 'WHERE copy_id IN (SELECT value FROM json_each(@copies))' : '';
+      const p = copies ? { copies: JSON.stringify(copies) } : {};
+      const values = (col: string) =>
+        (prepared(`SELECT ${col} AS value, sum(n) AS count FROM audit_tally ${where} GROUP BY ${col} ORDER BY count DESC, value`).all(p) as { value: string; count: number }[]).filter((r) => r.value !== '');
+      const actors = (prepared(`SELECT actor_id, actor_name, sum(n) AS count FROM audit_tally ${where} GROUP BY actor_id, actor_name ORDER BY count DESC, actor_name`).all(p) as { actor_id: string; actor_name: string; count: number }[]).map((a) => ({
+        id: a.actor_id || null,
+        name: a.actor_name || null,
+        count: a.count,
+      }));
+      const perCopy = (prepared(`SELECT copy_id AS copyId, sum(n) AS count FROM audit_tally ${where} GROUP BY copy_id ORDER BY count DESC`).all(p) as { copyId: number; count: number }[]);
+      return { events: values('event'), actors, targetTypes: values('target_type'), severities: values('severity'), copies: perCopy };
+    },
+  };
+}
+
+/** A role list as stored (JSON; null when empty), each list written once (readers share one list per text). */
+const rolesStored = new WeakMap<readonly string[], string>();
+function rolesText(roles: readonly string[]): string | null {
+  if (!roles.length) return null;
+  let t = rolesStored.get(roles);
+  if (t === undefined) {
+    t = JSON.stringify(roles);
+    if (Object.isFrozen(roles)) rolesStored.set(roles, t);
+  }
+  return t;
+}
+
+/** Only the parameters the statement names (better-sqlite3 refuses unknown named parameters). */
+function pick(sql: string, params: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && sql.includes(`@${k}`)) out[k] = v;
+  return out;
+}
+
+export type AuditCopyRepo = ReturnType<typeof auditCopyRepo>;
