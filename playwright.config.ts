@@ -42,6 +42,7 @@ const realFlavour: string[] = [
   '**/demo.spec.ts',
   '**/webhooks.spec.ts',
   '**/audit.spec.ts',
+  '**/audit-kept.spec.ts',
 ];
 
 export default defineConfig({

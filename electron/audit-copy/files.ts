@@ -212,7 +212,8 @@ export async function checkExportFile(file: string, overwrite: boolean): Promise
   try {
     const info = await stat(file);
     if (info.isDirectory()) throw fileError('That is a folder; give a file name inside it.');
-    if (!overwrite) throw fileError('A file with that name is already there. Choose another name, or say it may be replaced.');
+    // a conflict, as the site's export says it: the person may choose to replace it
+    if (!overwrite) throw new AppError({ code: 'conflict', message: 'A file with that name is already there. Choose another name, or say it may be replaced.', fields: { file: 'A file with that name is already there.' } });
   } catch (err) {
     if (err instanceof AppError) throw err;
     // not there yet: good

@@ -6,6 +6,7 @@
 import { app } from '../lib/app.svelte';
 import { mirrors } from './mirrors.svelte';
 import { packageWork } from './package-work.svelte';
+import { auditCopies } from './audit-copies.svelte';
 import { sessions } from './sessions.svelte';
 import { sites } from './sites.svelte';
 import { storeSessions } from './stores.svelte';
@@ -19,7 +20,7 @@ let loadedOnce = false;
  * Returns `stop`.
  */
 export function startState(onHostReady: () => void): () => void {
-  const stops = [app.start(onHostReady), sites.start(), sessions.start(), sync.start(), storeSessions.start(), mirrors.start(), packageWork.start()];
+  const stops = [app.start(onHostReady), sites.start(), sessions.start(), sync.start(), storeSessions.start(), mirrors.start(), packageWork.start(), auditCopies.start()];
   return () => stops.forEach((stop) => stop());
 }
 
@@ -27,7 +28,7 @@ export function startState(onHostReady: () => void): () => void {
 export async function loadState(): Promise<void> {
   await app.load();
   if (!app.info || !app.info.database.ok) return;
-  const lists = [sites.load(), sessions.load(), sync.load(), storeSessions.load(), mirrors.load(), packageWork.load()];
+  const lists = [sites.load(), sessions.load(), sync.load(), storeSessions.load(), mirrors.load(), packageWork.load(), auditCopies.load()];
   if (!loadedOnce) {
     loadedOnce = true;
     await Promise.all([...lists, workspace.load()]);

@@ -203,7 +203,9 @@ describe.each(flavors)('%s flavour', (flavor) => {
     const text = readFileSync(file, 'utf8');
     expect(text.split('\n')[0]).toBe('id,ts,event,severity,actor_id,actor_name,actor_roles,auth_method,ip,user_agent,target_type,target_id,status,context');
     expect(text).toContain(`"'=cmd|' /C calc"`);
-    expect((await fx.fails('auditCopy.export', { file, format: 'csv' })).fields).toEqual({ file: expect.stringMatching(/already there/) });
+    const taken = await fx.fails('auditCopy.export', { file, format: 'csv' });
+    expect(taken.code).toBe('conflict');
+    expect(taken.fields).toEqual({ file: expect.stringMatching(/already there/) });
     const again = await finished((await fx.call('auditCopy.import', { file, into: { kind: 'file', name: 'Damaged again' } })).id);
     expect(again).toMatchObject({ state: 'done', added: 2, unreadable: 0 });
     const twin = (await copyOf((c) => c.name === 'Damaged again'))!;
