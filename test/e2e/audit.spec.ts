@@ -135,7 +135,8 @@ test('an export under way shows its progress and, cancelled, leaves no file', as
     await demo.connect(page);
     const pane = await openArea(page, 'Demo', 'Audit trail');
     await expect(pane.getByRole('search', { name: 'Filter the audit trail' }).getByText('2,000 events')).toBeVisible();
-    demo.cms.faults.set({ route: 'GET /audit/export', latencyMs: 4000 });
+    // long enough that the steps below happen while it waits, however loaded the machine
+    demo.cms.faults.set({ route: 'GET /audit/export', latencyMs: 30_000 });
     await pane.getByRole('button', { name: 'Export…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Export the audit trail' });
     await dialog.getByLabel('Save as').fill(join(out, 'slow.csv'));
