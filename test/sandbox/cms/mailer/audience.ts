@@ -527,15 +527,16 @@ export class Audience {
         counts.messages = this.store.db.prepare('DELETE FROM messages WHERE email = ?').run(email).changes;
       }
       this.store.db.prepare('DELETE FROM import_seen WHERE email = ?').run(email);
+      // a suppression stays, its masked hint gone: only the hash is left (counted once, when stripped)
       const sup = this.store.suppression(hash);
-      if (sup) {
+      if (sup && !sup.erased) {
         this.store.db.prepare('UPDATE suppressions SET email_masked = NULL, erased = 1 WHERE hash = ?').run(hash);
         counts.suppressions = 1;
       }
     });
     // the write-ahead log still holds the old pages: fold it in and truncate it
     this.store.db.pragma('wal_checkpoint(TRUNCATE)');
-    const erased = Object.entries(counts).some(([k, n]) => k !== 'suppressions' && n > 0) || counts.suppressions > 0;
+    const erased = Object.values(counts).some((n) => n > 0);
     return { erased, counts };
   }
 }
