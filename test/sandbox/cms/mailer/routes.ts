@@ -505,7 +505,8 @@ export function registerMailerRoutes(router: Router, ctx: CmsContext): void {
     if (!seg) throw notFound('segment');
     const using = world.store.campaignsUsingSegment(seg.id);
     if (using.length) {
-      throw refuse(409, 'segment_in_use', `${using.length === 1 ? 'A draft or scheduled campaign uses' : `${using.length} draft or scheduled campaigns use`} this segment: point ${using.length === 1 ? 'it' : 'them'} at another segment or none first.`, {
+      throw refuse(409, 'segment_in_use', `${using.length === 1 ? 'A draft or scheduled campaign uses' : `${using.length} draft or scheduled campaigns use`} this segment (${using.map((c) => c.name).join(', ')}): point ${using.length === 1 ? 'it' : 'them'} at another segment or none first.`, {
+        // the real plugin's problem bodies carry only `code` and `errors`: there the names are in the detail alone
         campaigns: using.map((c) => ({ id: c.id, name: c.name, status: c.status })),
       });
     }
