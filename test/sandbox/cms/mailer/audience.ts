@@ -378,14 +378,12 @@ export class Audience {
       const items = parseAddresses(body.addresses);
       if (items.length > BULK_ADDRESSES_MAX) throw invalid('addresses', `At most ${BULK_ADDRESSES_MAX} addresses at a time.`, 'bulk_too_many');
       this.store.tx(() => {
-        const seen = new Set<string>();
         for (const item of items) {
           if (!item.email) {
             bump(skipped, 'not_an_address');
             continue;
           }
-          if (seen.has(item.email)) continue;
-          seen.add(item.email);
+          // an address pasted twice: the second finds them added by the first (already_on)
           let s = this.store.byEmail(item.email);
           if (!s && this.store.suppression(emailHash(item.email))) {
             bump(skipped, 'suppressed');
