@@ -499,9 +499,9 @@ export class Audience {
           const bounce = action === 'bounce';
           for (const m of ms) leave(m, bounce ? 'site' : 'self', bounce ? 'bounce' : 'complaint');
           this.store.updateSubscriber(id, { status: bounce ? 'bounced' : 'complained', unsubscribed_at: now, left_by: bounce ? 'site' : 'self', left_via: bounce ? 'bounce' : 'complaint' }, now);
-          if (!this.store.suppression(s.email_hash)) this.store.db.prepare('INSERT INTO suppressions (hash, reason, note, email_masked, erased, created_at) VALUES (?, ?, NULL, ?, 0, ?)').run(s.email_hash, bounce ? 'hard_bounce' : 'complaint', maskEmail(s.email), now);
-          this.store.db.prepare('UPDATE subscribers SET suppressed = 1 WHERE id = ?').run(id);
-          this.store.db.prepare('INSERT INTO events (subscriber_id, email_hash, type, at) VALUES (?, ?, ?, ?)').run(id, s.email_hash, action, now);
+          if (!this.store.suppression(s.email_hash)) this.store.prep('INSERT INTO suppressions (hash, reason, note, email_masked, erased, created_at) VALUES (?, ?, NULL, ?, 0, ?)').run(s.email_hash, bounce ? 'hard_bounce' : 'complaint', maskEmail(s.email), now);
+          this.store.prep('UPDATE subscribers SET suppressed = 1 WHERE id = ?').run(id);
+          this.store.prep('INSERT INTO events (subscriber_id, email_hash, type, at) VALUES (?, ?, ?, ?)').run(id, s.email_hash, action, now);
           return { subscriber_id: id, status: bounce ? 'bounced' : 'complained' };
         }
         default:
@@ -521,14 +521,14 @@ export class Audience {
       const s = this.store.byEmail(email);
       if (s) Object.assign(counts, this.store.removeSubscriber(s, true));
       else {
-        counts.events = this.store.db.prepare('DELETE FROM events WHERE email_hash = ?').run(hash).changes;
-        counts.messages = this.store.db.prepare('DELETE FROM messages WHERE email = ?').run(email).changes;
+        counts.events = this.store.prep('DELETE FROM events WHERE email_hash = ?').run(hash).changes;
+        counts.messages = this.store.prep('DELETE FROM messages WHERE email = ?').run(email).changes;
       }
-      this.store.db.prepare('DELETE FROM import_seen WHERE email = ?').run(email);
+      this.store.prep('DELETE FROM import_seen WHERE email = ?').run(email);
       // a suppression stays, its masked hint gone: only the hash is left (counted once, when stripped)
       const sup = this.store.suppression(hash);
       if (sup && !sup.erased) {
-        this.store.db.prepare('UPDATE suppressions SET email_masked = NULL, erased = 1 WHERE hash = ?').run(hash);
+        this.store.prep('UPDATE suppressions SET email_masked = NULL, erased = 1 WHERE hash = ?').run(hash);
         counts.suppressions = 1;
       }
     });

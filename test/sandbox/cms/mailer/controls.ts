@@ -71,8 +71,8 @@ export function registerMailerControls(router: Router, ctx: CmsContext): void {
     if (body.segment_id !== undefined && body.segment_id !== null && !world.store.segment(Number(body.segment_id))) throw badControl('segment_id names no segment.');
     const lists = Array.isArray(body.list_ids) ? body.list_ids.filter((x) => Number.isInteger(x)) : [];
     const now = world.nowSec();
-    const info = world.store.db
-      .prepare('INSERT INTO campaigns (name, status, segment_id, list_ids, created_at, sent_at, scheduled_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    const info = world.store
+      .prep('INSERT INTO campaigns (name, status, segment_id, list_ids, created_at, sent_at, scheduled_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(body.name.trim(), status, body.segment_id ?? null, JSON.stringify(lists), now, status === 'sent' ? now : null, status === 'scheduled' ? now + 86_400 : null);
     json(res, 201, { data: world.store.campaign(Number(info.lastInsertRowid)) });
   });
@@ -82,11 +82,11 @@ export function registerMailerControls(router: Router, ctx: CmsContext): void {
     const body = await readBody(req);
     if (body.status !== undefined && (typeof body.status !== 'string' || !CAMPAIGN_STATUSES.includes(body.status))) throw badControl(`status must be one of ${CAMPAIGN_STATUSES.join(', ')}.`);
     if (body.segment_id !== undefined && body.segment_id !== null && !world.store.segment(Number(body.segment_id))) throw badControl('segment_id names no segment.');
-    world.store.db.prepare('UPDATE campaigns SET status = coalesce(?, status), segment_id = CASE WHEN ? THEN ? ELSE segment_id END WHERE id = ?').run(body.status ?? null, body.segment_id !== undefined ? 1 : 0, body.segment_id ?? null, c.id);
+    world.store.prep('UPDATE campaigns SET status = coalesce(?, status), segment_id = CASE WHEN ? THEN ? ELSE segment_id END WHERE id = ?').run(body.status ?? null, body.segment_id !== undefined ? 1 : 0, body.segment_id ?? null, c.id);
     json(res, 200, { data: world.store.campaign(c.id) });
   });
   router.on('DELETE', '/mailer/campaigns/{id}', (_req, res, params) => {
-    world.store.db.prepare('DELETE FROM campaigns WHERE id = ?').run(Number(params.id));
+    world.store.prep('DELETE FROM campaigns WHERE id = ?').run(Number(params.id));
     res.writeHead(204).end();
   });
 

@@ -13,6 +13,10 @@ import { StringDecoder } from 'node:string_decoder';
 
 export type Delimiter = ',' | ';' | '\t';
 
+const QUOTE = 0x22;
+const LF = 0x0a;
+const CR = 0x0d;
+
 export interface CsvRecord {
   /** the file's line number where the record starts (1-based; the header is line 1) */
   line: number;
@@ -54,62 +58,82 @@ export class CsvReader {
 
   push(text: string): CsvRecord[] {
     const out: CsvRecord[] = [];
+    const len = text.length;
+    const delim = this.delimiter.charCodeAt(0);
     let i = 0;
-    if (!this.started && text.length) {
+    if (!this.started && len) {
       this.started = true;
       if (text.charCodeAt(0) === 0xfeff) i = 1;
     }
-    for (; i < text.length; i++) {
-      const ch = text[i]!;
+    // a field's text is taken as slices of the chunk, not a character at a time (a string built
+    // by += per character is a chain of tiny pieces: a 500-byte cell would hold kilobytes)
+    let seg = i;
+    const take = (end: number) => {
+      if (end > seg) this.field += text.slice(seg, end);
+    };
+    for (; i < len; i++) {
+      const c = text.charCodeAt(i);
       if (this.pendingCR) {
         this.pendingCR = false;
-        if (ch === '\n') continue;
+        if (c === LF) {
+          seg = i + 1;
+          continue;
+        }
       }
       if (this.quoted) {
         if (this.quoteSeen) {
           this.quoteSeen = false;
-          if (ch === '"') {
+          if (c === QUOTE) {
+            // a doubled quote inside quotes is one quote
             this.field += '"';
+            seg = i + 1;
             continue;
           }
-          this.quoted = false; // the closing quote: fall through to handle ch unquoted
-        } else if (ch === '"') {
+          this.quoted = false; // the closing quote: c is read unquoted below
+          seg = i;
+        } else if (c === QUOTE) {
+          take(i);
           this.quoteSeen = true;
+          seg = i + 1;
           continue;
         } else {
           // a line break inside quotes is kept; CRLF counts as one line
-          if (ch === '\n') {
+          if (c === LF) {
             if (!this.crInQuote) this.line++;
             this.crInQuote = false;
-          } else if (ch === '\r') {
+          } else if (c === CR) {
             this.line++;
             this.crInQuote = true;
           } else this.crInQuote = false;
-          this.field += ch;
           continue;
         }
       }
-      if (ch === '"' && !this.fieldStarted) {
+      if (c === QUOTE && !this.fieldStarted) {
         this.quoted = true;
         this.fieldStarted = true;
+        seg = i + 1;
         continue;
       }
-      if (ch === this.delimiter) {
+      if (c === delim) {
+        take(i);
         this.row.push(this.field);
         this.field = '';
         this.fieldStarted = false;
+        seg = i + 1;
         continue;
       }
-      if (ch === '\n' || ch === '\r') {
-        if (ch === '\r') this.pendingCR = true;
+      if (c === LF || c === CR) {
+        take(i);
+        if (c === CR) this.pendingCR = true;
         this.finishRow(out);
         this.line++;
         this.rowLine = this.line;
+        seg = i + 1;
         continue;
       }
-      this.field += ch;
       this.fieldStarted = true;
     }
+    take(len);
     return out;
   }
 

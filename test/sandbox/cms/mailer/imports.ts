@@ -175,15 +175,15 @@ class Seen {
     run?: string,
   ) {
     this.run = run ?? `preview-${randomBytes(6).toString('hex')}`;
-    this.has = store.db.prepare('SELECT 1 FROM import_seen WHERE run = ? AND email = ?');
-    this.add = store.db.prepare('INSERT OR IGNORE INTO import_seen (run, email) VALUES (?, ?)');
+    this.has = store.prep('SELECT 1 FROM import_seen WHERE run = ? AND email = ?');
+    this.add = store.prep('INSERT OR IGNORE INTO import_seen (run, email) VALUES (?, ?)');
   }
   check = (email: string): boolean => this.has.get(this.run, email) !== undefined;
   mark(email: string): void {
     this.add.run(this.run, email);
   }
   clear(): void {
-    this.store.db.prepare('DELETE FROM import_seen WHERE run = ?').run(this.run);
+    this.store.prep('DELETE FROM import_seen WHERE run = ?').run(this.run);
   }
 }
 
@@ -274,6 +274,8 @@ export class ImportRun {
   private list: RawList | null = null;
   private tagId: number | null = null;
   private rowsDone: number;
+  /** tag code → id for this run (a 100,000-row file names the same few tags again and again) */
+  private readonly tagIds = new Map<string, number>();
   done = false;
 
   constructor(
@@ -295,7 +297,7 @@ export class ImportRun {
     await this.gen.next(); // the header
     // a run picked up again skips what it already did (each row was written on its own)
     for (let i = 0; i < this.rowsDone; i++) if ((await this.gen.next()).done) break;
-    this.o.store.db.prepare("UPDATE imports SET status = 'running', started_at = coalesce(started_at, ?) WHERE id = ?").run(this.o.nowSec(), r.id);
+    this.o.store.prep("UPDATE imports SET status = 'running', started_at = coalesce(started_at, ?) WHERE id = ?").run(this.o.nowSec(), r.id);
   }
 
   /** Reads and writes up to `max` rows; returns how many it did. */
@@ -315,7 +317,7 @@ export class ImportRun {
     store.tx(() => {
       for (const rec of recs) this.write(readRow(rec, this.layout!));
       this.rowsDone += recs.length;
-      store.db.prepare('UPDATE imports SET rows_done = ?, counts = ?, reasons = ? WHERE id = ?').run(this.rowsDone, JSON.stringify(this.counts), JSON.stringify(this.reasons), this.record.id);
+      store.prep('UPDATE imports SET rows_done = ?, counts = ?, reasons = ? WHERE id = ?').run(this.rowsDone, JSON.stringify(this.counts), JSON.stringify(this.reasons), this.record.id);
       if (this.done) this.finish('finished', null);
     });
     if (this.done) this.cleanUp();
@@ -329,7 +331,7 @@ export class ImportRun {
   }
 
   private finish(status: 'finished' | 'failed', error: string | null): void {
-    this.o.store.db.prepare('UPDATE imports SET status = ?, finished_at = ?, error = ?, spool = NULL, rows_total = CASE WHEN ? = \'finished\' THEN rows_done ELSE rows_total END WHERE id = ?').run(status, this.o.nowSec(), error, status, this.record.id);
+    this.o.store.prep('UPDATE imports SET status = ?, finished_at = ?, error = ?, spool = NULL, rows_total = CASE WHEN ? = \'finished\' THEN rows_done ELSE rows_total END WHERE id = ?').run(status, this.o.nowSec(), error, status, this.record.id);
   }
 
   private cleanUp(): void {
@@ -373,7 +375,7 @@ export class ImportRun {
           left_via: null,
         });
         this.join(id, row.email!, now, confirmed);
-        for (const code of tags) store.addTag(id, store.ensureTag(code, null, now).tag.id);
+        for (const code of tags) store.addTag(id, this.tagOf(code, now));
         return;
       }
       case 'updated': {
@@ -384,13 +386,22 @@ export class ImportRun {
         store.updateSubscriber(s.id, patch, now);
         const m = this.list ? store.membership(s.id, this.list.id) : null;
         if (this.list && (!m || m.status === 'unsubscribed')) this.join(s.id, s.email, now, confirmed);
-        for (const code of tags) store.addTag(s.id, store.ensureTag(code, null, now).tag.id);
+        for (const code of tags) store.addTag(s.id, this.tagOf(code, now));
         store.refreshStatus(s.id, now);
         return;
       }
       default:
         return;
     }
+  }
+
+  private tagOf(code: string, now: number): number {
+    let id = this.tagIds.get(code);
+    if (id === undefined) {
+      id = this.o.store.ensureTag(code, null, now).tag.id;
+      this.tagIds.set(code, id);
+    }
+    return id;
   }
 
   private join(id: number, email: string, now: number, confirmed: boolean): void {

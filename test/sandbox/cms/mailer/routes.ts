@@ -257,8 +257,8 @@ export function registerMailerRoutes(router: Router, ctx: CmsContext): void {
       const mapping: Record<string, string> = {};
       for (const [field, idx] of Object.entries(layout.map)) mapping[field] = layout.headers[idx!]!;
       const now = world.nowSec();
-      const info = world.store.db
-        .prepare(
+      const info = world.store
+        .prep(
           `INSERT INTO imports (file_name, status, list_id, tag, basis, as_confirmed, preset, mapping, rows_total, rows_done, counts, reasons, created_by, queued_at, spool)
            VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, 0, ?, '{}', ?, ?, ?)`,
         )
@@ -344,9 +344,9 @@ export function registerMailerRoutes(router: Router, ctx: CmsContext): void {
       const position = fields.position ?? (world.store.lists().reduce((m, l) => Math.max(m, l.position), 0) + 1);
       const hasDefault = world.store.lists().some((l) => l.is_default === 1);
       const isDefault = fields.is_default ?? (hasDefault ? 0 : 1);
-      if (isDefault) world.store.db.prepare('UPDATE lists SET is_default = 0').run();
-      const info = world.store.db
-        .prepare('INSERT INTO lists (code, name, description, double_opt_in, public, is_default, position, from_name, from_email, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      if (isDefault) world.store.prep('UPDATE lists SET is_default = 0').run();
+      const info = world.store
+        .prep('INSERT INTO lists (code, name, description, double_opt_in, public, is_default, position, from_name, from_email, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
         .run(body.code, fields.name, fields.description ?? null, fields.double_opt_in ?? 1, fields.public ?? 0, isDefault, position, fields.from_name ?? null, fields.from_email ?? null, now, now);
       return Number(info.lastInsertRowid);
     });
@@ -364,9 +364,9 @@ export function registerMailerRoutes(router: Router, ctx: CmsContext): void {
     const fields = listFields(body, false);
     if (fields.is_default === 0 && list.is_default === 1) throw refuse(409, 'default_list_required', 'One list is always the default (where a signup naming no list goes): make another list the default instead.');
     world.store.tx(() => {
-      if (fields.is_default === 1) world.store.db.prepare('UPDATE lists SET is_default = 0 WHERE id <> ?').run(list.id);
+      if (fields.is_default === 1) world.store.prep('UPDATE lists SET is_default = 0 WHERE id <> ?').run(list.id);
       const keys = Object.keys(fields);
-      if (keys.length) world.store.db.prepare(`UPDATE lists SET ${keys.map((k) => `${k} = @${k}`).join(', ')}, updated_at = @updated_at WHERE id = @id`).run({ ...fields, id: list.id, updated_at: world.nowSec() });
+      if (keys.length) world.store.prep(`UPDATE lists SET ${keys.map((k) => `${k} = @${k}`).join(', ')}, updated_at = @updated_at WHERE id = @id`).run({ ...fields, id: list.id, updated_at: world.nowSec() });
     });
     json(res, 200, { data: listOut(world.store.list(list.id)!) });
   });
@@ -458,7 +458,7 @@ export function registerMailerRoutes(router: Router, ctx: CmsContext): void {
     if (body.definition === undefined) throw invalid('definition', 'definition is required: {all, any, none} lists of conditions.', 'definition_invalid');
     definitionOf(body.definition, false);
     const now = world.nowSec();
-    const info = world.store.db.prepare('INSERT INTO segments (name, description, list_id, definition, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)').run(name, description, listId, JSON.stringify(body.definition), now, now);
+    const info = world.store.prep('INSERT INTO segments (name, description, list_id, definition, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)').run(name, description, listId, JSON.stringify(body.definition), now, now);
     const id = Number(info.lastInsertRowid);
     json(res, 201, { data: segmentWire(world.store, world.store.segment(id)!) }, { Location: selfPath(`/segments/${id}`) });
   });
@@ -495,7 +495,7 @@ export function registerMailerRoutes(router: Router, ctx: CmsContext): void {
     }
     if (clears) Object.assign(patch, { count: null, left_out: null, counted_at: null });
     const keys = Object.keys(patch);
-    if (keys.length) world.store.db.prepare(`UPDATE segments SET ${keys.map((k) => `${k} = @${k}`).join(', ')}, updated_at = @updated_at WHERE id = @id`).run({ ...patch, id: seg.id, updated_at: world.nowSec() });
+    if (keys.length) world.store.prep(`UPDATE segments SET ${keys.map((k) => `${k} = @${k}`).join(', ')}, updated_at = @updated_at WHERE id = @id`).run({ ...patch, id: seg.id, updated_at: world.nowSec() });
     json(res, 200, { data: segmentWire(world.store, world.store.segment(seg.id)!) });
   });
 
@@ -510,7 +510,7 @@ export function registerMailerRoutes(router: Router, ctx: CmsContext): void {
         campaigns: using.map((c) => ({ id: c.id, name: c.name, status: c.status })),
       });
     }
-    world.store.db.prepare('DELETE FROM segments WHERE id = ?').run(seg.id);
+    world.store.prep('DELETE FROM segments WHERE id = ?').run(seg.id);
     res.writeHead(204).end();
   });
 

@@ -262,7 +262,6 @@ export function seedMailer(db: Database.Database, count: number, nowSec: number,
   db.exec(INDEXES);
   db.pragma('analysis_limit = 1000');
   db.exec('ANALYZE');
-  db.pragma('synchronous = NORMAL');
   db.pragma('wal_checkpoint(TRUNCATE)');
   return { subscribers: count, ms: Math.round(performance.now() - started) };
 }

@@ -129,7 +129,24 @@ export interface RawImport {
 export const ids = (list: number[]) => JSON.stringify(list);
 
 export class MailerStore {
+  private readonly statements = new Map<string, Database.Statement>();
+
   constructor(readonly db: Database.Database) {}
+
+  /** A prepared statement, compiled once per text (an import runs a dozen per row). */
+  prep(sql: string): Database.Statement {
+    let st = this.statements.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.statements.set(sql, st);
+    }
+    return st;
+  }
+
+  /** Forgets the compiled statements (after the schema was rebuilt). */
+  forgetStatements(): void {
+    this.statements.clear();
+  }
 
   tx<T>(fn: () => T): T {
     return this.db.transaction(fn)();
@@ -138,26 +155,26 @@ export class MailerStore {
   // ---- lists
 
   lists(): RawList[] {
-    return this.db.prepare('SELECT * FROM lists ORDER BY position, id').all() as RawList[];
+    return this.prep('SELECT * FROM lists ORDER BY position, id').all() as RawList[];
   }
 
   list(id: number): RawList | null {
-    return (this.db.prepare('SELECT * FROM lists WHERE id = ?').get(id) as RawList | undefined) ?? null;
+    return (this.prep('SELECT * FROM lists WHERE id = ?').get(id) as RawList | undefined) ?? null;
   }
 
   listByCode(code: string): RawList | null {
-    return (this.db.prepare('SELECT * FROM lists WHERE code = ?').get(code) as RawList | undefined) ?? null;
+    return (this.prep('SELECT * FROM lists WHERE code = ?').get(code) as RawList | undefined) ?? null;
   }
 
   defaultList(): RawList | null {
-    return (this.db.prepare('SELECT * FROM lists WHERE is_default = 1 ORDER BY id LIMIT 1').get() as RawList | undefined) ?? this.lists()[0] ?? null;
+    return (this.prep('SELECT * FROM lists WHERE is_default = 1 ORDER BY id LIMIT 1').get() as RawList | undefined) ?? this.lists()[0] ?? null;
   }
 
   /** per list: how many are subscribed, waiting and off it */
   listCountsAll(): Map<number, Record<MemberStatus, number>> {
     const out = new Map<number, Record<MemberStatus, number>>();
     for (const l of this.lists()) out.set(l.id, { pending: 0, subscribed: 0, unsubscribed: 0 });
-    for (const r of this.db.prepare('SELECT list_id, status, count(*) AS n FROM memberships GROUP BY list_id, status').all() as { list_id: number; status: MemberStatus; n: number }[]) {
+    for (const r of this.prep('SELECT list_id, status, count(*) AS n FROM memberships GROUP BY list_id, status').all() as { list_id: number; status: MemberStatus; n: number }[]) {
       const c = out.get(r.list_id);
       if (c) c[r.status] = r.n;
     }
@@ -166,7 +183,7 @@ export class MailerStore {
 
   listCounts(listId: number): Record<MemberStatus, number> & { total: number } {
     const c = { pending: 0, subscribed: 0, unsubscribed: 0, total: 0 };
-    for (const r of this.db.prepare('SELECT status, count(*) AS n FROM memberships WHERE list_id = ? GROUP BY status').all(listId) as { status: MemberStatus; n: number }[]) {
+    for (const r of this.prep('SELECT status, count(*) AS n FROM memberships WHERE list_id = ? GROUP BY status').all(listId) as { status: MemberStatus; n: number }[]) {
       c[r.status] = r.n;
       c.total += r.n;
     }
@@ -176,55 +193,55 @@ export class MailerStore {
   // ---- tags
 
   tags(): (TagRow & { count: number })[] {
-    return this.db.prepare('SELECT t.*, (SELECT count(*) FROM subscriber_tags st WHERE st.tag_id = t.id) AS count FROM tags t ORDER BY t.code').all() as (TagRow & { count: number })[];
+    return this.prep('SELECT t.*, (SELECT count(*) FROM subscriber_tags st WHERE st.tag_id = t.id) AS count FROM tags t ORDER BY t.code').all() as (TagRow & { count: number })[];
   }
 
   tag(id: number): TagRow | null {
-    return (this.db.prepare('SELECT * FROM tags WHERE id = ?').get(id) as TagRow | undefined) ?? null;
+    return (this.prep('SELECT * FROM tags WHERE id = ?').get(id) as TagRow | undefined) ?? null;
   }
 
   tagByCode(code: string): TagRow | null {
-    return (this.db.prepare('SELECT * FROM tags WHERE code = ?').get(code) as TagRow | undefined) ?? null;
+    return (this.prep('SELECT * FROM tags WHERE code = ?').get(code) as TagRow | undefined) ?? null;
   }
 
   tagCount(id: number): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM subscriber_tags WHERE tag_id = ?').get(id) as { n: number }).n;
+    return (this.prep('SELECT count(*) AS n FROM subscriber_tags WHERE tag_id = ?').get(id) as { n: number }).n;
   }
 
   /** The tag with this (normalised) code, made when new. */
   ensureTag(code: string, label: string | null, now: number): { tag: TagRow; created: boolean } {
     const found = this.tagByCode(code);
     if (found) return { tag: found, created: false };
-    const info = this.db.prepare('INSERT INTO tags (code, label, created_at) VALUES (?, ?, ?)').run(code, label ?? labelOf(code), now);
+    const info = this.prep('INSERT INTO tags (code, label, created_at) VALUES (?, ?, ?)').run(code, label ?? labelOf(code), now);
     return { tag: this.tag(Number(info.lastInsertRowid))!, created: true };
   }
 
   deleteTag(id: number): number {
-    const n = this.db.prepare('DELETE FROM subscriber_tags WHERE tag_id = ?').run(id).changes;
-    this.db.prepare('DELETE FROM tags WHERE id = ?').run(id);
+    const n = this.prep('DELETE FROM subscriber_tags WHERE tag_id = ?').run(id).changes;
+    this.prep('DELETE FROM tags WHERE id = ?').run(id);
     return n;
   }
 
   // ---- subscribers: reads
 
   subscriber(id: number): RawSubscriber | null {
-    return (this.db.prepare('SELECT * FROM subscribers WHERE id = ?').get(id) as RawSubscriber | undefined) ?? null;
+    return (this.prep('SELECT * FROM subscribers WHERE id = ?').get(id) as RawSubscriber | undefined) ?? null;
   }
 
   byEmail(email: string): RawSubscriber | null {
-    return (this.db.prepare('SELECT * FROM subscribers WHERE email = ?').get(email) as RawSubscriber | undefined) ?? null;
+    return (this.prep('SELECT * FROM subscribers WHERE email = ?').get(email) as RawSubscriber | undefined) ?? null;
   }
 
   memberships(subscriberId: number): RawMembership[] {
-    return this.db.prepare('SELECT m.* FROM memberships m JOIN lists l ON l.id = m.list_id WHERE m.subscriber_id = ? ORDER BY l.position, l.id').all(subscriberId) as RawMembership[];
+    return this.prep('SELECT m.* FROM memberships m JOIN lists l ON l.id = m.list_id WHERE m.subscriber_id = ? ORDER BY l.position, l.id').all(subscriberId) as RawMembership[];
   }
 
   membership(subscriberId: number, listId: number): RawMembership | null {
-    return (this.db.prepare('SELECT * FROM memberships WHERE subscriber_id = ? AND list_id = ?').get(subscriberId, listId) as RawMembership | undefined) ?? null;
+    return (this.prep('SELECT * FROM memberships WHERE subscriber_id = ? AND list_id = ?').get(subscriberId, listId) as RawMembership | undefined) ?? null;
   }
 
   hasTag(subscriberId: number, tagId: number): boolean {
-    return this.db.prepare('SELECT 1 FROM subscriber_tags WHERE subscriber_id = ? AND tag_id = ?').get(subscriberId, tagId) !== undefined;
+    return this.prep('SELECT 1 FROM subscriber_tags WHERE subscriber_id = ? AND tag_id = ?').get(subscriberId, tagId) !== undefined;
   }
 
   /** The WHERE clause of the table's filters over `s`. */
@@ -277,7 +294,7 @@ export class MailerStore {
     const params: Record<string, unknown> = {};
     const where = this.where(f, params);
     const total = this.count(f);
-    const rows = this.db.prepare(`SELECT s.* FROM subscribers s ${where} ORDER BY s.id DESC LIMIT @limit OFFSET @offset`).all({ ...params, limit, offset }) as RawSubscriber[];
+    const rows = this.prep(`SELECT s.* FROM subscribers s ${where} ORDER BY s.id DESC LIMIT @limit OFFSET @offset`).all({ ...params, limit, offset }) as RawSubscriber[];
     return { rows, total };
   }
 
@@ -287,18 +304,18 @@ export class MailerStore {
     const keys = Object.keys(f).filter((k) => f[k as keyof SubscriberFilters] !== undefined);
     if (keys.every((k) => k === 'list' || k === 'list_status') && f.list !== undefined) {
       const status = f.list_status && f.list_status !== 'any' ? ' AND status = @s' : '';
-      return (this.db.prepare(`SELECT count(*) AS n FROM memberships WHERE list_id = @l${status}`).get({ l: f.list, ...(status ? { s: f.list_status } : {}) }) as { n: number }).n;
+      return (this.prep(`SELECT count(*) AS n FROM memberships WHERE list_id = @l${status}`).get({ l: f.list, ...(status ? { s: f.list_status } : {}) }) as { n: number }).n;
     }
-    if (keys.length === 0) return (this.db.prepare('SELECT count(*) AS n FROM subscribers').get() as { n: number }).n;
+    if (keys.length === 0) return (this.prep('SELECT count(*) AS n FROM subscribers').get() as { n: number }).n;
     const where = this.where(f, params);
-    return (this.db.prepare(`SELECT count(*) AS n FROM subscribers s ${where}`).get(params) as { n: number }).n;
+    return (this.prep(`SELECT count(*) AS n FROM subscribers s ${where}`).get(params) as { n: number }).n;
   }
 
   /** Ids matching, ascending by id (a bulk walk's next batch). */
   idsMatching(f: SubscriberFilters, limit: number): number[] {
     const params: Record<string, unknown> = {};
     const where = this.where(f, params);
-    return (this.db.prepare(`SELECT s.id FROM subscribers s ${where} ORDER BY s.id LIMIT @limit`).all({ ...params, limit }) as { id: number }[]).map((r) => r.id);
+    return (this.prep(`SELECT s.id FROM subscribers s ${where} ORDER BY s.id LIMIT @limit`).all({ ...params, limit }) as { id: number }[]).map((r) => r.id);
   }
 
   /**
@@ -308,16 +325,16 @@ export class MailerStore {
   chunk(f: SubscriberFilters, before: number | null, limit: number): RawSubscriber[] {
     const params: Record<string, unknown> = {};
     const where = this.where({ ...f, ...(before === null ? {} : { before }) }, params);
-    return this.db.prepare(`SELECT s.* FROM subscribers s ${where} ORDER BY s.id DESC LIMIT @limit`).all({ ...params, limit }) as RawSubscriber[];
+    return this.prep(`SELECT s.* FROM subscribers s ${where} ORDER BY s.id DESC LIMIT @limit`).all({ ...params, limit }) as RawSubscriber[];
   }
 
   maxId(): number {
-    return (this.db.prepare('SELECT coalesce(max(id), 0) AS n FROM subscribers').get() as { n: number }).n;
+    return (this.prep('SELECT coalesce(max(id), 0) AS n FROM subscribers').get() as { n: number }).n;
   }
 
   statusCounts(): Record<Status, number> {
     const c: Record<Status, number> = { pending: 0, subscribed: 0, unsubscribed: 0, bounced: 0, complained: 0 };
-    for (const r of this.db.prepare('SELECT status, count(*) AS n FROM subscribers GROUP BY status').all() as { status: Status; n: number }[]) c[r.status] = r.n;
+    for (const r of this.prep('SELECT status, count(*) AS n FROM subscribers GROUP BY status').all() as { status: Status; n: number }[]) c[r.status] = r.n;
     return c;
   }
 
@@ -325,8 +342,8 @@ export class MailerStore {
   membershipsOf(subscriberIds: number[]): Map<number, (RawMembership & { code: string; list_name: string })[]> {
     const out = new Map<number, (RawMembership & { code: string; list_name: string })[]>();
     if (!subscriberIds.length) return out;
-    const rows = this.db
-      .prepare('SELECT m.*, l.code, l.name AS list_name FROM memberships m JOIN lists l ON l.id = m.list_id WHERE m.subscriber_id IN (SELECT value FROM json_each(?)) ORDER BY l.position, l.id')
+    const rows = this
+      .prep('SELECT m.*, l.code, l.name AS list_name FROM memberships m JOIN lists l ON l.id = m.list_id WHERE m.subscriber_id IN (SELECT value FROM json_each(?)) ORDER BY l.position, l.id')
       .all(ids(subscriberIds)) as (RawMembership & { code: string; list_name: string })[];
     for (const r of rows) {
       let list = out.get(r.subscriber_id);
@@ -339,8 +356,8 @@ export class MailerStore {
   tagsOf(subscriberIds: number[]): Map<number, TagRow[]> {
     const out = new Map<number, TagRow[]>();
     if (!subscriberIds.length) return out;
-    const rows = this.db
-      .prepare('SELECT st.subscriber_id, t.* FROM subscriber_tags st JOIN tags t ON t.id = st.tag_id WHERE st.subscriber_id IN (SELECT value FROM json_each(?)) ORDER BY t.code')
+    const rows = this
+      .prep('SELECT st.subscriber_id, t.* FROM subscriber_tags st JOIN tags t ON t.id = st.tag_id WHERE st.subscriber_id IN (SELECT value FROM json_each(?)) ORDER BY t.code')
       .all(ids(subscriberIds)) as (TagRow & { subscriber_id: number })[];
     for (const { subscriber_id, ...t } of rows) {
       let list = out.get(subscriber_id);
@@ -351,39 +368,39 @@ export class MailerStore {
   }
 
   consentLog(subscriberId: number, oldestFirst = false) {
-    return this.db
-      .prepare(`SELECT c.id, c.at, c.action, c.list_id, l.name AS list_name, c.by, c.admin, c.note, c.ip, c.via FROM consent c LEFT JOIN lists l ON l.id = c.list_id WHERE c.subscriber_id = ? ORDER BY c.at ${oldestFirst ? 'ASC' : 'DESC'}, c.id ${oldestFirst ? 'ASC' : 'DESC'}`)
+    return this
+      .prep(`SELECT c.id, c.at, c.action, c.list_id, l.name AS list_name, c.by, c.admin, c.note, c.ip, c.via FROM consent c LEFT JOIN lists l ON l.id = c.list_id WHERE c.subscriber_id = ? ORDER BY c.at ${oldestFirst ? 'ASC' : 'DESC'}, c.id ${oldestFirst ? 'ASC' : 'DESC'}`)
       .all(subscriberId) as { id: number; at: number; action: string; list_id: number | null; list_name: string | null; by: string; admin: string | null; note: string | null; ip: string | null; via: string | null }[];
   }
 
   sendsOf(subscriberId: number, limit: number) {
-    return this.db
-      .prepare('SELECT x.campaign_id, c.name AS campaign_name, x.status, x.sent_at, x.opened_at, x.clicked_at FROM sends x JOIN campaigns c ON c.id = x.campaign_id WHERE x.subscriber_id = ? ORDER BY x.sent_at DESC, x.campaign_id DESC LIMIT ?')
+    return this
+      .prep('SELECT x.campaign_id, c.name AS campaign_name, x.status, x.sent_at, x.opened_at, x.clicked_at FROM sends x JOIN campaigns c ON c.id = x.campaign_id WHERE x.subscriber_id = ? ORDER BY x.sent_at DESC, x.campaign_id DESC LIMIT ?')
       .all(subscriberId, limit) as { campaign_id: number; campaign_name: string; status: string; sent_at: number; opened_at: number | null; clicked_at: number | null }[];
   }
 
   sendsTotal(subscriberId: number): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM sends WHERE subscriber_id = ?').get(subscriberId) as { n: number }).n;
+    return (this.prep('SELECT count(*) AS n FROM sends WHERE subscriber_id = ?').get(subscriberId) as { n: number }).n;
   }
 
   clicksOf(subscriberId: number) {
-    return this.db.prepare('SELECT campaign_id, url, at FROM clicks WHERE subscriber_id = ? ORDER BY at, id').all(subscriberId) as { campaign_id: number; url: string; at: number }[];
+    return this.prep('SELECT campaign_id, url, at FROM clicks WHERE subscriber_id = ? ORDER BY at, id').all(subscriberId) as { campaign_id: number; url: string; at: number }[];
   }
 
   eventsOf(emailHashValue: string) {
-    return this.db.prepare('SELECT type, at FROM events WHERE email_hash = ? ORDER BY at, id').all(emailHashValue) as { type: string; at: number }[];
+    return this.prep('SELECT type, at FROM events WHERE email_hash = ? ORDER BY at, id').all(emailHashValue) as { type: string; at: number }[];
   }
 
   messagesOf(email: string) {
-    return this.db.prepare('SELECT kind, subject, at FROM messages WHERE email = ? ORDER BY at, id').all(email) as { kind: string; subject: string; at: number }[];
+    return this.prep('SELECT kind, subject, at FROM messages WHERE email = ? ORDER BY at, id').all(email) as { kind: string; subject: string; at: number }[];
   }
 
   // ---- subscribers: writes
 
   insertSubscriber(s: Omit<RawSubscriber, 'id' | 'email_hash' | 'suppressed'>): number {
     const hash = emailHash(s.email);
-    const info = this.db
-      .prepare(
+    const info = this
+      .prep(
         `INSERT INTO subscribers (email, email_hash, name, status, source, source_ref, language, import_id, suppressed, created_at, updated_at, consent_at, consent_ip, consent_basis, confirmed_at, unsubscribed_at, left_by, left_via)
          VALUES (@email, @hash, @name, @status, @source, @source_ref, @language, @import_id, @suppressed, @created_at, @updated_at, @consent_at, @consent_ip, @consent_basis, @confirmed_at, @unsubscribed_at, @left_by, @left_via)`,
       )
@@ -394,12 +411,12 @@ export class MailerStore {
   updateSubscriber(id: number, patch: Partial<RawSubscriber>, now: number): void {
     const keys = Object.keys(patch).filter((k) => k !== 'id' && k !== 'email' && k !== 'email_hash');
     if (!keys.length) return;
-    this.db.prepare(`UPDATE subscribers SET ${keys.map((k) => `${k} = @${k}`).join(', ')}, updated_at = @updated_at WHERE id = @id`).run({ ...patch, id, updated_at: now });
+    this.prep(`UPDATE subscribers SET ${keys.map((k) => `${k} = @${k}`).join(', ')}, updated_at = @updated_at WHERE id = @id`).run({ ...patch, id, updated_at: now });
   }
 
   setMembership(m: RawMembership): void {
-    this.db
-      .prepare(
+    this
+      .prep(
         `INSERT INTO memberships (subscriber_id, list_id, status, since, left_by, left_via) VALUES (@subscriber_id, @list_id, @status, @since, @left_by, @left_via)
          ON CONFLICT (subscriber_id, list_id) DO UPDATE SET status = excluded.status, since = excluded.since, left_by = excluded.left_by, left_via = excluded.left_via`,
       )
@@ -407,42 +424,43 @@ export class MailerStore {
   }
 
   addTag(subscriberId: number, tagId: number): boolean {
-    return this.db.prepare('INSERT OR IGNORE INTO subscriber_tags (subscriber_id, tag_id) VALUES (?, ?)').run(subscriberId, tagId).changes > 0;
+    return this.prep('INSERT OR IGNORE INTO subscriber_tags (subscriber_id, tag_id) VALUES (?, ?)').run(subscriberId, tagId).changes > 0;
   }
 
   removeTag(subscriberId: number, tagId: number): boolean {
-    return this.db.prepare('DELETE FROM subscriber_tags WHERE subscriber_id = ? AND tag_id = ?').run(subscriberId, tagId).changes > 0;
+    return this.prep('DELETE FROM subscriber_tags WHERE subscriber_id = ? AND tag_id = ?').run(subscriberId, tagId).changes > 0;
   }
 
   logConsent(e: { subscriber_id: number; at: number; action: string; list_id: number | null; by: string; admin?: string | null; note?: string | null; ip?: string | null; via?: string | null }): void {
-    this.db
-      .prepare('INSERT INTO consent (subscriber_id, at, action, list_id, by, admin, note, ip, via) VALUES (@subscriber_id, @at, @action, @list_id, @by, @admin, @note, @ip, @via)')
+    this
+      .prep('INSERT INTO consent (subscriber_id, at, action, list_id, by, admin, note, ip, via) VALUES (@subscriber_id, @at, @action, @list_id, @by, @admin, @note, @ip, @via)')
       .run({ admin: null, note: null, ip: null, via: null, ...e });
   }
 
   logMessage(subscriberId: number, email: string, kind: string, subject: string, at: number): void {
-    this.db.prepare('INSERT INTO messages (subscriber_id, email, kind, subject, at) VALUES (?, ?, ?, ?, ?)').run(subscriberId, email, kind, subject, at);
+    this.prep('INSERT INTO messages (subscriber_id, email, kind, subject, at) VALUES (?, ?, ?, ?, ?)').run(subscriberId, email, kind, subject, at);
   }
 
   messages(limit = 100) {
-    return this.db.prepare('SELECT id, subscriber_id, email, kind, subject, at FROM messages ORDER BY id DESC LIMIT ?').all(limit) as { id: number; subscriber_id: number | null; email: string; kind: string; subject: string; at: number }[];
+    return this.prep('SELECT id, subscriber_id, email, kind, subject, at FROM messages ORDER BY id DESC LIMIT ?').all(limit) as { id: number; subscriber_id: number | null; email: string; kind: string; subject: string; at: number }[];
   }
 
   /** Status from the memberships: subscribed on any, else waiting on any, else off every list; bounced and complained stay. */
   refreshStatus(id: number, now: number): Status {
     const s = this.subscriber(id)!;
     if (s.status === 'bounced' || s.status === 'complained') return s.status;
-    const ms = this.memberships(id);
+    const c = this.prep("SELECT count(*) AS n, coalesce(sum(status = 'subscribed'), 0) AS sub, coalesce(sum(status = 'pending'), 0) AS pen, coalesce(sum(left_by = 'self'), 0) AS own FROM memberships WHERE subscriber_id = ?").get(id) as { n: number; sub: number; pen: number; own: number };
     let next: Status = s.status;
-    if (ms.some((m) => m.status === 'subscribed')) next = 'subscribed';
-    else if (ms.some((m) => m.status === 'pending')) next = 'pending';
-    else if (ms.length) next = 'unsubscribed';
+    if (c.sub > 0) next = 'subscribed';
+    else if (c.pen > 0) next = 'pending';
+    else if (c.n > 0) next = 'unsubscribed';
     if (next !== s.status) {
       const patch: Partial<RawSubscriber> = { status: next };
       if (next === 'unsubscribed') {
-        const last = [...ms].sort((a, b) => b.since - a.since)[0];
-        const self = ms.every((m) => m.left_by === 'self');
-        Object.assign(patch, { unsubscribed_at: now, left_by: self ? 'self' : 'site', left_via: self ? (last?.left_via ?? 'link') : 'site' });
+        // off every list by their own hand only when every list was left that way
+        const self = c.own === c.n;
+        const via = self ? ((this.prep('SELECT left_via FROM memberships WHERE subscriber_id = ? ORDER BY since DESC LIMIT 1').get(id) as { left_via: string | null } | undefined)?.left_via ?? 'link') : 'site';
+        Object.assign(patch, { unsubscribed_at: now, left_by: self ? 'self' : 'site', left_via: via });
       } else Object.assign(patch, { unsubscribed_at: null, left_by: null, left_via: null });
       this.updateSubscriber(id, patch, now);
     }
@@ -451,7 +469,7 @@ export class MailerStore {
 
   /** Removes a person and what hangs off them; what is counted is what an erasure reports. */
   removeSubscriber(s: RawSubscriber, erase: boolean): Record<string, number> {
-    const del = (sql: string, ...args: unknown[]) => this.db.prepare(sql).run(...args).changes;
+    const del = (sql: string, ...args: unknown[]) => this.prep(sql).run(...args).changes;
     const counts = {
       subscribers: 0,
       memberships: del('DELETE FROM memberships WHERE subscriber_id = ?', s.id),
@@ -464,7 +482,7 @@ export class MailerStore {
       events: erase ? del('DELETE FROM events WHERE subscriber_id = ? OR email_hash = ?', s.id, s.email_hash) : 0,
       messages: erase ? del('DELETE FROM messages WHERE subscriber_id = ? OR email = ?', s.id, s.email) : 0,
     };
-    if (!erase) this.db.prepare('UPDATE events SET subscriber_id = NULL WHERE subscriber_id = ?').run(s.id);
+    if (!erase) this.prep('UPDATE events SET subscriber_id = NULL WHERE subscriber_id = ?').run(s.id);
     counts.subscribers = del('DELETE FROM subscribers WHERE id = ?', s.id);
     return counts;
   }
@@ -472,20 +490,20 @@ export class MailerStore {
   // ---- suppressions
 
   suppression(hash: string): { id: number; hash: string; reason: string; note: string | null; email_masked: string | null; erased: number; created_at: number } | null {
-    return (this.db.prepare('SELECT * FROM suppressions WHERE hash = ?').get(hash) as ReturnType<MailerStore['suppression']> | undefined) ?? null;
+    return (this.prep('SELECT * FROM suppressions WHERE hash = ?').get(hash) as ReturnType<MailerStore['suppression']> | undefined) ?? null;
   }
 
   suppressions(reason: string | null, limit: number, offset: number) {
     const where = reason ? 'WHERE x.reason = @reason' : '';
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM suppressions x ${where}`).get(reason ? { reason } : {}) as { n: number }).n;
-    const rows = this.db
-      .prepare(`SELECT x.*, (SELECT s.id FROM subscribers s WHERE s.email_hash = x.hash) AS subscriber_id FROM suppressions x ${where} ORDER BY x.created_at DESC, x.id DESC LIMIT @limit OFFSET @offset`)
+    const total = (this.prep(`SELECT count(*) AS n FROM suppressions x ${where}`).get(reason ? { reason } : {}) as { n: number }).n;
+    const rows = this
+      .prep(`SELECT x.*, (SELECT s.id FROM subscribers s WHERE s.email_hash = x.hash) AS subscriber_id FROM suppressions x ${where} ORDER BY x.created_at DESC, x.id DESC LIMIT @limit OFFSET @offset`)
       .all({ ...(reason ? { reason } : {}), limit, offset }) as (NonNullable<ReturnType<MailerStore['suppression']>> & { subscriber_id: number | null })[];
     return { rows, total };
   }
 
   suppressionOut(hash: string) {
-    const row = this.db.prepare('SELECT x.*, (SELECT s.id FROM subscribers s WHERE s.email_hash = x.hash) AS subscriber_id FROM suppressions x WHERE x.hash = ?').get(hash) as
+    const row = this.prep('SELECT x.*, (SELECT s.id FROM subscribers s WHERE s.email_hash = x.hash) AS subscriber_id FROM suppressions x WHERE x.hash = ?').get(hash) as
       | (NonNullable<ReturnType<MailerStore['suppression']>> & { subscriber_id: number | null })
       | undefined;
     return row ? suppressionWire(row) : null;
@@ -494,50 +512,50 @@ export class MailerStore {
   addSuppression(email: string, reason: string, note: string | null, now: number): { created: boolean; hash: string } {
     const hash = emailHash(email);
     if (this.suppression(hash)) return { created: false, hash };
-    this.db.prepare('INSERT INTO suppressions (hash, reason, note, email_masked, erased, created_at) VALUES (?, ?, ?, ?, 0, ?)').run(hash, reason, note, maskEmail(email), now);
-    this.db.prepare('UPDATE subscribers SET suppressed = 1 WHERE email_hash = ?').run(hash);
+    this.prep('INSERT INTO suppressions (hash, reason, note, email_masked, erased, created_at) VALUES (?, ?, ?, ?, 0, ?)').run(hash, reason, note, maskEmail(email), now);
+    this.prep('UPDATE subscribers SET suppressed = 1 WHERE email_hash = ?').run(hash);
     return { created: true, hash };
   }
 
   removeSuppression(hash: string): boolean {
-    const gone = this.db.prepare('DELETE FROM suppressions WHERE hash = ?').run(hash).changes > 0;
-    if (gone) this.db.prepare('UPDATE subscribers SET suppressed = 0 WHERE email_hash = ?').run(hash);
+    const gone = this.prep('DELETE FROM suppressions WHERE hash = ?').run(hash).changes > 0;
+    if (gone) this.prep('UPDATE subscribers SET suppressed = 0 WHERE email_hash = ?').run(hash);
     return gone;
   }
 
   // ---- campaigns (the references the audience needs)
 
   campaigns(): RawCampaign[] {
-    return this.db.prepare('SELECT * FROM campaigns ORDER BY id').all() as RawCampaign[];
+    return this.prep('SELECT * FROM campaigns ORDER BY id').all() as RawCampaign[];
   }
 
   campaign(id: number): RawCampaign | null {
-    return (this.db.prepare('SELECT * FROM campaigns WHERE id = ?').get(id) as RawCampaign | undefined) ?? null;
+    return (this.prep('SELECT * FROM campaigns WHERE id = ?').get(id) as RawCampaign | undefined) ?? null;
   }
 
   campaignsUsingSegment(segmentId: number): RawCampaign[] {
-    return this.db.prepare("SELECT * FROM campaigns WHERE segment_id = ? AND status IN ('draft', 'scheduled') ORDER BY id").all(segmentId) as RawCampaign[];
+    return this.prep("SELECT * FROM campaigns WHERE segment_id = ? AND status IN ('draft', 'scheduled') ORDER BY id").all(segmentId) as RawCampaign[];
   }
 
   // ---- segments
 
   segments(): RawSegment[] {
-    return this.db.prepare('SELECT * FROM segments ORDER BY id').all() as RawSegment[];
+    return this.prep('SELECT * FROM segments ORDER BY id').all() as RawSegment[];
   }
 
   segment(id: number): RawSegment | null {
-    return (this.db.prepare('SELECT * FROM segments WHERE id = ?').get(id) as RawSegment | undefined) ?? null;
+    return (this.prep('SELECT * FROM segments WHERE id = ?').get(id) as RawSegment | undefined) ?? null;
   }
 
   // ---- imports
 
   imports(limit: number, offset: number): { rows: RawImport[]; total: number } {
-    const total = (this.db.prepare('SELECT count(*) AS n FROM imports').get() as { n: number }).n;
-    return { rows: this.db.prepare('SELECT * FROM imports ORDER BY id DESC LIMIT ? OFFSET ?').all(limit, offset) as RawImport[], total };
+    const total = (this.prep('SELECT count(*) AS n FROM imports').get() as { n: number }).n;
+    return { rows: this.prep('SELECT * FROM imports ORDER BY id DESC LIMIT ? OFFSET ?').all(limit, offset) as RawImport[], total };
   }
 
   import(id: number): RawImport | null {
-    return (this.db.prepare('SELECT * FROM imports WHERE id = ?').get(id) as RawImport | undefined) ?? null;
+    return (this.prep('SELECT * FROM imports WHERE id = ?').get(id) as RawImport | undefined) ?? null;
   }
 }
 

@@ -117,6 +117,7 @@ export class MailerWorld {
     db.exec('COMMIT');
     rmSync(this.uploadDir, { recursive: true, force: true });
     this.seeded = seedMailer(db, count, this.nowSec(), this.siteName);
+    this.store.forgetStatements();
     for (const seg of this.store.segments()) this.recount(seg.id);
     db.exec('VACUUM');
     return this.seeded;
@@ -163,10 +164,10 @@ export class MailerWorld {
       result = this.countDefinition(checked.group, seg.list_id, 0);
     } catch {
       // a field or id no longer there: the segment cannot be counted (its count stays unknown)
-      this.store.db.prepare('UPDATE segments SET count = NULL, left_out = NULL, counted_at = NULL WHERE id = ?').run(id);
+      this.store.prep('UPDATE segments SET count = NULL, left_out = NULL, counted_at = NULL WHERE id = ?').run(id);
       return;
     }
-    this.store.db.prepare('UPDATE segments SET count = ?, left_out = ?, counted_at = ? WHERE id = ?').run(result.count, result.left_out, this.nowSec(), id);
+    this.store.prep('UPDATE segments SET count = ?, left_out = ?, counted_at = ? WHERE id = ?').run(result.count, result.left_out, this.nowSec(), id);
   }
 
   // ---- the worker
@@ -179,7 +180,7 @@ export class MailerWorld {
   }
 
   private nextImport(): RawImport | null {
-    return (this.store.db.prepare("SELECT * FROM imports WHERE status IN ('running', 'queued') AND spool IS NOT NULL ORDER BY (status = 'running') DESC, id LIMIT 1").get() as RawImport | undefined) ?? null;
+    return (this.store.prep("SELECT * FROM imports WHERE status IN ('running', 'queued') AND spool IS NOT NULL ORDER BY (status = 'running') DESC, id LIMIT 1").get() as RawImport | undefined) ?? null;
   }
 
   private async importRows(max: number): Promise<number> {
