@@ -188,7 +188,9 @@ export function readDate(cell: string): number | null {
   if (!m) return null;
   const [, y, mo, d, h = '0', mi = '0', s = '0', zone] = m;
   let ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
-  if (Number.isNaN(ms)) return null;
+  // a day, month or time that does not exist (Date.UTC would roll it over) is not a date
+  const back = new Date(ms);
+  if (Number.isNaN(ms) || back.getUTCMonth() !== Number(mo) - 1 || back.getUTCDate() !== Number(d) || back.getUTCHours() !== Number(h) || back.getUTCMinutes() !== Number(mi)) return null;
   if (zone && /^[+-]/.test(zone)) {
     const z = /^([+-])(\d{2}):?(\d{2})$/.exec(zone)!;
     const offset = (Number(z[2]) * 60 + Number(z[3])) * 60_000;

@@ -255,7 +255,7 @@ export function groupSql(g: Group, nowSec: number, params: Record<string, unknow
       case 'language':
         if (c.op === 'is_set') return `(s.language IS NOT NULL AND s.language <> '')`;
         if (c.op === 'is_empty') return `(s.language IS NULL OR s.language = '')`;
-        if (c.op === 'is') return `lower(s.language) = ${param(v)}`;
+        if (c.op === 'is') return `lower(coalesce(s.language, '')) = ${param(v)}`;
         return `instr(lower(coalesce(s.language, '')), ${param(v)}) > 0`;
       case 'email_domain': {
         const sql = `substr(s.email, instr(s.email, '@') + 1) = ${param(String(v).replace(/^@/, ''))}`;
@@ -272,7 +272,8 @@ export function groupSql(g: Group, nowSec: number, params: Record<string, unknow
     }
     throw new Error(`unknown field ${c.field}`);
   };
-  const item = (i: Item): string => ('field' in i ? cond(i as Condition) : `(${groupSql(i as Group, nowSec, params)})`);
+  // never NULL (an unknown column value), so NOT and none mean what they say
+  const item = (i: Item): string => ('field' in i ? `coalesce((${cond(i as Condition)}), 0)` : `(${groupSql(i as Group, nowSec, params)})`);
   const parts: string[] = [];
   if (g.all?.length) parts.push(...g.all.map(item));
   if (g.any?.length) parts.push(`(${g.any.map(item).join(' OR ')})`);
