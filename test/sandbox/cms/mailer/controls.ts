@@ -54,6 +54,8 @@ export function registerMailerControls(router: Router, ctx: CmsContext): void {
     const body = await readBody(req);
     const n = body.subscribers;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 2_000_000) throw badControl('subscribers must be a whole number from 0 to 2,000,000.');
+    // not in the middle of the worker's slice of an import
+    await world.settled();
     json(res, 200, { data: world.reseed(n) });
   });
 
