@@ -1,12 +1,14 @@
 /**
- * `npm run sandbox -- [--flavor spec|real] [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--package-work-ms N] [--audit N] [--store-port N]`:
+ * `npm run sandbox -- [--flavor spec|real] [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--package-work-ms N] [--audit N] [--mailer N] [--store-port N]`:
  * the sandbox servers for people and scripts. Prints `CMS sandbox: http://127.0.0.1:PORT/api/v1` on
  * a line of its own (scripts wait for that line), then the demo credentials and the page count;
  * then `Store sandbox: http://127.0.0.1:PORT/api/v3` on a line of its own and the store's demo API
  * keys per plan; and runs until SIGINT/SIGTERM. The store always starts from fresh demo data.
  * `--flavor real` makes both behave as the real services do (the Grav API plugin, the Swagger
  * Petstore v3) where those differ from the documents; `spec` (the default) follows the documents.
- * `--audit N` turns the CMS's audit trail on and fills it with N generated events.
+ * `--audit N` turns the CMS's audit trail on and fills it with N generated events. `--mailer N` seeds
+ * the mailing plugin's audience with N people at start (the benchmarks' 500,000) instead of 20,000
+ * on the first mailer request.
  */
 import { resolve } from 'node:path';
 import { startCmsSandbox, type CmsSandbox } from './cms/server';
@@ -28,9 +30,11 @@ interface Args {
   packageWorkMs?: number;
   /** turn the audit trail on and fill it with this many generated events (the benchmarks' million) */
   audit?: number;
+  /** seed the mailer's audience with this many people at start (default: 20,000 on first use) */
+  mailer?: number;
 }
 
-const USAGE = 'Usage: npm run sandbox -- [--flavor spec|real] [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--package-work-ms N] [--audit N] [--store-port N]';
+const USAGE = 'Usage: npm run sandbox -- [--flavor spec|real] [--port N] [--data DIR] [--seed demo|empty] [--content demo|single|empty|N] [--package-work-ms N] [--audit N] [--mailer N] [--store-port N]';
 
 function parseArgs(argv: string[]): Args {
   const args: Args = { flavor: 'spec', seed: 'demo', content: 'demo' };
@@ -82,6 +86,12 @@ function parseArgs(argv: string[]): Args {
         const n = Number(value());
         if (!Number.isInteger(n) || n < 0 || n > 5_000_000) fail('--audit must be a whole number of events from 0 to 5000000.');
         args.audit = n;
+        break;
+      }
+      case '--mailer': {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 0 || n > 2_000_000) fail('--mailer must be a whole number of people from 0 to 2000000.');
+        args.mailer = n;
         break;
       }
       case '--help':
@@ -150,7 +160,16 @@ function describe(cms: CmsSandbox): string[] {
     `  dashboard: ${cms.url}/dashboard/{stats,popularity,notifications,feed}, POST ${cms.url}/dashboard/notifications/<id>/hide`,
     `  demo mode: ${cms.url}/demo/{status,baseline,reset}, every ${ops.demo.interval()} min once a baseline is captured; an account with access api.demo is a demo account`,
   );
-  lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys,user-list,events,content,pages/edit,packages,packages/release,packages/<slug>.zip,audit,audit/seed,audit/prune,webhooks,webhooks/settled,ops,ops/jobs,ops/views}`);
+  const mailerBase = `${cms.url}/${cms.flavor === 'real' ? 'mailroom' : 'mailer'}`;
+  const perm = cms.flavor === 'real' ? 'mailroom' : 'mailer';
+  const mk = cms.mailer.knobs;
+  lines.push(
+    `  mailer (audience; docs/mailer-audience.md): ${mailerBase}/{subscribers,subscribers/bulk,subscribers/export,subscribers/<id>,subscribers/<id>/{unsubscribe,resubscribe,confirm,export},imports,imports/preview,imports/<id>,lists,tags,segments,segments/vocabulary,segments/preview,segments/<id>/count,suppressions,suppressions/<sha256>,erase}`,
+    `    permissions ${perm}.view (reads), ${perm}.manage (writes and exports), ${perm}.send; api.super counts as all${cms.flavor === 'real' ? ' (real flavour: Grav\'s Mailroom, under /mailroom)' : ''}`,
+    `    ${cms.mailer.opened && cms.mailer.seeded ? `${cms.mailer.seeded.subscribers.toLocaleString('en')} people seeded in ${(cms.mailer.seeded.ms / 1000).toFixed(1)} s` : cms.mailer.opened ? `${cms.mailer.store.count({}).toLocaleString('en')} people kept from the data folder` : '20,000 people on 4 lists, 8 tags, 3 segments and suppressions of every reason, seeded on the first mailer request'}; imports run at ${mk.importRate || 'full'} rows/s of the sandbox's clock`,
+    `    knobs at ${cms.origin}/__sandbox/mailer (importRate, worker, workerEverySeconds, segmentRecountMinutes); /mailer/seed {subscribers}, /mailer/worker (run it now), /mailer/campaigns, /mailer/act (sign up, confirm, leave, bounce, complain), /mailer/messages`,
+  );
+  lines.push(`  test controls: ${cms.origin}/__sandbox/{faults,clock,settings,mail,accounts,api-keys,user-list,events,content,pages/edit,packages,packages/release,packages/<slug>.zip,audit,audit/seed,audit/prune,webhooks,webhooks/settled,ops,ops/jobs,ops/views,mailer,mailer/seed,mailer/worker,mailer/campaigns,mailer/act,mailer/messages}`);
   return lines;
 }
 
@@ -176,7 +195,18 @@ function describeStore(store: StoreSandbox): string[] {
 }
 
 const args = parseArgs(process.argv.slice(2));
-const cms = await startCmsSandbox({ flavor: args.flavor, port: args.port, dataDir: args.dataDir, seed: args.seed, content: args.content, packageWorkMs: args.packageWorkMs, ...(args.audit !== undefined ? { audit: { enabled: true }, auditSeed: args.audit } : {}) });
+const cms = await startCmsSandbox({
+  flavor: args.flavor,
+  port: args.port,
+  dataDir: args.dataDir,
+  seed: args.seed,
+  content: args.content,
+  packageWorkMs: args.packageWorkMs,
+  ...(args.audit !== undefined ? { audit: { enabled: true }, auditSeed: args.audit } : {}),
+  ...(args.mailer !== undefined ? { mailer: { subscribers: args.mailer } } : {}),
+});
+// a number asked for: seed now (a data folder that already holds an audience keeps it)
+if (args.mailer !== undefined) void cms.mailer.store;
 console.log(`CMS sandbox: ${cms.url}`);
 if (args.flavor === 'real') console.log('  flavour: real (behaves as the Grav API plugin does where it differs from the documents)');
 for (const line of describe(cms)) console.log(line);

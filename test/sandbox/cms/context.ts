@@ -11,6 +11,7 @@ import type { PageFiles } from './content/page-files';
 import type { Tokens } from './jwt';
 import type { Limits } from './limits';
 import type { Mailbox } from './mail';
+import type { MailerWorld } from './mailer/world';
 import type { PackageWorld } from './packages/world';
 import type { OpsWorld } from './ops/world';
 import type { SiteState } from './site/state';
@@ -93,4 +94,6 @@ export interface CmsContext {
   trail: { webhooks: Webhooks; audit: AuditTrail };
   /** the scheduler, dashboard and demo mode with their knobs (ops/) */
   ops: OpsWorld;
+  /** the mailing plugin's audience, opened and seeded on first use (mailer/) */
+  mailer: MailerWorld;
 }

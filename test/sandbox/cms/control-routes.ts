@@ -23,6 +23,8 @@
  *   GET|POST        /__sandbox/webhooks  {allowPrivate}; /webhooks/settled waits for deliveries (trail/controls.ts)
  *   GET|POST        /__sandbox/ops       the scheduler's and demo mode's knobs; /ops/jobs adds or changes
  *                                        a job; /ops/views adds page views (ops/controls.ts)
+ *   GET|POST        /__sandbox/mailer    the mailer's knobs; /mailer/seed, /mailer/worker, /mailer/campaigns,
+ *                                        /mailer/act, /mailer/messages (mailer/controls.ts)
  *
  * Bodies are `{data: …}`; a bad request is a 400 problem. The ETag `pages/edit` answers is the
  * one the sandbox's flavour sends for a plain read of the page.
@@ -40,6 +42,7 @@ import { loadPage } from './content/serialize';
 import { registerPackageControls } from './packages/controls';
 import { registerTrailControls } from './trail/controls';
 import { registerOpsControls } from './ops/controls';
+import { registerMailerControls } from './mailer/controls';
 
 export { CONTROL_PREFIX };
 
@@ -150,6 +153,7 @@ export function controlRouter(ctx: CmsContext, faults: Faults): Router {
   registerPackageControls(router, ctx);
   registerTrailControls(router, ctx);
   registerOpsControls(router, ctx);
+  registerMailerControls(router, ctx);
 
   return router;
 }

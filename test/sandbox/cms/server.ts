@@ -6,7 +6,8 @@
  * avatars, 2FA, API keys and the list's extension points (users/); the account, plugin, theme and
  * configuration blueprints, the configuration and the site media library (site/); what two demo
  * plugins add to the admin, the translations, system information and the cache (plugins-ui/);
- * outgoing webhooks that really deliver and the audit trail in SQLite (trail/). Routes live
+ * outgoing webhooks that really deliver and the audit trail in SQLite (trail/); the scheduler,
+ * dashboard and demo mode (ops/); the mailing plugin's audience (mailer/). Routes live
  * under the configurable prefix, default /api/v1; outside it the site answers HTML like a real CMS
  * (and serves page media under /user/pages/…, the media library under /user/media/…, avatars under
  * /user/accounts/avatars/…), except for the test-only control routes under /__sandbox (see
@@ -70,6 +71,8 @@ import { callerOf, demoRefusal } from './credentials';
 import { demoRefuses } from './ops/demo';
 import { registerOpsRoutes } from './ops/routes';
 import { OpsWorld, type OpsKnobs } from './ops/world';
+import { registerMailerRoutes } from './mailer/routes';
+import { MailerWorld, type MailerOptions } from './mailer/world';
 
 export interface CmsSandboxOptions {
   /** which service to imitate: the documents (`spec`, default) or the real Grav API plugin (`real`) */
@@ -154,6 +157,14 @@ export interface CmsSandboxOptions {
    * while running (`sandbox.ops.scheduler.knobs`, `sandbox.ops.demo.knobs`, `POST /__sandbox/ops`)
    */
   ops?: Partial<OpsKnobs>;
+  /**
+   * the mailing plugin's audience (mailer/; docs/mailer-audience.md): `subscribers` seeded on the
+   * first mailer request (default 20,000; the benchmarks' 500,000), and the knobs `importRate`
+   * (rows per second of the sandbox's clock, default 2000; 0 = as fast as it can), `worker` (false:
+   * imports refused), `workerEverySeconds` (60), `segmentRecountMinutes` (15); changeable while
+   * running (`sandbox.mailer.knobs`, `POST /__sandbox/mailer`)
+   */
+  mailer?: MailerOptions;
 }
 
 export interface CmsSandbox {
@@ -201,6 +212,12 @@ export interface CmsSandbox {
    * capture(), reset(), resets)
    */
   ops: OpsWorld;
+  /**
+   * the mailing plugin's audience: `mailer.knobs`, `mailer.store` (opens and seeds it), `mailer.audience`
+   * (the rules), `mailer.reseed(n)`, `await mailer.drain()` (the worker now: imports to the end),
+   * `mailer.opened`, `mailer.seeded` ({subscribers, ms} of the last seeding)
+   */
+  mailer: MailerWorld;
   /** the membership demo plugin's data (`memberships.get(username)`) */
   memberships: Memberships;
   /** the events fired so far: `events.list('onApiPageUpdated')`, `events.names()`, `events.clear()` */
@@ -245,8 +262,9 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     userList: { plugins: opts.userListPlugins ?? true, defaultFilter: 'billing', showAll: true },
     packages: new PackageWorld(dataDir, clock, settings, { ...opts.packages, ...(opts.packageWorkMs !== undefined ? { workMs: opts.packageWorkMs } : {}) }, { plugin: PLUGINS, theme: THEMES }),
     trail: { webhooks, audit: new AuditTrail({ flavor, clock, dataDir, accounts, content }, opts.audit) },
-  } satisfies Omit<CmsContext, 'ops'> as CmsContext;
+  } satisfies Omit<CmsContext, 'ops' | 'mailer'> as CmsContext;
   ctx.ops = new OpsWorld(ctx, opts.ops);
+  ctx.mailer = new MailerWorld(flavor, clock, dataDir, opts.mailer);
   // every recorded event reaches the webhooks and the audit trail
   ctx.events.listen((e) => webhooks.onEvent(e));
   ctx.events.listen((e) => ctx.trail.audit.onEvent(e));
@@ -285,6 +303,8 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
   registerAuditRoutes(api, ctx, ctx.trail.audit);
   // scheduler, dashboard and demo mode (document 2)
   registerOpsRoutes(api, ctx);
+  // the mailing plugin's audience (document 2; real: Grav's Mailroom under /mailroom)
+  registerMailerRoutes(api, ctx);
   const userPlugins = registerUserRoutes(api, ctx);
   const control = opts.control === false ? null : controlRouter(ctx, faults);
 
@@ -395,12 +415,15 @@ export async function startCmsSandbox(opts: CmsSandboxOptions = {}): Promise<Cms
     webhooks: ctx.trail.webhooks,
     audit: ctx.trail.audit,
     ops: ctx.ops,
+    mailer: ctx.mailer,
     memberships: userPlugins.memberships,
     requests,
     editPage: (edit) => editPage(ctx, edit),
     close: async () => {
       await server.close();
       await ctx.trail.webhooks.settled();
+      await ctx.mailer.settled();
+      ctx.mailer.close();
       ctx.trail.audit.store.close();
       folder.remove();
     },
