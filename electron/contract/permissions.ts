@@ -160,7 +160,9 @@ export function areaBlockedReason(grants: Grants, area: CmsArea): string | null 
   const need = AREA_PERMISSION[area];
   if (need === 'api.super') {
     if (grants && isAccount(grants) && isDemoAccount(grants)) return 'The audit trail is hidden from demo accounts.'; // AUDIT_WORDS.demo (contract/audit.ts)
-    return hasApiSuper(grants) ? null : 'Only an account with api.super may open this area; admin.super alone is not enough.';
+    if (hasApiSuper(grants)) return null;
+    // the site takes admin.super for super everywhere else; here it refuses it, so say so
+    return allowed(split(grants).access, 'admin.super') ? 'Only an account with api.super may open this area; admin.super alone is not enough.' : `This account lacks the ${need} permission.`;
   }
   return demoWriteBlocked(grants, need) ?? (can(grants, need) ? null : `This account lacks the ${need} permission.`);
 }
