@@ -59,8 +59,8 @@ const mappingJson = (m: ImportMapping): string => JSON.stringify(Object.fromEntr
 export function mailerImports(deps: ImportDeps) {
   const now = () => (deps.now ?? Date.now)();
   const pollMs = deps.pollMs ?? 1000;
-  /** Runs whose answer was lost, by site and file (path, size, time): when, to find what they queued. */
-  const lostRuns = new UncertainWrites<Record<string, never>>(deps.now);
+  /** Runs whose answer was lost, by site and file (path, size, time): the newest import before it, to find what it queued. */
+  const lostRuns = new UncertainWrites<{ newest: number }>(deps.now);
   /** Runs followed now, by site and import id. */
   const following = new Map<string, { siteId: string; stop: AbortController }>();
 
@@ -145,7 +145,7 @@ export function mailerImports(deps: ImportDeps) {
       if (earlier) {
         // the lost run may have been queued: its import is the answer, not a second upload
         const history = await deps.bases.on(siteId, (b) => cmsMailer.imports(deps.t(siteId), b, { page: 1, perPage: 20 })).catch(deps.said);
-        const made = history.items.find((i) => i.fileName === basename(file) && Date.parse(i.queuedAt ?? '') >= earlier.at - 60_000);
+        const made = history.items.find((i) => i.fileName === basename(file) && i.id > earlier.value.newest);
         lostRuns.forget(key);
         if (made) {
           deps.emit({ siteId, jobId, phase: phaseOf(made), sent: 0, total: 0, import: made });
@@ -160,6 +160,11 @@ export function mailerImports(deps: ImportDeps) {
       };
       if (input.tag !== undefined) fields.tag = input.tag;
       if (input.basis !== undefined) fields.basis = input.basis;
+      // the newest run there is now, so one a lost answer queued can be told apart later (not known: no such lookup)
+      const newest = await deps.bases.on(siteId, (b) => cmsMailer.imports(deps.t(siteId).derive({ networkRetries: false }), b, { page: 1, perPage: 1 })).then(
+        (r) => r.items[0]?.id ?? 0,
+        () => null,
+      );
       let made: MailerImport;
       try {
         const r = await deps
@@ -173,7 +178,7 @@ export function mailerImports(deps: ImportDeps) {
         made = cmsMailer.importOf(deps.t(siteId), r.data);
         lostRuns.forget(key);
       } catch (err) {
-        if (mayHaveArrived(err)) lostRuns.remember(key, {});
+        if (mayHaveArrived(err) && newest !== null) lostRuns.remember(key, { newest });
         throw err;
       }
       deps.emit({ siteId, jobId, phase: phaseOf(made), sent: 0, total: 0, import: made });

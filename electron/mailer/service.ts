@@ -600,17 +600,29 @@ export function mailerService(deps: MailerServiceDeps) {
       if (input.description !== undefined) body.description = input.description === '' ? null : input.description;
       if (input.listId !== undefined) body.list_id = input.listId;
       const key = `${siteId}\nsegment\n${input.name}\n${JSON.stringify(input.definition)}`;
-      const earlier = lost.get(key);
+      const same = (s: MailerSegment) => s.name === input.name && sameJson(s.definition, input.definition);
+      const earlier = lost.get(key)?.value as { before: number[] } | undefined;
       if (earlier) {
-        // the lost create may have made it: the same name and definition made since is that one
-        const found = (await reading(siteId, (b) => cmsMailer.segments(t(siteId), b))).find((s) => s.name === input.name && sameJson(s.definition, input.definition) && Date.parse(s.createdAt ?? '') >= earlier.at - 60_000);
+        // the lost create may have made it: one of that name and definition made since is that one
+        const found = (await reading(siteId, (b) => cmsMailer.segments(t(siteId), b))).find((s) => !earlier.before.includes(s.id) && same(s));
         lost.forget(key);
         if (found) {
           keepInList(siteId, SEGMENTS_KEY, found);
           return { segment: found };
         }
       }
-      const segment = await remembering(key, () => writing(siteId, 'No segment was made', (b, transport) => cmsMailer.createSegment(transport, b, body)));
+      // the segments there are now, so one a lost answer made can be told apart later (not known: no such lookup)
+      const before = await reading(siteId, (b) => cmsMailer.segments(once(siteId), b)).then(
+        (all) => all.map((s) => s.id),
+        () => null,
+      );
+      let segment: MailerSegment;
+      try {
+        segment = await writing(siteId, 'No segment was made', (b, transport) => cmsMailer.createSegment(transport, b, body));
+      } catch (err) {
+        if (mayHaveArrived(err) && before) lost.remember(key, { before });
+        throw err;
+      }
       keepInList(siteId, SEGMENTS_KEY, segment);
       return { segment };
     },

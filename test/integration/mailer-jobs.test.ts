@@ -92,7 +92,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     // stopped after the first batch: the rest is left alone
     const stopId = `bulk-stop-${flavor}`;
     const walking = fx.call('mailer.bulk', { siteId: siteId(), bulkId: stopId, action: 'add_tag', target: { kind: 'filter', filter: {} }, tag: 'stop-test' });
-    await until(() => eventsOf<BulkProgress>('mailer.bulkProgress').some((p) => p.bulkId === stopId), Boolean);
+    await until(async () => eventsOf<BulkProgress>('mailer.bulkProgress').some((p) => p.bulkId === stopId), Boolean);
     expect(await fx.call('mailer.cancelBulk', { bulkId: stopId })).toEqual({ cancelled: true });
     const stopped = await walking;
     expect(stopped.outcome).toBe('stopped');
@@ -131,7 +131,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     fx.cms.faults.set({ route: `GET /${real ? 'mailroom' : 'mailer'}/subscribers/export`, latencyMs: 1500 });
     const cut = join(out, `cut-${flavor}.csv`);
     const running = fx.call('mailer.exportTable', { siteId: siteId(), exportId: `table-${flavor}-2`, file: cut });
-    await until(() => eventsOf<MailerExportProgress>('mailer.exportProgress').some((p) => p.exportId === `table-${flavor}-2`), Boolean);
+    await until(async () => eventsOf<MailerExportProgress>('mailer.exportProgress').some((p) => p.exportId === `table-${flavor}-2`), Boolean);
     expect(await fx.call('mailer.cancelExport', { exportId: `table-${flavor}-2` })).toEqual({ cancelled: true });
     expect((await running).outcome).toBe('cancelled');
     fx.cms.faults.clear();
@@ -172,7 +172,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
       const run = await fx.call('mailer.importRun', { siteId: siteId(), jobId, file, mapping: preview.mapping, listId: list.id, asConfirmed: true, tag: 'From Octopus', basis: 'EmailOctopus signup form' });
       expect(run).toMatchObject({ earlier: false, import: { status: 'queued', fileName: `contacts-${flavor}.csv`, listId: list.id, tag: 'from-octopus', basis: 'EmailOctopus signup form', rowsTotal: 4 } });
       world().knobs.importRate = 0;
-      const last = await until(() => eventsOf<ImportProgress>('mailer.importProgress').filter((p) => p.jobId === jobId).at(-1), (p) => p?.phase === 'finished', 10_000, 20);
+      const last = await until(async () => eventsOf<ImportProgress>('mailer.importProgress').filter((p) => p.jobId === jobId).at(-1), (p) => p?.phase === 'finished', 10_000, 20);
       expect(last!.import).toMatchObject({ id: run.import.id, status: 'finished', rowsDone: 4, progress: 1, counts: { new: 1, unsubscribed: 1, invalid: 1, duplicates: 1 } });
       const phases = eventsOf<ImportProgress>('mailer.importProgress').filter((p) => p.jobId === jobId).map((p) => p.phase);
       expect(phases[0]).toBe('uploading');
