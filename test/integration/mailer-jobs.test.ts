@@ -196,4 +196,40 @@ describe.each(flavors)('%s flavour', (flavor) => {
       world().knobs.worker = true;
     }
   });
+
+  test('a write whose answer was lost is never sent twice: the same add, erasure or import again answers what the first did; a bulk action asks first', async () => {
+    const b = real ? 'mailroom' : 'mailer';
+    const newsletter = world().store.listByCode('newsletter')!;
+    const email = `lost-${flavor}@example.test`;
+    fx.cms.faults.set({ route: `POST /${b}/subscribers`, dropAfter: true, times: 1 });
+    expect((await fx.fails('mailer.add', { siteId: siteId(), email, listId: newsletter.id })).code).toMatch(/network|bad_response/);
+    const again = await fx.call('mailer.add', { siteId: siteId(), email, listId: newsletter.id });
+    expect(again).toMatchObject({ outcome: 'already_invited', earlier: true });
+    // one invitation, one confirmation email
+    expect(world().store.consentLog(again.subscriberId).filter((e: { action: string }) => e.action === 'invited')).toHaveLength(1);
+    // a third add is an add like any other
+    expect((await fx.call('mailer.add', { siteId: siteId(), email, listId: newsletter.id })).earlier).toBe(false);
+
+    fx.cms.faults.set({ route: `POST /${b}/erase`, dropAfter: true, times: 1 });
+    await fx.fails('mailer.erase', { siteId: siteId(), email });
+    expect(await fx.call('mailer.erase', { siteId: siteId(), email })).toMatchObject({ erased: false, earlier: true });
+
+    const ids = world().store.query({ status: 'subscribed' }, 3, 0).rows.map((r) => r.id);
+    const input = { siteId: siteId(), bulkId: `lost-bulk-${flavor}`, action: 'add_tag' as const, target: { kind: 'ids' as const, ids }, tag: 'lost-bulk' };
+    fx.cms.faults.set({ route: `POST /${b}/subscribers/bulk`, dropAfter: true, times: 1 });
+    await fx.fails('mailer.bulk', input);
+    const asked = await fx.fails('mailer.bulk', input);
+    expect(asked).toMatchObject({ code: 'conflict', message: expect.stringMatching(/may already have done part of this/) });
+    const went = await fx.call('mailer.bulk', { ...input, again: true });
+    expect(went).toMatchObject({ outcome: 'finished', processed: 3, skipped: { already_tagged: 3 } });
+
+    const file = join(out, `lost-${flavor}.csv`);
+    writeFileSync(file, `email\nlost-import-${flavor}@example.test\n`);
+    fx.cms.faults.set({ route: `POST /${b}/imports`, dropAfter: true, times: 1 });
+    await fx.fails('mailer.importRun', { siteId: siteId(), jobId: `lost-run-${flavor}`, file, mapping: { email: 'email' }, listId: null, asConfirmed: true });
+    const found = await fx.call('mailer.importRun', { siteId: siteId(), jobId: `lost-run-${flavor}`, file, mapping: { email: 'email' }, listId: null, asConfirmed: true });
+    expect(found.earlier).toBe(true);
+    expect(world().store.imports(1000, 0).rows.filter((i: { file_name: string }) => i.file_name === `lost-${flavor}.csv`)).toHaveLength(1);
+    fx.cms.faults.clear();
+  });
 });
