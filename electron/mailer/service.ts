@@ -244,8 +244,14 @@ export function mailerService(deps: MailerServiceDeps) {
       return { plugin, message: plugin ? null : MAILER_WORDS.none, offline: copy.state(siteId) };
     },
 
-    offline: (siteId: string) => copy.state(siteId),
-    setOffline: (siteId: string, keep: boolean) => copy.setKeep(siteId, keep),
+    offline(siteId: string): MailerOfflineState {
+      deps.sessions.get(siteId); // a CMS site of the list, or refused with the reason
+      return copy.state(siteId);
+    },
+    setOffline(siteId: string, keep: boolean): Promise<MailerOfflineState> {
+      deps.sessions.get(siteId);
+      return copy.setKeep(siteId, keep);
+    },
 
     // ── subscribers
 
