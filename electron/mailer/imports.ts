@@ -61,8 +61,8 @@ export function mailerImports(deps: ImportDeps) {
   const pollMs = deps.pollMs ?? 1000;
   /** Runs whose answer was lost, by site and file (path, size, time): the newest import before it, to find what it queued. */
   const lostRuns = new UncertainWrites<{ newest: number }>(deps.now);
-  /** Runs followed now, by site and import id. */
-  const following = new Map<string, { siteId: string; stop: AbortController }>();
+  /** Runs followed now, by site and import id, with the ids of the views following each. */
+  const following = new Map<string, { siteId: string; stop: AbortController; jobs: Set<string> }>();
 
   /** Sends the file in a multipart body, announcing the bytes sent. */
   async function upload(siteId: string, jobId: string, b: MailerBase, what: 'preview' | 'run', file: string, fields: Record<string, string>) {
@@ -80,12 +80,21 @@ export function mailerImports(deps: ImportDeps) {
     return cmsMailer.upload(deps.t(siteId), b, what, { ...body, onProgress: announce });
   }
 
-  /** Follows a run until it ends, announcing each change. */
+  /** Follows a run until it ends, announcing each change to every view following it (`jobId`: the view's). */
   function follow(siteId: string, jobId: string, first: MailerImport): void {
     const key = `${siteId}\n${first.id}`;
-    if (following.has(key) || DONE.has(first.status)) return;
+    const already = following.get(key);
+    if (already) {
+      already.jobs.add(jobId);
+      return;
+    }
+    if (DONE.has(first.status)) return;
     const stop = new AbortController();
-    following.set(key, { siteId, stop });
+    const jobs = new Set([jobId]);
+    following.set(key, { siteId, stop, jobs });
+    const tell = (phase: ImportProgress['phase'], run: MailerImport | null) => {
+      for (const job of jobs) deps.emit({ siteId, jobId: job, phase, sent: 0, total: 0, import: run });
+    };
     void (async () => {
       let seen = JSON.stringify(first);
       let misses = 0;
@@ -101,7 +110,7 @@ export function mailerImports(deps: ImportDeps) {
             if (stop.signal.aborted) return;
             // a run the site no longer has, or a site that stopped answering: said, and left
             if (++misses >= FOLLOW_MISSES || (isAppError(err) && err.code !== 'network' && err.code !== 'timeout' && err.code !== 'rate_limited')) {
-              deps.emit({ siteId, jobId, phase: 'lost', sent: 0, total: 0, import: null });
+              tell('lost', null);
               return;
             }
             continue;
@@ -109,7 +118,7 @@ export function mailerImports(deps: ImportDeps) {
           const text = JSON.stringify(run);
           if (text !== seen) {
             seen = text;
-            deps.emit({ siteId, jobId, phase: phaseOf(run), sent: 0, total: 0, import: run });
+            tell(phaseOf(run), run);
           }
           if (DONE.has(run.status)) return;
         }

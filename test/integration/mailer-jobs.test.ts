@@ -23,13 +23,28 @@ describe.each(flavors)('%s flavour', (flavor) => {
   const real = flavor === 'real';
   let fx: DemoHost;
   let out: string;
+  const asked: { title: string; name?: string }[] = [];
   const siteId = () => fx.site.id;
   const world = () => fx.cms.mailer;
   const eventsOf = <T>(name: string) => fx.events.filter((e) => e.name === name).map((e) => e.payload as T);
 
   beforeAll(async () => {
-    fx = await withHost({ sandbox: { flavor, ...UNHURRIED, mailer: { subscribers: 2500, importRate: 0 } }, host: { mailerPollMs: 50 } });
     out = mkdtempSync(join(tmpdir(), 'sitedesk-mailer-'));
+    fx = await withHost({
+      sandbox: { flavor, ...UNHURRIED, mailer: { subscribers: 2500, importRate: 0 } },
+      host: {
+        mailerPollMs: 50,
+        // the system's dialogs, as Electron's shell answers them
+        chooseSaveFile: async (o) => {
+          asked.push({ title: o.title, name: o.defaultName });
+          return join(out, o.defaultName);
+        },
+        chooseOpenFile: async (o) => {
+          asked.push({ title: o?.title ?? '' });
+          return null;
+        },
+      },
+    });
   });
   afterAll(async () => {
     await fx?.close();
@@ -231,5 +246,27 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(found.earlier).toBe(true);
     expect(world().store.imports(1000, 0).rows.filter((i: { file_name: string }) => i.file_name === `lost-${flavor}.csv`)).toHaveLength(1);
     fx.cms.faults.clear();
+  });
+
+  test('the system’s dialogs: an export’s file named for what it holds (a person by id, never the address), an import’s file asked for; a run followed again after a reload', async () => {
+    expect(await fx.call('mailer.chooseExportFile', { what: 'person', id: 42 })).toEqual({ file: join(out, 'subscriber-42-data.json'), confirmed: true });
+    expect(await fx.call('mailer.chooseExportFile', { what: 'table' })).toEqual({ file: join(out, 'subscribers.csv'), confirmed: true });
+    expect(await fx.call('mailer.chooseImportFile', {})).toEqual({ cancelled: true });
+    expect(asked.map((a) => a.title)).toEqual(['Export this person’s data', 'Export the subscribers', 'Choose a CSV file of subscribers']);
+
+    // a run under way taken up again by another view (its events under the id it gives)
+    const file = join(out, `follow-${flavor}.csv`);
+    writeFileSync(file, 'email\n' + Array.from({ length: 6 }, (_, i) => `follow-${i}-${flavor}@example.test`).join('\n') + '\n');
+    world().knobs.importRate = 1;
+    try {
+      const run = await fx.call('mailer.importRun', { siteId: siteId(), jobId: `follow-run-${flavor}`, file, mapping: { email: 'email' }, listId: null, asConfirmed: true });
+      const again = await fx.call('mailer.import', { siteId: siteId(), id: run.import.id, follow: `follow-view-${flavor}` });
+      expect(again.id).toBe(run.import.id);
+      world().knobs.importRate = 0;
+      const last = await until(async () => eventsOf<ImportProgress>('mailer.importProgress').filter((p) => p.jobId === `follow-view-${flavor}`).at(-1), (p) => p?.phase === 'finished', 10_000, 20);
+      expect(last!.import).toMatchObject({ id: run.import.id, rowsDone: 6, counts: { new: 6 } });
+    } finally {
+      world().knobs.importRate = 0;
+    }
   });
 });

@@ -331,6 +331,11 @@ describe.each(flavors)('%s flavour', (flavor) => {
     for (const s of [viewer, other, demo]) await fx.call('sites.remove', { id: s.id });
   });
 
+  test('browser mode has no system dialogs: the screen asks for a path', async () => {
+    expect(await fx.call('mailer.chooseExportFile', { what: 'table' })).toEqual({ unsupported: true });
+    expect(await fx.call('mailer.chooseImportFile', {})).toEqual({ unsupported: true });
+  });
+
   test('kept on this computer by default: counts, lists, tags, segments and the vocabulary — never a subscriber', async () => {
     const lists = await fx.call('mailer.lists', { siteId: siteId() });
     const tags = await fx.call('mailer.tags', { siteId: siteId() });

@@ -46,6 +46,19 @@ function where(f: SubscriberFilter): { sql: string; params: unknown[] } {
   return { sql: parts.join(' AND '), params };
 }
 
+/**
+ * A stored row read back; a row that does not parse (a damaged file) is left out rather than thrown:
+ * the parser's message would quote the text, an address with it, into whatever logs the error.
+ */
+function parsed<T>(text: string | null): T | null {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}
+
 export function mailerRepo(db: Db) {
   const upsert = db.prepare<[string, number, string, string, number]>(
     'INSERT INTO mailer_people (site_id, id, email_hash, row, gen) VALUES (?, ?, ?, ?, ?) ON CONFLICT (site_id, id) DO UPDATE SET email_hash = excluded.email_hash, row = excluded.row, gen = max(gen, excluded.gen)',
@@ -82,7 +95,8 @@ export function mailerRepo(db: Db) {
 
     get(siteId: string, id: number): { row: SubscriberRow; detail: Subscriber | null } | null {
       const r = getOne.get(siteId, id);
-      return r ? { row: JSON.parse(r.row) as SubscriberRow, detail: r.detail ? (JSON.parse(r.detail) as Subscriber) : null } : null;
+      const row = r ? parsed<SubscriberRow>(r.row) : null;
+      return r && row ? { row, detail: parsed<Subscriber>(r.detail) } : null;
     },
 
     remove(siteId: string, id: number): number {
@@ -126,7 +140,7 @@ export function mailerRepo(db: Db) {
           listCounts.total += s.n;
         }
       }
-      return { items: rows.map((r) => JSON.parse(r.row) as SubscriberRow), total, statusCounts, listCounts };
+      return { items: rows.map((r) => parsed<SubscriberRow>(r.row)).filter((r): r is SubscriberRow => r !== null), total, statusCounts, listCounts };
     },
 
     /** Writes the WAL back into the file and empties it, so removed people are overwritten there too (secure_delete covers the file's pages). */
