@@ -53,7 +53,8 @@ export const MAILER_WORDS = {
   none: 'This site has no mailing plugin: neither /mailer nor /mailroom answers on its API.',
   demo: 'Demo accounts cannot change the mailing audience on this site (demo mode).',
   demoReal: 'This site’s mailing plugin (Mailroom) refuses demo accounts altogether: its permissions are not read permissions, which is all demo mode lets through.',
-  needsSite: 'The site is not answering, and subscribers are kept on this computer only when you turn on the offline copy for this site.',
+  needsSite: 'Subscribers are kept on this computer only where you turn on the offline copy for the site.',
+  notFilled: 'The offline copy of this site’s subscribers is not filled yet: it fills once the site answers.',
   notKept: 'This person is not in the offline copy.',
 } as const;
 

@@ -173,7 +173,10 @@ export function mailerService(deps: MailerServiceDeps) {
   };
 
   /** The site not answering, said with what this computer keeps of it. */
-  const needsSite = (err: AppError): AppError => new AppError({ ...err.info, message: `${err.message.replace(/\.$/, '')}. ${MAILER_WORDS.needsSite}` }, { cause: err });
+  const needsSite = (siteId: string, err: AppError): AppError => {
+    const why = copy.has(siteId) ? MAILER_WORDS.notKept : copy.keeps(siteId) ? MAILER_WORDS.notFilled : MAILER_WORDS.needsSite;
+    return new AppError({ ...err.info, message: `${err.message.replace(/\.$/, '')}. ${why}` }, { cause: err });
+  };
 
   // the lost-write memory: keyed by site, the write, and the address's hash (never the address)
   const lost = new UncertainWrites<Record<string, unknown>>(deps.now);
@@ -267,7 +270,7 @@ export function mailerService(deps: MailerServiceDeps) {
       } catch (err) {
         if (!unreachable(err)) throw err;
         if (copy.has(siteId)) return fromCopy(siteId, filter, page, perPage);
-        throw needsSite(err);
+        throw needsSite(siteId, err);
       }
     },
 
@@ -315,7 +318,7 @@ export function mailerService(deps: MailerServiceDeps) {
         if (!unreachable(err)) throw err;
         const k = kept();
         if (k) return k;
-        throw needsSite(err);
+        throw needsSite(siteId, err);
       }
     },
 

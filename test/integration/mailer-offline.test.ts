@@ -122,7 +122,9 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(bytes).not.toContain(b!.email);
     expect(bytes).toContain(c!.email);
     await away(async () => {
-      expect((await fx.fails('mailer.subscriber', { siteId: siteId(), id: a!.id })).code).toMatch(/network|timeout/);
+      const gone = await fx.fails('mailer.subscriber', { siteId: siteId(), id: a!.id });
+      expect(gone.code).toMatch(/network|timeout/);
+      expect(gone.message).toMatch(/not in the offline copy/);
       expect((await fx.call('mailer.subscribers', { siteId: siteId(), filter: { q: b!.email }, perPage: 5 })).total).toBe(0);
     });
 
