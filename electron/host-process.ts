@@ -66,13 +66,13 @@ export function runHostProcess(options: HostProcessOptions = {}): void {
       port0.postMessage({ type: 'chooseSaveFile', id, title: o.title, defaultName: o.defaultName, filterName, extensions: [o.format] } satisfies FromHost);
     });
 
-  // The system's open-file dialog likewise (an audit export to import), answered by `openFileChosen`.
+  // The system's open-file dialog likewise (an audit export to import, a mailer CSV), answered by `openFileChosen`.
   const fileAsks = new Map<number, (file: string | null) => void>();
-  const chooseOpenFile = () =>
+  const chooseOpenFile = (o: { title?: string } = {}) =>
     new Promise<string | null>((resolve) => {
       const id = nextAsk++;
       fileAsks.set(id, resolve);
-      port0.postMessage({ type: 'chooseOpenFile', id, title: 'Choose an audit trail export (CSV or JSON)' } satisfies FromHost);
+      port0.postMessage({ type: 'chooseOpenFile', id, title: o.title ?? 'Choose an audit trail export (CSV or JSON)' } satisfies FromHost);
     });
 
   // Same switches as browser mode (electron/web/cli.ts), so tests never touch the real keychain.

@@ -98,6 +98,8 @@ export function errorFromResponse(res: HttpResponse, host: string, rules: Server
     fields = found && Object.fromEntries(Object.entries(found).map(([k, m]) => [k, rules.scrub(m)]));
   }
   const demo = status === 403 && isPlainObject(body) && body.code === DEMO_REFUSAL;
+  // the problem's own word for it (`suppressed`, `note_required`): a short identifier, never text to show
+  const reason = isPlainObject(body) && typeof body.code === 'string' && /^[a-z][a-z0-9_.-]{0,63}$/i.test(body.code) ? body.code : undefined;
   if (demo) message = `This is a demo account: ${host} lets it read but refuses this change${message ? ` (it says: ${message.replace(/\.$/, '')})` : ''}.`;
   if (status >= 500) message = `${host} had a problem (HTTP ${status})${message ? `: ${message}` : '.'}`;
   // the site's own words ("Rate limit exceeded") do not say which site: the person may have several
@@ -112,6 +114,7 @@ export function errorFromResponse(res: HttpResponse, host: string, rules: Server
     ...(fields ? { fields } : {}),
     ...(retryAfter !== undefined ? { retryAfter } : {}),
     ...(demo ? { detail: DEMO_REFUSAL } : {}),
+    ...(reason ? { reason } : {}),
   });
 }
 

@@ -11,8 +11,11 @@ export interface HttpRequest {
   url: string;
   method?: string;
   headers?: Record<string, string>;
-  /** A string, or bytes (uploads); bytes with `onProgress` tell how much has been sent (see ProgressBlob). */
-  body?: string | Uint8Array;
+  /**
+   * A string, or bytes (uploads), or a Blob (an upload read from disk as it goes: a file-backed
+   * Blob, never held whole); bytes or a Blob with `onProgress` tell how much has been sent (see ProgressBlob).
+   */
+  body?: string | Uint8Array | Blob;
   onProgress?: (sent: number, total: number) => void;
   timeoutMs?: number;
   /** What kind of answer is due, for its size cap (REPLY_LIMITS). Default 'json'. */
@@ -116,6 +119,44 @@ class ProgressBlob extends Blob {
   }
 }
 
+/**
+ * A Blob of known size (a file read from disk as it is sent: `fs.openAsBlob`, joined with the
+ * multipart's head and tail) that tells how much of it has been taken, like ProgressBlob: its
+ * pieces are counted as the body's reader takes them, never gathered.
+ */
+class ProgressStreamBlob extends Blob {
+  readonly #source: Blob;
+  readonly #onProgress: (sent: number, total: number) => void;
+
+  constructor(source: Blob, onProgress: (sent: number, total: number) => void) {
+    super([source]);
+    this.#source = source;
+    this.#onProgress = onProgress;
+  }
+
+  override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+    const reader = this.#source.stream().getReader();
+    const total = this.#source.size;
+    const onProgress = this.#onProgress;
+    let sent = 0;
+    return new ReadableStream({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          return;
+        }
+        sent += value.byteLength;
+        controller.enqueue(value);
+        onProgress(sent, total);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    });
+  }
+}
+
 export interface HttpResponse {
   status: number;
   headers: Headers;
@@ -201,7 +242,7 @@ export async function send(fetchImpl: FetchLike, req: HttpRequest): Promise<Http
       headers: { Accept: 'application/json', ...req.headers },
       ...(req.body !== undefined
         ? typeof req.body !== 'string' && req.onProgress
-          ? { body: new ProgressBlob(req.body, req.onProgress) }
+          ? { body: req.body instanceof Blob ? new ProgressStreamBlob(req.body, req.onProgress) : new ProgressBlob(req.body, req.onProgress) }
           : { body: req.body as NonNullable<RequestInit['body']> }
         : {}),
       redirect: 'manual', // a redirect is reported, never followed blindly with credentials attached

@@ -31,8 +31,8 @@ export interface CallOptions {
   /** Arrays repeat the parameter (`filter[]=a&filter[]=b`). */
   query?: Record<string, string | number | boolean | readonly string[] | undefined>;
   body?: unknown;
-  /** A body that is not JSON (multipart uploads): sent as is, with its content type. */
-  raw?: { bytes: Uint8Array; contentType: string; onProgress?: (sent: number, total: number) => void };
+  /** A body that is not JSON (multipart uploads): sent as is, with its content type; a Blob is read as it is sent (a file from disk). */
+  raw?: { bytes: Uint8Array | Blob; contentType: string; onProgress?: (sent: number, total: number) => void };
   /** false for the public auth routes. Default true. */
   auth?: boolean;
   ifNoneMatch?: string;

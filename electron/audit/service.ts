@@ -15,9 +15,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants as fsc } from 'node:fs';
-import { link, lstat, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join } from 'node:path';
+import { open, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { AppError, isAppError } from '../base/app-error';
+import { checkTarget, fileError, settle } from '../base/save-file';
 import { cmsAudit, type RawEventsPage } from '../api/cms/audit';
 import { isDemoRefusal } from '../api/errors';
 import type { AuditEventsPage, AuditExportFormat, AuditExportOutcome, AuditExportProgress, AuditFacets, AuditFilter, AuditStatus, SaveFileChoice } from '../contract';
@@ -207,45 +208,6 @@ export function auditService(deps: AuditServiceDeps) {
       for (const stop of running.values()) stop.abort();
     },
   };
-}
-
-/**
- * The file the person named, checked: an absolute path, in a folder that exists, not a folder
- * itself, and not a file already there unless `overwrite`.
- */
-async function checkTarget(path: string, overwrite: boolean): Promise<string> {
-  const refuse = (message: string, code: 'invalid_input' | 'conflict' = 'invalid_input') => new AppError({ code, message, fields: { file: message } });
-  if (!isAbsolute(path)) throw refuse('Enter a full path, starting at the top of the disk (for example /home/me/audit-log.csv).');
-  const folder = dirname(path);
-  const parent = await stat(folder).catch(() => null);
-  if (!parent) throw refuse('That folder does not exist.');
-  if (!parent.isDirectory()) throw refuse('That path’s folder is not a folder.');
-  const there = await lstat(path).catch(() => null);
-  if (there?.isDirectory()) throw refuse('That is a folder: add a file name.');
-  if (there && !overwrite) throw refuse('A file of that name is there already.', 'conflict');
-  if (there && !there.isFile()) throw refuse('Something other than a file has that name.');
-  return path;
-}
-
-/** The finished temporary file takes the chosen name: replacing only when asked, else never over a file that appeared meanwhile. */
-async function settle(temp: string, file: string, overwrite: boolean): Promise<void> {
-  try {
-    if (overwrite) await rename(temp, file);
-    else await link(temp, file); // fails when the name was taken meanwhile; the finally removes the temporary name
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new AppError({ code: 'conflict', message: 'A file of that name appeared while the export ran; nothing was written over it. Export again to replace it or choose another name.', fields: { file: 'A file of that name is there already.' } });
-    }
-    throw fileError(err, file, 'could not be saved');
-  }
-}
-
-function fileError(err: unknown, file: string, what: string): AppError {
-  if (isAppError(err)) return err;
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOSPC') return new AppError({ code: 'disk_full', message: `The disk holding ${basename(file)} is full: the export ${what}. The unfinished file was removed.` }, { cause: err });
-  const why = code === 'EACCES' || code === 'EPERM' ? 'Sitedesk may not write in that folder' : code === 'EROFS' ? 'that disk is read-only' : (code ?? 'an error');
-  return new AppError({ code: 'invalid_input', message: `The file ${basename(file)} ${what}: ${why}.`, fields: { file: `It ${what}: ${why}.` }, ...(code ? { detail: code } : {}) }, { cause: err });
 }
 
 export type AuditService = ReturnType<typeof auditService>;

@@ -25,6 +25,12 @@ export interface ErrorInfo {
   message: string;
   status?: number;
   detail?: string;
+  /**
+   * The site's own word for what refused it, when its problem names one (`code` of a problem
+   * details body: `suppressed`, `note_required`, `segment_in_use`), for a screen to branch on; the
+   * words are `message`.
+   */
+  reason?: string;
   /** Seconds to wait before trying again (429). */
   retryAfter?: number;
   /** Field name (dotted path for nested input) → message, shown next to that field. */

@@ -33,6 +33,7 @@ import { demoChannels, demoEvents } from './demo';
 import { webhooksChannels, webhooksEvents } from './webhooks';
 import { auditChannels, auditEvents } from './audit';
 import { auditCopyChannels, auditCopyEvents } from './audit-copy';
+import { mailerChannels, mailerEvents } from './mailer';
 
 export * from './errors';
 export * from './app';
@@ -68,6 +69,11 @@ export * from './webhooks';
 export * from './audit-event';
 export * from './audit';
 export * from './audit-copy';
+export * from './mailer-common';
+export * from './mailer-subscribers';
+export * from './mailer-imports';
+export * from './mailer-segments';
+export * from './mailer';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */
@@ -99,6 +105,7 @@ export const channels = {
   ...webhooksChannels,
   ...auditChannels,
   ...auditCopyChannels,
+  ...mailerChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -130,6 +137,7 @@ export const events = {
   ...webhooksEvents,
   ...auditEvents,
   ...auditCopyEvents,
+  ...mailerEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

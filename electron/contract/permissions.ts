@@ -6,6 +6,7 @@
  * (`{api: {pages: {read: true}}}`); every check here reads both, and a mix of the two.
  */
 import type { AccessMap, Me } from './auth';
+import { MAILER_BASES, type MailerBase } from './mailer-common';
 
 /** What the checks read: the account as /me described it (best: it says whether it is a demo account), or only its access map. */
 export type Grants = (Pick<Me, 'access' | 'superAdmin'> & Partial<Pick<Me, 'demoMode'>>) | AccessMap | null | undefined;
@@ -86,8 +87,13 @@ const DEMO_WRITE_FAMILIES = ['api.pages.', 'api.media.'];
 /** A write to a plugin's own route (a plugin page's save, a menubar action): no permission the app can name. */
 export const PLUGIN_ROUTE_WRITE = 'plugin.route';
 
-/** A check that only reads: `.read` permissions and the API's entry (`api.access`, which the areas open by). */
-const readsOnly = (permission: string) => permission.endsWith('.read') || permission === 'api.access';
+/**
+ * A check that only reads: `.read` permissions, the API's entry (`api.access`, which the areas open
+ * by), and document 2's `mailer.view` (its demo mode lets a demo account read the audience). Grav's
+ * Mailroom calls the same permission `mailroom.view`, which the real plugin's demo lock refuses:
+ * it lets through only permissions ending in `.read`.
+ */
+const readsOnly = (permission: string) => permission.endsWith('.read') || permission === 'api.access' || permission === 'mailer.view';
 
 const DEMO_WORDS: Record<string, string> = {
   'api.pages.write': 'change pages',
@@ -101,6 +107,9 @@ const DEMO_WORDS: Record<string, string> = {
   'api.super': 'use the super user’s tools',
   'admin.super': 'use the super user’s tools',
   [PLUGIN_ROUTE_WRITE]: 'run a plugin’s actions',
+  'mailer.manage': 'change the mailing audience',
+  'mailroom.manage': 'change the mailing audience',
+  'mailroom.view': 'use the mailing plugin (Mailroom lets demo accounts read nothing but permissions ending in .read)',
 };
 
 /**
@@ -141,8 +150,41 @@ export const AREA_PERMISSION: Record<CmsArea, string> = {
   // writes need api.webhooks.write (document 2 and the real WebhookController alike)
   webhooks: 'api.webhooks.read',
   audit: 'api.super',
-  mailer: 'api.config.read',
+  // the mailing plugin's own: `mailer.view` (document 2) or `mailroom.view` (Grav's Mailroom); the
+  // gate reads either spelling (mailerBlockedReason), since which one a site uses is known only
+  // once the Host has asked it (`mailer.site`)
+  mailer: 'mailer.view',
 };
+
+/** The mailing plugin's permission levels: `view` reads the audience, `manage` changes it (and exports it: a copy of personal data leaving the site). */
+export type MailerLevel = 'view' | 'manage';
+
+/** The permission of `level` in a site's spelling: `mailer.manage`, `mailroom.view`. */
+export const mailerPermission = (prefix: MailerBase, level: MailerLevel): string => `${prefix}.${level}`;
+
+/**
+ * Why this account may not read (`view`) or change (`manage`) a site's mailing audience, or null
+ * when it may. `prefix`: the site's spelling once known (`MailerPlugin.permissionPrefix`); without
+ * it, either spelling grants. `api.super` (and the account's `super_admin`) counts as all, as the
+ * plugin has it; the demo rule comes first, as everywhere (a demo account may read document 2's
+ * audience, and nothing of Mailroom's).
+ */
+export function mailerBlockedReason(grants: Grants, level: MailerLevel, prefix?: MailerBase | null): string | null {
+  const { access } = split(grants);
+  if (!isSuper(grants) && !allowed(access, 'api.access')) return 'This account may not use the API (it lacks api.access).';
+  const prefixes: readonly MailerBase[] = prefix ? [prefix] : MAILER_BASES;
+  let demo: string | null = null;
+  for (const p of prefixes) {
+    const permission = mailerPermission(p, level);
+    const refused = demoWriteBlocked(grants, permission);
+    if (refused) {
+      demo ??= refused;
+      continue;
+    }
+    if (hasApiSuper(grants) || allowed(access, permission)) return null;
+  }
+  return demo ?? `This account lacks the ${prefixes.map((p) => mailerPermission(p, level)).join(' or ')} permission.`;
+}
 
 /**
  * `api.super` itself, as the site checks it for its super-only reads (the audit trail): the
@@ -157,6 +199,7 @@ export function hasApiSuper(grants: Grants): boolean {
 /** Why an area is closed to this account, or null when it is open. */
 export function areaBlockedReason(grants: Grants, area: CmsArea): string | null {
   if (!isSuper(grants) && !allowed(split(grants).access, 'api.access')) return 'This account may not use the API (it lacks api.access).';
+  if (area === 'mailer') return mailerBlockedReason(grants, 'view');
   const need = AREA_PERMISSION[area];
   if (need === 'api.super') {
     if (grants && isAccount(grants) && isDemoAccount(grants)) return 'The audit trail is hidden from demo accounts.'; // AUDIT_WORDS.demo (contract/audit.ts)

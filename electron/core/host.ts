@@ -37,6 +37,7 @@ import { demoService, type DemoService } from '../demo/service';
 import { webhooksService, type WebhooksService } from '../webhooks/service';
 import { auditService, type AuditService } from '../audit/service';
 import { auditCopyService, type AuditCopyService } from '../audit-copy/service';
+import { mailerService, type MailerService } from '../mailer/service';
 import { syncService, type SyncService } from '../sync/service';
 import { mirrorService, type MirrorService } from '../mirror/service';
 import { searchService, type SearchService } from '../search/service';
@@ -67,6 +68,7 @@ import { demoHandlers } from '../demo/handlers';
 import { webhooksHandlers } from '../webhooks/handlers';
 import { auditHandlers } from '../audit/handlers';
 import { auditCopyHandlers } from '../audit-copy/handlers';
+import { mailerHandlers } from '../mailer/handlers';
 import { syncHandlers } from '../sync/handlers';
 import { mirrorHandlers } from '../mirror/handlers';
 import { searchHandlers } from '../search/handlers';
@@ -91,8 +93,10 @@ export interface HostOptions {
   chooseFolder?: () => Promise<string | null>;
   /** The system's save dialog (Electron's shell), for an audit export; browser mode asks for a path. */
   chooseSaveFile?: (o: { title: string; defaultName: string; format: 'csv' | 'json' }) => Promise<string | null>;
-  /** The system's open-file dialog (Electron's shell), for importing an audit export; browser mode asks for a path. */
-  chooseOpenFile?: () => Promise<string | null>;
+  /** The system's open-file dialog (Electron's shell), for importing an audit export or a mailer CSV; browser mode asks for a path. */
+  chooseOpenFile?: (o?: { title?: string }) => Promise<string | null>;
+  /** How often an import the Host follows is read (default 1 s; tests shorten it). */
+  mailerPollMs?: number;
   /** How often free space is looked at while the disk is full (default 2 s; tests shorten it). */
   spacePollMs?: number;
   /** Waits between retries of a site's idempotent calls (default 250 ms, then 1 s; tests shorten them). */
@@ -140,6 +144,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let webhooks: WebhooksService | undefined;
   let audit: AuditService | undefined;
   let auditCopy: AuditCopyService | undefined;
+  let mailer: MailerService | undefined;
   let sync: SyncService | undefined;
   let mirror: MirrorService | undefined;
   let search: SearchService | undefined;
@@ -228,6 +233,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   function stopServices(): Promise<void> {
     packages?.close();
     audit?.close();
+    void mailer?.close();
     offline?.close();
     offline = undefined;
     integrity?.cancel();
@@ -275,6 +281,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         packages?.dropSite(id);
         void mirror?.dropped(id);
         auditCopy?.dropped(id);
+        mailer?.dropped(id);
         offline?.connectivity.forget(id);
       },
     });
@@ -307,6 +314,21 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       emitJob: (job) => emit('auditCopy.job', job),
       emitCopies: (list) => emit('auditCopy.changed', list),
       ...(opts.chooseOpenFile ? { chooseOpenFile: opts.chooseOpenFile } : {}),
+    });
+    mailer = mailerService({
+      ...calls,
+      siteCache: r.siteCache,
+      repo: r.mailer,
+      emit: {
+        offline: (st) => emit('mailer.offlineChanged', st),
+        exportProgress: (p) => emit('mailer.exportProgress', p),
+        bulkProgress: (p) => emit('mailer.bulkProgress', p),
+        importProgress: (p) => emit('mailer.importProgress', p),
+      },
+      ...(opts.chooseSaveFile ? { chooseSaveFile: opts.chooseSaveFile } : {}),
+      ...(opts.chooseOpenFile ? { chooseOpenFile: opts.chooseOpenFile } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.mailerPollMs ? { importPollMs: opts.mailerPollMs } : {}),
     });
     packages = packagesService({ ...calls, siteCache: r.siteCache, siteName: (id) => r.sites.get(id)?.name, emit: (job) => emit('packages.job', job), ...(opts.now ? { now: opts.now } : {}) });
     const pk = packages;
@@ -428,6 +450,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...webhooksHandlers(() => need(webhooks)),
     ...auditHandlers(() => need(audit)),
     ...auditCopyHandlers(() => need(auditCopy)),
+    ...mailerHandlers(() => need(mailer)),
     ...syncHandlers(() => need(sync)),
     ...mirrorHandlers(() => need(mirror)),
     ...searchHandlers(() => need(search)),

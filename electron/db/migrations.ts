@@ -480,6 +480,28 @@ export const migrations: Migration[] = [
       CREATE INDEX audit_tally_hour ON audit_tally (hour);
     `,
   },
+  {
+    version: 13,
+    name: 'the offline copy of a mailing audience',
+    sql: `
+      -- the offline copy of a site's mailing audience (mailer/offline-copy.ts): only where the person
+      -- turned it on for that site (the choice is in site_cache, 'mailer:keep'). One row per person
+      -- as the table last read them (row: the contract's SubscriberRow), their page when it was
+      -- opened (detail), the SHA-256 of their address (an erasure finds them by it), and the fill
+      -- that last saw them (gen: a full fill removes the rows it did not see). Personal data: the
+      -- database runs with secure_delete, and turning the copy off removes the rows at once.
+      CREATE TABLE mailer_people (
+        site_id     TEXT NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
+        id          INTEGER NOT NULL,
+        email_hash  TEXT NOT NULL,
+        row         TEXT NOT NULL,
+        detail      TEXT,
+        gen         INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (site_id, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX mailer_people_hash ON mailer_people (site_id, email_hash);
+    `,
+  },
 ];
 
 export const LATEST_VERSION = migrations.reduce((max, m) => Math.max(max, m.version), 0);

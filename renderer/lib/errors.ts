@@ -9,6 +9,8 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number | undefined;
   readonly detail: string | undefined;
+  /** The site's own word for a refusal (`suppressed`, `segment_in_use`), when it named one. */
+  readonly reason: string | undefined;
   /** Seconds to wait before trying again (rate limits). */
   readonly retryAfter: number | undefined;
   /** Field name → message, to show next to that field. */
@@ -19,6 +21,7 @@ export class AppError extends Error {
     this.code = info.code;
     this.status = info.status;
     this.detail = info.detail;
+    this.reason = info.reason;
     this.retryAfter = info.retryAfter;
     this.fields = info.fields;
   }
@@ -36,6 +39,7 @@ export class AppError extends Error {
     const info: ErrorInfo = { code: this.code, message: this.message };
     if (this.status !== undefined) info.status = this.status;
     if (this.detail !== undefined) info.detail = this.detail;
+    if (this.reason !== undefined) info.reason = this.reason;
     if (this.retryAfter !== undefined) info.retryAfter = this.retryAfter;
     if (this.fields !== undefined) info.fields = this.fields;
     return info;

@@ -11,6 +11,8 @@
  *   call again as a person would), the sandbox's own state shows the write applied exactly once.
  * A site write without a row fails the test; the matrix is printed with its counts.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ChannelName, ErrorInfo, PackageJob, Page, Site } from '../../electron/contract';
 import { baseRepository } from '../sandbox/cms/packages/catalog';
@@ -23,6 +25,7 @@ import { adminApi } from '../support/host-calls';
 import { cmsPages } from '../../electron/api/cms/pages';
 import { solidPng } from '../sandbox/cms/content/seed-content';
 import { totp } from '../sandbox/cms/totp';
+import { suppressionHash } from '../../electron/common/email-hash';
 
 type Answer = { ok: true; value: any } | { ok: false; error: ErrorInfo };
 
@@ -830,6 +833,201 @@ Object.assign(ROWS, {
     },
   },
 } satisfies Partial<Record<ChannelName, Row>>);
+
+/** A site's mailing audience (document 2's /mailer), behind the app's back. */
+const mailer = () => cms().mailer;
+const mailAddress = (c: Ctx) => `fm-${c.cell}@example.test`;
+const mailList = (code: string) => mailer().store.listByCode(code)!;
+/** A person made behind the app's back (signed up and confirmed on a list that asks to confirm, so the site's add is theirs). */
+const makePerson = (c: Ctx, list = 'product-updates') => mailer().audience.act({ action: 'signup', email: mailAddress(c), list_id: mailList(list).id }).subscriber_id;
+const consentActs = (id: number | undefined, action: string) => (id === undefined ? 0 : mailer().store.consentLog(id).filter((e: { action: string }) => e.action === action).length);
+/** The person's lost write asked again: a `conflict` saying the site may have done part of it is looked at, and sent again (`again`) only when it was not done. */
+const askedFirst = (first: Answer) => !first.ok && first.error.code === 'conflict' && /may already have done part/.test(first.error.message);
+
+Object.assign(ROWS, {
+  // an add whose answer was lost: the same add again finds them added (already_invited), never a second invitation
+  'mailer.add': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ email: mailAddress(c) }),
+    route: () => 'POST /mailer/subscribers',
+    act: (c: Ctx, s: { email: string }) => c.invoke('mailer.add', { siteId: c.site.id, email: s.email, listId: mailList('newsletter').id, mode: 'invite' }),
+    applied: (_c: Ctx, s: { email: string }) => consentActs(mailer().store.byEmail(s.email)?.id, 'invited'),
+  },
+  // setting the same name twice is setting it
+  'mailer.update': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: makePerson(c), name: `Renamed ${c.cell}` }),
+    route: (s: { id: number }) => `PATCH /mailer/subscribers/${s.id}`,
+    act: (c: Ctx, s: { id: number; name: string }) => c.invoke('mailer.update', { siteId: c.site.id, id: s.id, changes: { name: s.name } }),
+    applied: (_c: Ctx, s: { id: number; name: string }) => (mailer().store.subscriber(s.id)?.name === s.name ? 1 : 0),
+  },
+  // off every list once: a second unsubscribe changes nothing (one taken_off per list)
+  'mailer.unsubscribe': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: makePerson(c) }),
+    route: (s: { id: number }) => `POST /mailer/subscribers/${s.id}/unsubscribe`,
+    act: (c: Ctx, s: { id: number }) => c.invoke('mailer.unsubscribe', { siteId: c.site.id, id: s.id }),
+    applied: (_c: Ctx, s: { id: number }) => consentActs(s.id, 'taken_off'),
+  },
+  // put back once: a lost answer's retry is told they are back (not_left), not put back twice
+  'mailer.resubscribe': {
+    target: 'cms',
+    prepare: async (c: Ctx) => {
+      const id = makePerson(c);
+      mailer().audience.act({ action: 'leave_all', subscriber_id: id });
+      return { id };
+    },
+    route: (s: { id: number }) => `POST /mailer/subscribers/${s.id}/resubscribe`,
+    act: (c: Ctx, s: { id: number }) => c.invoke('mailer.resubscribe', { siteId: c.site.id, id: s.id, note: 'They asked by email to come back' }),
+    applied: (_c: Ctx, s: { id: number }) => consentActs(s.id, 'put_back'),
+  },
+  // confirmed once: a lost answer's retry is told they are confirmed (not_pending)
+  'mailer.confirm': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: makePerson(c, 'newsletter') }),
+    route: (s: { id: number }) => `POST /mailer/subscribers/${s.id}/confirm`,
+    act: (c: Ctx, s: { id: number }) => c.invoke('mailer.confirm', { siteId: c.site.id, id: s.id }),
+    applied: (_c: Ctx, s: { id: number }) => consentActs(s.id, 'confirmed_by_site'),
+  },
+  // deleting twice is deleting
+  'mailer.delete': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: makePerson(c) }),
+    route: (s: { id: number }) => `DELETE /mailer/subscribers/${s.id}`,
+    act: (c: Ctx, s: { id: number }) => c.invoke('mailer.delete', { siteId: c.site.id, id: s.id }),
+    applied: (_c: Ctx, s: { id: number }) => (mailer().store.subscriber(s.id) ? 0 : 1),
+  },
+  // a bulk action whose answer was lost asks before it runs again; the cell looks, as a person would, and goes on only when it was not done
+  'mailer.bulk': {
+    target: 'cms',
+    prepare: async (c: Ctx) => {
+      const ids = [0, 1, 2].map((i) => mailer().audience.act({ action: 'signup', email: `fm-${c.cell}-${i}@example.test`, list_id: mailList('product-updates').id }).subscriber_id);
+      return { ids, tag: `fm-tag-${c.cell}`.toLowerCase() };
+    },
+    route: () => 'POST /mailer/subscribers/bulk',
+    act: async (c: Ctx, s: { ids: number[]; tag: string }) => {
+      const input = { siteId: c.site.id, bulkId: `fm-bulk-${c.cell}`, action: 'add_tag', target: { kind: 'ids', ids: s.ids }, tag: s.tag };
+      const first = (await c.invoke('mailer.bulk', input)) as Answer;
+      if (askedFirst(first) && bulkTagged(s) === 0) return c.invoke('mailer.bulk', { ...input, again: true });
+      return first;
+    },
+    applied: (_c: Ctx, s: { ids: number[]; tag: string }) => bulkTagged(s),
+  },
+  // a run whose answer was lost: the same run again finds the import it queued in the history, never a second upload
+  'mailer.importRun': {
+    target: 'cms',
+    prepare: async (c: Ctx) => {
+      const file = join(fx.dir.path, `fm-import-${c.cell}.csv`);
+      writeFileSync(file, `email,name\nfm-import-${c.cell}@example.test,Imported ${c.cell}\n`);
+      return { file, name: `fm-import-${c.cell}.csv` };
+    },
+    route: () => 'POST /mailer/imports',
+    act: (c: Ctx, s: { file: string }) => c.invoke('mailer.importRun', { siteId: c.site.id, jobId: `fm-run-${c.cell}`, file: s.file, mapping: { email: 'email', name: 'name' }, listId: mailList('product-updates').id, asConfirmed: true }),
+    applied: (_c: Ctx, s: { name: string }) => mailer().store.imports(1000, 0).rows.filter((i: { file_name: string }) => i.file_name === s.name).length,
+  },
+  // a list code is the site's key: a lost create's retry finds the list it made (list_code_taken), never a second
+  'mailer.createList': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ code: `fm-list-${c.cell}`.toLowerCase() }),
+    route: () => 'POST /mailer/lists',
+    act: (c: Ctx, s: { code: string }) => c.invoke('mailer.createList', { siteId: c.site.id, code: s.code, name: `List ${s.code}` }),
+    applied: (_c: Ctx, s: { code: string }) => mailer().store.lists().filter((l: { code: string }) => l.code === s.code).length,
+  },
+  'mailer.updateList': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: mailList('partners').id, name: `Partners ${c.cell}` }),
+    route: (s: { id: number }) => `PATCH /mailer/lists/${s.id}`,
+    act: (c: Ctx, s: { id: number; name: string }) => c.invoke('mailer.updateList', { siteId: c.site.id, id: s.id, changes: { name: s.name } }),
+    applied: (_c: Ctx, s: { id: number; name: string }) => (mailer().store.list(s.id)?.name === s.name ? 1 : 0),
+  },
+  // a tag that exists is answered, not made again
+  'mailer.createTag': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ code: `fm-label-${c.cell}`.toLowerCase() }),
+    route: () => 'POST /mailer/tags',
+    act: (c: Ctx, s: { code: string }) => c.invoke('mailer.createTag', { siteId: c.site.id, label: s.code }),
+    applied: (_c: Ctx, s: { code: string }) => mailer().store.tags().filter((t: { code: string }) => t.code === s.code).length,
+  },
+  'mailer.deleteTag': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: mailer().store.ensureTag(`fm-gone-${c.cell}`.toLowerCase(), null, Math.floor(Date.now() / 1000)).tag.id }),
+    route: (s: { id: number }) => `DELETE /mailer/tags/${s.id}`,
+    act: (c: Ctx, s: { id: number }) => c.invoke('mailer.deleteTag', { siteId: c.site.id, id: s.id }),
+    applied: (_c: Ctx, s: { id: number }) => (mailer().store.tag(s.id) ? 0 : 1),
+  },
+  // a lost create's retry finds the segment it made (its name and definition, not there before), never a second
+  'mailer.createSegment': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ name: `Segment ${c.cell}` }),
+    route: () => 'POST /mailer/segments',
+    act: (c: Ctx, s: { name: string }) => c.invoke('mailer.createSegment', { siteId: c.site.id, name: s.name, definition: { all: [{ field: 'language', op: 'is', value: 'de' }] } }),
+    applied: (_c: Ctx, s: { name: string }) => mailer().store.segments().filter((x: { name: string }) => x.name === s.name).length,
+  },
+  'mailer.updateSegment': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: segmentMade(`Before ${c.cell}`), name: `After ${c.cell}` }),
+    route: (s: { id: number }) => `PATCH /mailer/segments/${s.id}`,
+    act: (c: Ctx, s: { id: number; name: string }) => c.invoke('mailer.updateSegment', { siteId: c.site.id, id: s.id, changes: { name: s.name } }),
+    applied: (_c: Ctx, s: { id: number; name: string }) => (mailer().store.segment(s.id)?.name === s.name ? 1 : 0),
+  },
+  'mailer.deleteSegment': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: segmentMade(`Gone ${c.cell}`) }),
+    route: (s: { id: number }) => `DELETE /mailer/segments/${s.id}`,
+    act: (c: Ctx, s: { id: number }) => c.invoke('mailer.deleteSegment', { siteId: c.site.id, id: s.id }),
+    applied: (_c: Ctx, s: { id: number }) => (mailer().store.segment(s.id) ? 0 : 1),
+  },
+  // counting twice is counting: applied means "counted since"
+  'mailer.recountSegment': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: segmentMade(`Count ${c.cell}`) }),
+    route: (s: { id: number }) => `POST /mailer/segments/${s.id}/count`,
+    act: (c: Ctx, s: { id: number }) => c.invoke('mailer.recountSegment', { siteId: c.site.id, id: s.id }),
+    applied: (_c: Ctx, s: { id: number }) => (mailer().store.segment(s.id)?.counted_at ? 1 : 0),
+  },
+  // an address suppressed is answered as it is, not suppressed twice
+  'mailer.suppress': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ email: mailAddress(c) }),
+    route: () => 'POST /mailer/suppressions',
+    act: (c: Ctx, s: { email: string }) => c.invoke('mailer.suppress', { siteId: c.site.id, email: s.email }),
+    applied: (_c: Ctx, s: { email: string }) => (mailer().store.suppression(suppressionHash(s.email)) ? 1 : 0),
+  },
+  'mailer.unsuppress': {
+    target: 'cms',
+    prepare: async (c: Ctx) => {
+      const email = mailAddress(c);
+      mailer().store.tx(() => mailer().store.addSuppression(email, 'manual', null, Math.floor(Date.now() / 1000)));
+      return { hash: suppressionHash(email) };
+    },
+    route: (s: { hash: string }) => `DELETE /mailer/suppressions/${s.hash}`,
+    act: (c: Ctx, s: { hash: string }) => c.invoke('mailer.unsuppress', { siteId: c.site.id, hash: s.hash }),
+    applied: (_c: Ctx, s: { hash: string }) => (mailer().store.suppression(s.hash) ? 0 : 1),
+  },
+  // erasing twice is erasing (the second finds nothing: erased false)
+  'mailer.erase': {
+    target: 'cms',
+    prepare: async (c: Ctx) => {
+      makePerson(c);
+      return { email: mailAddress(c) };
+    },
+    route: () => 'POST /mailer/erase',
+    act: (c: Ctx, s: { email: string }) => c.invoke('mailer.erase', { siteId: c.site.id, email: s.email }),
+    applied: (_c: Ctx, s: { email: string }) => (mailer().store.byEmail(s.email) ? 0 : 1),
+  },
+} satisfies Partial<Record<ChannelName, Row>>);
+
+/** How many of the bulk cell's people carry its tag: all three = applied once (a tag is carried once). */
+function bulkTagged(s: { ids: number[]; tag: string }): number {
+  const tag = mailer().store.tagByCode(s.tag);
+  return tag && s.ids.every((id) => mailer().store.hasTag(id, tag.id)) ? 1 : 0;
+}
+/** A segment made behind the app's back, not counted yet. */
+function segmentMade(name: string): number {
+  const at = Math.floor(Date.now() / 1000);
+  const info = mailer().store.prep('INSERT INTO segments (name, description, list_id, definition, created_at, updated_at) VALUES (?, NULL, NULL, ?, ?, ?)').run(name, JSON.stringify({ all: [{ field: 'language', op: 'is', value: 'de' }] }), at, at);
+  return Number(info.lastInsertRowid);
+}
 
 /**
  * Cells that fail because the app is wrong and the fix is not made yet: each runs as `test.fails`

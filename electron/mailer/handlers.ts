@@ -1,0 +1,55 @@
+/** The `mailer.*` channels (contract/mailer*.ts) on the mailer service. */
+import type { mailerChannels } from '../contract';
+import type { HandlersOf, Lazy } from '../base/handlers';
+import type { MailerService } from './service';
+
+export function mailerHandlers(mailer: Lazy<MailerService>): HandlersOf<typeof mailerChannels> {
+  return {
+    'mailer.site': ({ siteId }) => mailer().site(siteId),
+    'mailer.offline': ({ siteId }) => mailer().offline(siteId),
+    'mailer.setOffline': ({ siteId, keep }) => mailer().setOffline(siteId, keep),
+
+    'mailer.lists': ({ siteId }) => mailer().lists(siteId),
+    'mailer.createList': (input) => mailer().createList(input),
+    'mailer.updateList': (input) => mailer().updateList(input),
+    'mailer.tags': ({ siteId }) => mailer().tags(siteId),
+    'mailer.createTag': (input) => mailer().createTag(input),
+    'mailer.deleteTag': ({ siteId, id }) => mailer().deleteTag(siteId, id),
+
+    'mailer.suppressions': ({ siteId, reason, page, perPage }) => mailer().suppressions(siteId, reason, page, perPage),
+    'mailer.suppress': (input) => mailer().suppress(input),
+    'mailer.unsuppress': ({ siteId, hash }) => mailer().unsuppress(siteId, hash),
+    'mailer.erase': ({ siteId, email }) => mailer().erase(siteId, email),
+
+    'mailer.subscribers': ({ siteId, filter, page, perPage }) => mailer().subscribers(siteId, filter, page, perPage),
+    'mailer.count': ({ siteId, filter }) => mailer().count(siteId, filter),
+    'mailer.subscriber': ({ siteId, id }) => mailer().subscriber(siteId, id),
+    'mailer.add': (input) => mailer().add(input),
+    'mailer.update': (input) => mailer().update(input),
+    'mailer.unsubscribe': ({ siteId, id }) => mailer().unsubscribe(siteId, id),
+    'mailer.resubscribe': ({ siteId, id, note, listId }) => mailer().resubscribe(siteId, id, note, listId),
+    'mailer.confirm': ({ siteId, id }) => mailer().confirm(siteId, id),
+    'mailer.delete': ({ siteId, id }) => mailer().remove(siteId, id),
+    'mailer.chooseExportFile': ({ what, id }) => mailer().chooseExportFile(what, id),
+    'mailer.exportPerson': (input) => mailer().exportPerson(input),
+    'mailer.exportTable': (input) => mailer().exportTable(input),
+    'mailer.cancelExport': ({ exportId }) => mailer().cancelExport(exportId),
+    'mailer.bulk': (input) => mailer().bulk(input),
+    'mailer.cancelBulk': ({ bulkId }) => mailer().cancelBulk(bulkId),
+
+    'mailer.chooseImportFile': () => mailer().chooseImportFile(),
+    'mailer.importPreview': (input) => mailer().importPreview(input),
+    'mailer.importRun': (input) => mailer().importRun(input),
+    'mailer.imports': ({ siteId, page, perPage }) => mailer().imports(siteId, page, perPage),
+    'mailer.import': ({ siteId, id, follow }) => mailer().import(siteId, id, follow),
+
+    'mailer.vocabulary': ({ siteId }) => mailer().vocabulary(siteId),
+    'mailer.previewSegment': ({ siteId, definition, listId }) => mailer().previewSegment(siteId, definition, listId),
+    'mailer.segments': ({ siteId }) => mailer().segments(siteId),
+    'mailer.segment': ({ siteId, id }) => mailer().segment(siteId, id),
+    'mailer.createSegment': (input) => mailer().createSegment(input),
+    'mailer.updateSegment': (input) => mailer().updateSegment(input),
+    'mailer.deleteSegment': ({ siteId, id }) => mailer().deleteSegment(siteId, id),
+    'mailer.recountSegment': ({ siteId, id }) => mailer().recountSegment(siteId, id),
+  };
+}
