@@ -41,7 +41,7 @@ export const AREAS: AreaRegistry = {
     { id: 'scheduler', label: 'Scheduler', icon: CalendarClock, load: () => import('./views/scheduler/SchedulerArea.svelte') },
     { id: 'webhooks', label: 'Webhooks', icon: Webhook, load: () => import('./views/webhooks/WebhooksArea.svelte') },
     { id: 'audit', label: 'Audit trail', icon: ScrollText, load: () => import('./views/audit/AuditArea.svelte') },
-    { id: 'mailer', label: 'Mailer', icon: Mail },
+    { id: 'mailer', label: 'Mailer', icon: Mail, load: () => import('./views/mailer/MailerArea.svelte') },
     /** A plugin's page, opened from the plugin's entries in the area list (views/addons). */
     { id: 'addons', label: 'Plugin page', icon: Puzzle, hidden: true, load: () => import('./views/addons/PluginPageArea.svelte') },
   ],

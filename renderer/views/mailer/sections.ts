@@ -1,0 +1,23 @@
+/**
+ * The Mailer area's sections, in the order its navigation lists them. Each is a component taking
+ * `MailerSectionProps`, loaded when first opened; adding a section is its folder and one line here.
+ */
+import type { Component } from 'svelte';
+import type { MailerPlugin, Site } from '../../../electron/contract/index';
+
+export interface MailerSectionProps {
+  site: Site;
+  /** The plugin the site runs (its base and its permissions' names). */
+  plugin: MailerPlugin;
+}
+
+export interface MailerSection {
+  id: string;
+  label: string;
+  /** What the section is for, under its name in the navigation (read by screen readers too). */
+  hint: string;
+  /** Reading it needs `view`; writing `manage` (the section disables its writes with the reason). */
+  load: () => Promise<{ default: Component<MailerSectionProps> }>;
+}
+
+export const MAILER_SECTIONS: MailerSection[] = [];
