@@ -106,10 +106,12 @@ describe.each(flavors)('%s flavour', (flavor) => {
 
     // stopped after the first batch: the rest is left alone
     const stopId = `bulk-stop-${flavor}`;
+    // each batch takes a while, as on a real site: the stop lands between batches, not after the last
+    fx.cms.faults.set({ route: `POST /${real ? 'mailroom' : 'mailer'}/subscribers/bulk`, latencyMs: 400 });
     const walking = fx.call('mailer.bulk', { siteId: siteId(), bulkId: stopId, action: 'add_tag', target: { kind: 'filter', filter: {} }, tag: 'stop-test' });
     await until(async () => eventsOf<BulkProgress>('mailer.bulkProgress').some((p) => p.bulkId === stopId), Boolean);
     expect(await fx.call('mailer.cancelBulk', { bulkId: stopId })).toEqual({ cancelled: true });
-    const stopped = await walking;
+    const stopped = await walking.finally(() => fx.cms.faults.clear());
     expect(stopped.outcome).toBe('stopped');
     expect(stopped.processed).toBeLessThan(store.count({}));
     expect(store.tagCount(store.tagByCode('stop-test')!.id)).toBe(stopped.done.tagged);
