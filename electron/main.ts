@@ -45,7 +45,9 @@ if (userDataOverride) app.setPath('userData', userDataOverride);
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 app.enableSandbox();
 
-const plain = (status: number, text: string) => new Response(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+/** A refusal (404, 403, 400, 405…): under the same policy as a page, so no response of app:// goes without it. */
+const plain = (status: number, text: string) =>
+  new Response(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff' } });
 
 /** Serves out/renderer/ for app://sitedesk/…; nothing outside that folder, ever. */
 async function serveRenderer(request: Request): Promise<Response> {

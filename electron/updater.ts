@@ -29,9 +29,18 @@ export interface Updater {
   quitAndInstall(): Promise<void>;
 }
 
+/**
+ * The feed could not be reached at all (offline, no DNS, a proxy or firewall in the way, a timeout):
+ * Chromium's network error codes, as Electron's net module reports them, and Node's socket errors.
+ */
+const UNREACHABLE =
+  /\bnet::ERR_(?:INTERNET_DISCONNECTED|NAME_NOT_RESOLVED|NAME_RESOLUTION_FAILED|ADDRESS_UNREACHABLE|CONNECTION_[A-Z_]+|TIMED_OUT|NETWORK_[A-Z_]+|PROXY_[A-Z_]+|TUNNEL_CONNECTION_FAILED)\b|\b(?:ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH)\b/;
+
 /** One line a person can read; the updater's errors can be multi-line stack-like text. */
 function shortMessage(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
+  const unreachable = UNREACHABLE.exec(text)?.[0];
+  if (unreachable) return `Could not reach the update server: check the internet connection. Sitedesk tries again later (${unreachable}).`;
   const first = text.split('\n', 1)[0]?.trim() || 'Unknown error.';
   return `Could not update Sitedesk: ${first.length > 200 ? `${first.slice(0, 197)}…` : first}`;
 }
