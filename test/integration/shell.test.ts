@@ -12,7 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { contentSecurityPolicy, PLUGIN_FRAME_CSP } from '../../electron/common/csp';
@@ -32,11 +32,14 @@ import {
 import { tempDir } from '../support/tmp';
 
 const root = resolve(import.meta.dirname, '..', '..');
-const OUT = join(root, 'out');
-const MAIN = join(OUT, 'main', 'main.cjs');
-const PRELOAD = join(OUT, 'main', 'preload.cjs');
-const HOST = join(OUT, 'host', 'host.cjs');
-const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; main: string };
+const version = pkg.version;
+/** What Electron starts: package.json's `main`, as scripts/build.mjs writes it. */
+const MAIN = join(root, pkg.main);
+/** Where the build puts the preload and the Host next to main (the shell finds them from its own folder). */
+const PRELOAD = join(dirname(MAIN), 'preload.cjs');
+const HOST = join(dirname(MAIN), '..', 'host', 'host.cjs');
+const RENDERER = join(dirname(MAIN), '..', 'renderer');
 
 beforeAll(() => {
   // The bundles under test are the app's own build; rebuilt only when a source is newer than out/.
@@ -174,6 +177,14 @@ describe('the window', () => {
     expect(win.visible).toBe(true);
   });
 
+  test('on Windows the app is named with the appId the installer registers (taskbar grouping, notifications)', async () => {
+    const builderConfig = readFileSync(join(root, 'electron-builder.yml'), 'utf8');
+    const appId = /^appId:\s*(\S+)\s*$/m.exec(builderConfig)?.[1];
+    expect(appId).toBeDefined();
+    const { s } = await onPlatform('win32', () => readyMain());
+    expect(s.calls.filter((c) => c.api === 'app.setAppUserModelId').map((c) => c.args)).toEqual([[appId]]);
+  });
+
   test('closing the last window quits on Windows and Linux, not on macOS', async () => {
     const { s, win } = await readyMain();
     await onPlatform('darwin', async () => win.close());
@@ -203,7 +214,7 @@ describe('the app:// protocol', () => {
 
   test('every response carries the policy: the page, its assets, the plugin frame, and every refusal', async () => {
     const { get } = await serve();
-    const asset = readdirSync(join(OUT, 'renderer', 'assets')).find((f) => f.endsWith('.js'));
+    const asset = readdirSync(join(RENDERER, 'assets')).find((f) => f.endsWith('.js'));
     expect(asset).toBeDefined();
 
     const cases: [url: string, status: number, type: RegExp, method?: string][] = [
