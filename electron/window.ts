@@ -1,6 +1,6 @@
 /**
  * The app window and the rules every web contents lives by (docs/architecture.md, "Security"): isolated,
- * sandboxed, no Node, no pop-ups, no navigation away from app://, no <webview>, no permissions.
+ * sandboxed, no Node, no pop-ups, no navigation away from app:// (of the page or a frame in it), no <webview>, no permissions.
  */
 import { app, BrowserWindow, nativeTheme, screen, shell, type Rectangle, type Session, type WebContents, type WebFrameMain } from 'electron';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -57,6 +57,11 @@ export function hardenWebContents(contents: WebContents): void {
     event.preventDefault();
     // A plain link to a web page is what the user meant to open: hand it to the browser.
     openExternally(event.url);
+  });
+  // will-navigate sees the main frame only: a frame inside the page (the plugin jail) could otherwise
+  // navigate itself to any address and carry what it was shown out in the URL. Frames stay on app://.
+  contents.on('will-frame-navigate', (event) => {
+    if (!event.isMainFrame && !isAppUrl(event.url)) event.preventDefault();
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
 }

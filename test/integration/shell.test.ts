@@ -11,7 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
@@ -177,6 +177,27 @@ describe('the window', () => {
     expect(win.visible).toBe(true);
   });
 
+  test('its size and place are kept owner-only, a damaged file ignored, and a place off every screen pulled back', async () => {
+    const first = await readyMain();
+    expect(first.win.options).toMatchObject({ width: 1280, height: 820 });
+    expect(first.win.options).not.toHaveProperty('x');
+    first.win.close();
+    const file = join(first.s.userData, 'window-state.json');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ x: 10, y: 20, width: 1000, height: 700, maximized: false });
+    if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    // a monitor that is gone: the window comes back onto the one there is (1920×1080 here), maximized as it was
+    writeFileSync(file, JSON.stringify({ x: 5000, y: -3000, width: 3000, height: 500, maximized: true }));
+    const second = await readyMain({ userData: first.s.userData });
+    expect(second.win.options).toMatchObject({ x: 0, y: 0, width: 1920, height: 600 });
+    second.win.emit('ready-to-show');
+    expect(second.win.actions).toEqual(['maximize', 'show']);
+
+    writeFileSync(file, '{"width": ');
+    const third = await readyMain({ userData: first.s.userData });
+    expect(third.win.options).toMatchObject({ width: 1280, height: 820 });
+  });
+
   test('on Windows the app is named with the appId the installer registers (taskbar grouping, notifications)', async () => {
     const builderConfig = readFileSync(join(root, 'electron-builder.yml'), 'utf8');
     const appId = /^appId:\s*(\S+)\s*$/m.exec(builderConfig)?.[1];
@@ -266,6 +287,20 @@ describe('what a page may do', () => {
     expect(contents.navigate('javascript:alert(1)')).toBe(false);
     expect(contents.attachWebview()).toBe(false);
     expect(s.opened).toEqual(['https://example.com/docs']);
+  });
+
+  test('a frame inside the page (the plugin jail) cannot navigate itself away either: nothing leaves by its address', async () => {
+    const { s, win } = await readyMain();
+    const contents = win.webContents;
+    expect(contents.navigateFrame('app://sitedesk/plugin-frame.html')).toBe(true);
+    expect(contents.navigateFrame('https://attacker.example/?stolen=data')).toBe(false);
+    expect(contents.navigateFrame('data:text/html,<script>parent.postMessage(1, "*")</script>')).toBe(false);
+    expect(contents.navigateFrame('app://elsewhere/x')).toBe(false);
+    expect(s.opened).toEqual([]); // a frame's navigation is never a link the person clicked
+    // the main frame's own navigation is left to will-navigate (one decision, one browser tab)
+    const main = new FakeEvent({ url: 'https://example.com/', isMainFrame: true });
+    contents.emit('will-frame-navigate', main);
+    expect(main.defaultPrevented).toBe(false);
   });
 
   test('no window ever opens: http(s) links without credentials go to the browser, nothing else anywhere', async () => {

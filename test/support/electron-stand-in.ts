@@ -78,6 +78,12 @@ export class FakeWebContents extends EventEmitter {
     this.emit('will-navigate', event);
     return !event.defaultPrevented;
   }
+  /** Plays a frame inside the page (the plugin jail) navigating itself: whether the shell let it happen. */
+  navigateFrame(url: string): boolean {
+    const event = new FakeEvent({ url, isMainFrame: false, frame: frame(url, frame('app://sitedesk/index.html')) });
+    this.emit('will-frame-navigate', event);
+    return !event.defaultPrevented;
+  }
   /** Plays `window.open` / target=_blank: what the shell answered. */
   open(url: string): { action: 'allow' | 'deny' } {
     if (!this.windowOpenHandler) return { action: 'allow' }; // Electron's default: a new window opens
