@@ -43,6 +43,7 @@ const realFlavour: string[] = [
   '**/webhooks.spec.ts',
   '**/audit.spec.ts',
   '**/audit-kept.spec.ts',
+  '**/mailer-subscribers.spec.ts',
 ];
 
 export default defineConfig({

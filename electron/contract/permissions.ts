@@ -183,7 +183,22 @@ export function mailerBlockedReason(grants: Grants, level: MailerLevel, prefix?:
     }
     if (hasApiSuper(grants) || allowed(access, permission)) return null;
   }
-  return demo ?? `This account lacks the ${prefixes.map((p) => mailerPermission(p, level)).join(' or ')} permission.`;
+  if (demo) return demo;
+  // the real service's map cannot tell: the site decides, and its refusal is shown in its words
+  if (listsOnlyApiPermissions(access)) return null;
+  return `This account lacks the ${prefixes.map((p) => mailerPermission(p, level)).join(' or ')} permission.`;
+}
+
+/**
+ * The real API plugin's /me lists every `api.*` permission it registered and nothing else, flat
+ * (getgrav/grav-plugin-api PermissionResolver::resolvedMap skips every name not starting `api.`):
+ * such a map never says whether the account holds a plugin's own permission (`mailroom.view`), so
+ * it cannot be the reason to refuse one. Document 2's map is nested and names what is granted.
+ */
+function listsOnlyApiPermissions(access: AccessMap | null): boolean {
+  if (!access) return false;
+  const entries = Object.entries(access);
+  return entries.length > 0 && entries.every(([k, v]) => k.startsWith('api.') && typeof v === 'boolean');
 }
 
 /**

@@ -218,6 +218,17 @@ describe('the mailer’s gate reads either spelling of the permission', () => {
     expect(mailerBlockedReason(me({ api: { access: true }, mailer: { view: true, manage: true } }), 'manage', 'mailroom')).toBe('This account lacks the mailroom.manage permission.');
     expect(mailerBlockedReason(me({ mailer: { view: true } }), 'view')).toMatch(/api\.access/);
   });
+  test('the real service’s /me lists only the api.* permissions, flat: it cannot say whether Mailroom’s are held, so the site decides', () => {
+    const real = me({ 'api.super': false, 'api.access': true, 'api.pages': false, 'api.pages.read': true, 'api.demo': false });
+    expect(areaBlockedReason(real, 'mailer')).toBeNull();
+    expect(mailerBlockedReason(real, 'manage', 'mailroom')).toBeNull();
+    // it still refuses without api.access, and a demo account as before
+    expect(mailerBlockedReason(me({ 'api.access': false, 'api.super': false }), 'view')).toMatch(/api\.access/);
+    const demo = me({ 'api.access': true, 'api.super': true, 'api.demo': true }, { superAdmin: true, demoMode: { enabled: true, writable: [] } } as Partial<Me>);
+    expect(mailerBlockedReason(demo, 'view', 'mailroom')).toMatch(/^Demo accounts cannot use the mailing plugin/);
+    // a map that names other plugins' permissions says what it grants: nothing of the mailer here
+    expect(areaBlockedReason(me({ 'api.access': true, 'team.view': true }), 'mailer')).toBe('This account lacks the mailer.view or mailroom.view permission.');
+  });
   test('a demo account reads document 2’s audience and writes nothing; Mailroom lets it do neither', () => {
     const demo = me({ api: { access: true, super: true, demo: true } }, { superAdmin: true, demoMode: { enabled: true, writable: ['api.pages.write'] } } as Partial<Me>);
     expect(mailerBlockedReason(demo, 'view', 'mailer')).toBeNull();

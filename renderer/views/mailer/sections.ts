@@ -20,4 +20,6 @@ export interface MailerSection {
   load: () => Promise<{ default: Component<MailerSectionProps> }>;
 }
 
-export const MAILER_SECTIONS: MailerSection[] = [];
+export const MAILER_SECTIONS: MailerSection[] = [
+  { id: 'subscribers', label: 'Subscribers', hint: 'The people, their lists and consent', load: () => import('./subscribers/SubscribersSection.svelte') },
+];
