@@ -18,7 +18,6 @@ import {
   groupBlockedReason,
   incompleteCount,
   move,
-  moveTo,
   nodeAtPath,
   problems,
   remove,
@@ -162,7 +161,7 @@ describe('segment tree', () => {
     expect(groupBlockedReason(tree, tree.id, 'mailer')).toBe('A segment holds at most 100 conditions.');
   });
 
-  test('remove takes a group with what it holds; move and moveTo keep within the group', () => {
+  test('remove takes a group with what it holds; move keeps within the container', () => {
     let tree = emptyGroup();
     const ids: string[] = [];
     for (const f of ['list', 'status', 'language']) {
@@ -175,15 +174,14 @@ describe('segment tree', () => {
     expect(down.all.map((x) => (x as ConditionNode).field)).toEqual(['status', 'list', 'language']);
     expect(move(tree, ids[0]!, -1)).toBe(tree);
     expect(move(tree, ids[2]!, 1)).toBe(tree);
-    const out = moveTo(tree, ids[1]!, 'none');
-    expect(shape(out)).toEqual({ all: [['list', 'is', null], ['language', 'is', null]], any: [], none: [['status', 'is', null]] });
-    expect(moveTo(out, ids[1]!, 'none')).toBe(out);
+    const out = remove(tree, ids[1]!);
+    expect(shape(out)).toEqual({ all: [['list', 'is', null], ['language', 'is', null]], any: [], none: [] });
 
     const g = addGroup(out, out.id, 'any', vocab, 'mailer');
     const inner = addCondition(g.tree, (g.tree.any[0] as GroupNode).id, 'all', vocab);
-    expect(countConditions(inner.tree)).toBe(5);
+    expect(countConditions(inner.tree)).toBe(4);
     const gone = remove(inner.tree, (inner.tree.any[0] as GroupNode).id);
-    expect(countConditions(gone)).toBe(3);
+    expect(countConditions(gone)).toBe(2);
     expect(find(gone, inner.id)).toBeNull();
     expect(remove(gone, gone.id)).toBe(gone);
   });

@@ -20,4 +20,9 @@ export interface MailerSection {
   load: () => Promise<{ default: Component<MailerSectionProps> }>;
 }
 
-export const MAILER_SECTIONS: MailerSection[] = [];
+export const MAILER_SECTIONS: MailerSection[] = [
+  { id: 'imports', label: 'Imports', hint: 'Bring people in from a CSV', load: () => import('./imports/ImportsSection.svelte') },
+  { id: 'lists', label: 'Lists and tags', hint: 'The lists people join, and tags', load: () => import('./lists/ListsSection.svelte') },
+  { id: 'segments', label: 'Segments', hint: 'Audiences by conditions', load: () => import('./segments/SegmentsSection.svelte') },
+  { id: 'suppressions', label: 'Suppressions', hint: 'Addresses never mailed; erasure', load: () => import('./suppressions/SuppressionsSection.svelte') },
+];

@@ -26,10 +26,10 @@ export type Container = 'all' | 'any' | 'none';
 export const CONTAINERS: readonly Container[] = ['all', 'any', 'none'];
 
 /** What each container means, for the group's headings (the root's and a nested group's). */
-export const CONTAINER_WORDS: Record<Container, { title: string; add: string; empty: string }> = {
-  all: { title: 'Matches all of these', add: 'Add a condition everyone must meet', empty: 'No condition everyone must meet.' },
-  any: { title: 'And at least one of these', add: 'Add a condition of which one is enough', empty: 'No either-or conditions.' },
-  none: { title: 'And none of these', add: 'Add a condition that leaves people out', empty: 'Nobody is left out by a condition.' },
+export const CONTAINER_WORDS: Record<Container, { title: string; inner: string; add: string; empty: string }> = {
+  all: { title: 'Matches all of these', inner: 'All of these', add: 'Add a condition everyone must meet', empty: 'No condition everyone must meet.' },
+  any: { title: 'And at least one of these', inner: 'At least one of these', add: 'Add a condition of which one is enough', empty: 'No either-or conditions.' },
+  none: { title: 'And none of these', inner: 'None of these', add: 'Add a condition that leaves people out', empty: 'Nobody is left out by a condition.' },
 };
 
 export interface ConditionNode {
@@ -294,14 +294,6 @@ export function move(root: GroupNode, id: string, delta: -1 | 1): GroupNode {
     items.splice(to, 0, x!);
     return { ...g, [place.container]: items };
   });
-}
-
-/** Moves a row to the end of another container of the same group (a condition everyone must meet becomes one that leaves people out). */
-export function moveTo(root: GroupNode, id: string, container: Container): GroupNode {
-  const place = placeOf(root, id);
-  if (!place || place.container === container) return root;
-  const node = place.group[place.container][place.index]!;
-  return mapGroups(root, (g) => (g.id === place.group.id ? { ...g, [place.container]: g[place.container].filter((x) => x.id !== id), [container]: [...g[container], node] } : g));
 }
 
 // ── checks and words
