@@ -43,6 +43,7 @@ const realFlavour: string[] = [
   '**/webhooks.spec.ts',
   '**/audit.spec.ts',
   '**/audit-kept.spec.ts',
+  '**/mailer-tools.spec.ts',
 ];
 
 export default defineConfig({
