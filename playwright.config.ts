@@ -44,6 +44,7 @@ const realFlavour: string[] = [
   '**/audit.spec.ts',
   '**/audit-kept.spec.ts',
   '**/mailer-subscribers.spec.ts',
+  '**/mailer-tools.spec.ts',
 ];
 
 export default defineConfig({
