@@ -109,6 +109,12 @@ describe('one instance per profile', () => {
   });
 
   test('the first copy brings its window back when a second one starts: restored, shown, focused', async () => {
+    const early = startMain();
+    early.app.emit('second-instance', new FakeEvent(), ['sitedesk'], '/'); // before ready: the window comes with 'ready' anyway
+    expect(early.BrowserWindow.all).toHaveLength(0);
+    await early.ready();
+    expect(early.BrowserWindow.all).toHaveLength(1);
+
     const { s, win } = await readyMain();
     win.minimized = true;
     win.actions.length = 0;
@@ -678,6 +684,24 @@ describe('the updater', () => {
     expect(s.autoUpdater.checks).toBe(3);
     expect(s.messageBoxes).toHaveLength(1);
     expect(s.messageBoxes[0]!.options).toMatchObject({ type: 'error', message: 'Sitedesk could not check for updates.', detail: status!.message });
+  });
+
+  test('a check the person asked for says so when there is nothing new; a periodic one stays quiet', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    let updater: Run['autoUpdater'] | null = null;
+    const nothingNew = () => {
+      updater!.emit('checking-for-update');
+      updater!.emit('update-not-available', { version: '0.1.0' });
+      return Promise.resolve(null);
+    };
+    const { s, child } = await readyMain({ isPackaged: true, checkForUpdates: nothingNew });
+    updater = s.autoUpdater;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(statuses(child)).toEqual([{ state: 'checking' }, { state: 'none' }]);
+    expect(s.messageBoxes).toHaveLength(0);
+    checkItem(s).click!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(s.messageBoxes.map((b) => b.options)).toEqual([{ type: 'info', message: 'Sitedesk is up to date.', detail: 'You have version 0.1.0.', buttons: ['OK'] }]);
   });
 
   test('any other failure keeps its first line; a downloaded update closes the Host before installing', async () => {

@@ -325,6 +325,7 @@ export function createStandIn(o: StandInOptions) {
     readonly actions: string[] = [];
     constructor(readonly options: Record<string, unknown> & { webPreferences?: Record<string, unknown> }) {
       super();
+      if (!ready) throw new Error('Cannot create BrowserWindow before app is ready');
       record('new BrowserWindow', options);
       FakeBrowserWindow.all.push(this);
       app.emit('web-contents-created', new FakeEvent(), this.webContents);
