@@ -11,7 +11,6 @@ import { createPeer } from './contract/peer';
 import { frameTooLarge, type RequestMessage } from './contract/protocol';
 import { HOST_PORT_CHANNEL, HOST_PORT_REQUEST, isHostRestarting } from './host-messages';
 
-
 const RESTARTED: ErrorInfo = { code: 'host_unavailable', message: 'The background service restarted; try again.' };
 
 let port: MessagePort | null = null;
@@ -25,7 +24,15 @@ const peer = createPeer((message) => {
   else queue.push(message);
 });
 
+/**
+ * The Host's loss is told twice in Electron: the port's 'close' and main's `{state:'restarting'}`.
+ * The first one counts; the second would fail calls made since, which the new Host will answer.
+ */
+let lost = false;
+
 function hostLost(): void {
+  if (lost && !port) return;
+  lost = true;
   if (port) {
     port.onmessage = null;
     port.close();
@@ -45,6 +52,7 @@ function attach(next: MessagePort): void {
     peer.failPending(RESTARTED);
   }
   port = next;
+  lost = false;
   next.onmessage = (event: MessageEvent<unknown>) => peer.receive(event.data);
   next.addEventListener('close', () => {
     if (port === next) hostLost();

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: everything CI runs, in order, stopping at the first failure:
-//   typecheck (tsc per layer + svelte-check) → Vitest (unit + integration) → build → Playwright.
+//   typecheck (tsc per layer + svelte-check) → build → Vitest (unit + integration) → Playwright.
 // The keychain is real: on Linux this re-runs itself inside a private `dbus-run-session` with an
 // unlocked gnome-keyring (scripts/keyring-session.mjs), so the Secret Service tests run the same on
 // a laptop and in CI.
@@ -31,11 +31,12 @@ run(bin('tsc'), ['-p', 'electron/tsconfig.json']);
 run(bin('tsc'), ['-p', 'electron/shell.tsconfig.json']);
 run(bin('tsc'), ['-p', 'test/tsconfig.json']);
 run(bin('svelte-check'), ['--tsconfig', 'renderer/tsconfig.json', '--fail-on-warnings', '--output', 'human']);
+// built before Vitest: the shell's tests (test/integration/shell.test.ts) load the built bundles
+run(process.execPath, ['scripts/build.mjs']);
 const reports = spawnSync('mktemp', ['-d'], { encoding: 'utf8' }).stdout.trim();
 run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/vitest.json`], {
   SITEDESK_REQUIRE_KEYCHAIN: process.env.SITEDESK_KEYRING_SESSION ? '1' : '',
 });
-run(process.execPath, ['scripts/build.mjs']);
 run(bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/playwright.json` });
 
 // One closing line over both runners, so a reader (or CI) sees the whole count at once.

@@ -109,6 +109,12 @@ describe('one instance per profile', () => {
   });
 
   test('the first copy brings its window back when a second one starts: restored, shown, focused', async () => {
+    const early = startMain();
+    early.app.emit('second-instance', new FakeEvent(), ['sitedesk'], '/'); // before ready: the window comes with 'ready' anyway
+    expect(early.BrowserWindow.all).toHaveLength(0);
+    await early.ready();
+    expect(early.BrowserWindow.all).toHaveLength(1);
+
     const { s, win } = await readyMain();
     win.minimized = true;
     win.actions.length = 0;
@@ -138,6 +144,14 @@ describe('one instance per profile', () => {
     expect(s.lifecycle.exitCode).toBe(3);
     expect(s.BrowserWindow.all).toHaveLength(0);
     expect(s.children).toHaveLength(0);
+  });
+
+  test('a start that fails once ready is said in a dialog and ends the process, instead of a window that never comes', async () => {
+    const s = startMain({ protocolHandleError: 'The scheme "app" is already handled.' });
+    await s.ready();
+    expect(s.errorBoxes).toEqual([{ title: 'Sitedesk could not start', content: 'The scheme "app" is already handled.' }]);
+    expect(s.lifecycle.exitCode).toBe(1);
+    expect(s.BrowserWindow.all).toHaveLength(0);
   });
 
   test('SITEDESK_USER_DATA_DIR points the profile elsewhere before the lock is taken', async () => {
@@ -550,6 +564,18 @@ describe('the preload', () => {
     expect(statuses).toEqual([{ state: 'ready' }, { state: 'restarting' }]);
     hostEnd.close();
 
+    // the loss told a second time (the port's close, main's message) changes nothing: a call made
+    // meanwhile waits for the new Host instead of failing
+    const during = api.invoke('app.info', {});
+    contents.postMessage('host-port', { state: 'restarting' }, []);
+    await settle();
+    const next = new MessageChannel();
+    next.port1.onmessage = (e) => next.port1.postMessage({ id: (e.data as { id: number }).id, ok: true, value: 'new Host' });
+    contents.postMessage('host-port', null, [next.port2 as unknown as MessagePort]);
+    expect(await during).toEqual({ ok: true, value: 'new Host' });
+    expect(statuses).toEqual([{ state: 'ready' }, { state: 'restarting' }, { state: 'ready' }]);
+    next.port1.close();
+
     // what is not a call is refused in words, without throwing into the page
     expect(await api.invoke(42, {})).toEqual({ ok: false, error: { code: 'unknown_channel', message: 'The channel name must be a string.' } });
     expect(() => api.on('x', 'not a function')).toThrow(TypeError);
@@ -660,6 +686,24 @@ describe('the updater', () => {
     expect(s.messageBoxes[0]!.options).toMatchObject({ type: 'error', message: 'Sitedesk could not check for updates.', detail: status!.message });
   });
 
+  test('a check the person asked for says so when there is nothing new; a periodic one stays quiet', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    let updater: Run['autoUpdater'] | null = null;
+    const nothingNew = () => {
+      updater!.emit('checking-for-update');
+      updater!.emit('update-not-available', { version: '0.1.0' });
+      return Promise.resolve(null);
+    };
+    const { s, child } = await readyMain({ isPackaged: true, checkForUpdates: nothingNew });
+    updater = s.autoUpdater;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(statuses(child)).toEqual([{ state: 'checking' }, { state: 'none' }]);
+    expect(s.messageBoxes).toHaveLength(0);
+    checkItem(s).click!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(s.messageBoxes.map((b) => b.options)).toEqual([{ type: 'info', message: 'Sitedesk is up to date.', detail: 'You have version 0.1.0.', buttons: ['OK'] }]);
+  });
+
   test('any other failure keeps its first line; a downloaded update closes the Host before installing', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     const { s, child } = await readyMain({ isPackaged: true, messageBoxResponses: [0] });
@@ -682,19 +726,34 @@ describe('the whole path, with the real Host', () => {
   test('a page call crosses the preload, main and the utility process and is answered by the Host; after a crash it is again', async () => {
     process.env.SITEDESK_SECRETS = 'memory'; // the Host's secrets stay in memory, never in this machine's keychain
     cleanups.push(() => void delete process.env.SITEDESK_SECRETS);
-    const { s, win } = await readyMain({ child: 'worker' });
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] }); // the installed updater's 6-hour check never comes due here
+    const { s, win } = await readyMain({ child: 'worker', isPackaged: true });
     const page = createPageStandIn(win.webContents, s.ipcMain);
     runSandboxedPreload(readFileSync(PRELOAD, 'utf8'), page.electron);
-    const api = page.exposed[0]!.api as { invoke(channel: string, input: unknown): Promise<{ ok: boolean; value?: unknown; error?: unknown }> };
+    const api = page.exposed[0]!.api as {
+      invoke(channel: string, input: unknown): Promise<{ ok: boolean; value?: unknown; error?: unknown }>;
+      on(event: string, cb: (payload: unknown) => void): () => void;
+    };
+    const hostStates: unknown[] = [];
+    const updates: unknown[] = [];
+    api.on('host.status', (p) => hostStates.push(p));
+    api.on('updater.status', (p) => updates.push(p));
 
     const info = await api.invoke('app.info', {});
     expect(info).toMatchObject({ ok: true, value: { shell: 'electron', version } });
+
+    // main → Host → page: the updater's news travels the Host's event path to the page
+    s.autoUpdater.emit('update-available', { version: '9.9.9' });
+    await vi.waitFor(() => expect(updates).toEqual([{ state: 'available', version: '9.9.9' }]), { timeout: 5000 });
 
     const first = s.children[0] as WorkerChild;
     first.kill();
     await vi.waitFor(() => expect(s.children).toHaveLength(2), { timeout: 5000 });
     const again = await api.invoke('app.info', {});
     expect(again).toMatchObject({ ok: true, value: { shell: 'electron' } });
+    expect(hostStates).toEqual([{ state: 'ready' }, { state: 'restarting' }, { state: 'ready' }]);
+    // the new Host's page hears the latest updater state again, which it would have missed
+    await vi.waitFor(() => expect(updates).toEqual([{ state: 'available', version: '9.9.9' }, { state: 'available', version: '9.9.9' }]), { timeout: 5000 });
 
     // quitting: the Host closes its database and exits by itself, and the app quits after it
     s.app.quit();

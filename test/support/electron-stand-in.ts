@@ -63,7 +63,8 @@ export class FakeWebContents extends EventEmitter {
   }
   postMessage(channel: string, message: unknown, ports: MessagePort[] = []): void {
     this.posted.push({ channel, message, ports });
-    this.page?.deliver(channel, message, ports);
+    // IPC between processes is never synchronous: the page hears it on a later turn
+    setImmediate(() => this.page?.deliver(channel, message, ports));
   }
   isDestroyed(): boolean {
     return this.destroyed;
@@ -226,6 +227,8 @@ export interface StandInOptions {
   child?: 'fake' | 'worker';
   /** The answers of `dialog.showMessageBox`, in order (button index); 0 when none is left. */
   messageBoxResponses?: number[];
+  /** Makes `protocol.handle` throw this message (a start that fails once the app is ready). */
+  protocolHandleError?: string;
   /** What `autoUpdater.checkForUpdates()` does. */
   checkForUpdates?: () => Promise<unknown>;
 }
@@ -322,6 +325,7 @@ export function createStandIn(o: StandInOptions) {
     readonly actions: string[] = [];
     constructor(readonly options: Record<string, unknown> & { webPreferences?: Record<string, unknown> }) {
       super();
+      if (!ready) throw new Error('Cannot create BrowserWindow before app is ready');
       record('new BrowserWindow', options);
       FakeBrowserWindow.all.push(this);
       app.emit('web-contents-created', new FakeEvent(), this.webContents);
@@ -399,6 +403,7 @@ export function createStandIn(o: StandInOptions) {
       },
       handle: (scheme: string, handler: (request: Request) => Promise<Response>) => {
         if (!ready) throw new Error('protocol.handle needs the app to be ready.');
+        if (o.protocolHandleError) throw new Error(o.protocolHandleError);
         protocolHandlers.set(scheme, handler);
       },
     },
@@ -562,7 +567,7 @@ export function createPageStandIn(contents: FakeWebContents, ipcMain: EventEmitt
       },
       send(channel: string, ...args: unknown[]) {
         sent.push({ channel, args });
-        ipcMain.emit(channel, { sender: contents, senderFrame }, ...args);
+        setImmediate(() => ipcMain.emit(channel, { sender: contents, senderFrame }, ...args));
       },
     },
   };
