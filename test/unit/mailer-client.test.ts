@@ -224,7 +224,7 @@ describe('the mailer’s gate reads either spelling of the permission', () => {
     expect(mailerBlockedReason(real, 'manage', 'mailroom')).toBeNull();
     // it still refuses without api.access, and a demo account as before
     expect(mailerBlockedReason(me({ 'api.access': false, 'api.super': false }), 'view')).toMatch(/api\.access/);
-    const demo = me({ 'api.access': true, 'api.super': true, 'api.demo': true }, { superAdmin: true, demoMode: { enabled: true, writable: [], resetInterval: null, secondsUntilReset: null } });
+    const demo = me({ 'api.access': true, 'api.super': true, 'api.demo': true }, { superAdmin: true, demoMode: { enabled: true, writable: [] as string[] } } as Partial<Me>);
     expect(mailerBlockedReason(demo, 'view', 'mailroom')).toMatch(/^Demo accounts cannot use the mailing plugin/);
     // a map that names other plugins' permissions says what it grants: nothing of the mailer here
     expect(areaBlockedReason(me({ 'api.access': true, 'team.view': true }), 'mailer')).toBe('This account lacks the mailer.view or mailroom.view permission.');
