@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: everything CI runs, in order, stopping at the first failure:
-//   typecheck (tsc per layer + svelte-check) → Vitest (unit + integration) → build → Playwright.
+//   typecheck (tsc per layer + svelte-check) → Vitest (unit + integration) → build → the package's
+//   contents (scripts/package-contents.mjs) → Playwright.
 // The keychain is real: on Linux this re-runs itself inside a private `dbus-run-session` with an
 // unlocked gnome-keyring (scripts/keyring-session.mjs), so the Secret Service tests run the same on
 // a laptop and in CI.
@@ -36,6 +37,8 @@ run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFil
   SITEDESK_REQUIRE_KEYCHAIN: process.env.SITEDESK_KEYRING_SESSION ? '1' : '',
 });
 run(process.execPath, ['scripts/build.mjs']);
+// what the installer would hold, from electron-builder.yml's patterns: the app and its notices only
+run(process.execPath, ['scripts/package-contents.mjs']);
 run(bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/playwright.json` });
 
 // One closing line over both runners, so a reader (or CI) sees the whole count at once.
