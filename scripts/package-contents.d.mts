@@ -18,5 +18,7 @@ export function readBuilderConfig(projectDir?: string, file?: string): BuilderCo
 export function packageContents(projectDir: string, config: BuilderConfig, appPkg?: Record<string, unknown>): PackageContents;
 export function sandboxSecrets(projectDir?: string): string[];
 export function packageProblems(contents: PackageContents, options: { secrets: string[]; read(path: string): string; main?: string }): string[];
+/** `file` defaults to the project's out/app/licences.json. */
+export function noticesGaps(projectDir?: string, file?: string): string[];
 export function checkPackage(projectDir?: string, config?: BuilderConfig): { contents: PackageContents; problems: string[] };
 export function summary(contents: PackageContents): string;

@@ -2,7 +2,7 @@
 // What `npm run dist` would put into the installer, computed from electron-builder.yml's own
 // `files` and `extraResources` patterns against the build output, and the check that nothing but
 // the app is in it: no test, sandbox or benchmark code, no source maps, none of the sandbox's demo
-// passwords or its fixed TOTP secret, and the notices of every shipped package present.
+// passwords or its fixed TOTP secret, and the notices present, naming every shipped package.
 //
 //   node scripts/package-contents.mjs          lists the package's files by folder and checks them
 //
@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { root, runtimeDependencies } from './shipped-packages.mjs';
+import { root, runtimeDependencies, shippedPackages } from './shipped-packages.mjs';
 
 /** A glob of electron-builder's patterns (`**`, `*`, `?`, `{a,b}`) as a regular expression over a `/` path; dot files match too. */
 export function globToRegExp(glob) {
@@ -149,6 +149,18 @@ export function packageProblems(contents, { secrets, read, main }) {
   return problems;
 }
 
+/**
+ * Shipped packages (from the last build's records and node_modules now) that the build's
+ * licences.json does not name at their version, one sentence each.
+ */
+export function noticesGaps(projectDir = root, file = join(projectDir, 'out', 'app', 'licences.json')) {
+  if (!existsSync(file)) return [`${relative(projectDir, file).split('\\').join('/')}: not built (run npm run build)`];
+  const named = new Set(JSON.parse(readFileSync(file, 'utf8')).packages.map((p) => `${p.name}@${p.version}`));
+  return shippedPackages(projectDir)
+    .filter((p) => !named.has(`${p.name}@${p.version}`))
+    .map((p) => `${p.name}@${p.version} (${p.where.join(', ')}): ships but is not in the licence notices (run npm run build)`);
+}
+
 /** The whole check on a project folder: answers the contents and the problems. */
 export function checkPackage(projectDir = root, config = readBuilderConfig(projectDir)) {
   const appPkg = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8'));
@@ -158,7 +170,7 @@ export function checkPackage(projectDir = root, config = readBuilderConfig(proje
     read: (p) => readFileSync(join(projectDir, p), 'utf8'),
     main: appPkg.main,
   });
-  return { contents, problems };
+  return { contents, problems: [...problems, ...noticesGaps(projectDir)] };
 }
 
 /** Files per top folder, for a reader: "out/app/renderer/assets  31 files". */

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import {
   checkPackage,
   globToRegExp,
+  noticesGaps,
   packageContents,
   packageProblems,
   patternFilter,
@@ -153,5 +154,20 @@ describe('what the package would hold', () => {
     expect(contents.app).toContain('out/app/host/host.cjs');
     expect(contents.app.every((p) => p === 'package.json' || p.startsWith('out/app/'))).toBe(true);
     expect(contents.dependencies).toEqual(expect.arrayContaining(Object.keys(appPkg.dependencies)));
+  });
+
+  it('names a shipped package the licence notices leave out, as the check after every build does', () => {
+    const built = JSON.parse(readFileSync(join(root, 'out', 'app', 'licences.json'), 'utf8')) as { packages: { name: string; version: string; where: string[] }[] };
+    expect(noticesGaps(root)).toEqual([]);
+    const dir = tempDir('sitedesk-gaps-');
+    dirs.push(dir);
+    const file = join(dir.path, 'licences.json');
+    const dropped = ['valibot', 'better-sqlite3'];
+    writeFileSync(file, JSON.stringify({ ...built, packages: built.packages.filter((p) => !dropped.includes(p.name)) }));
+    const gaps = noticesGaps(root, file);
+    expect(gaps).toHaveLength(2);
+    expect(gaps[0]).toMatch(/^better-sqlite3@[\d.]+ \(runtime\): ships but is not in the licence notices \(run npm run build\)$/);
+    expect(gaps[1]).toMatch(/^valibot@[\d.]+ \(.*host.*renderer.*\): ships but is not in the licence notices/);
+    expect(noticesGaps(root, join(dir.path, 'none.json'))[0]).toMatch(/none\.json: not built \(run npm run build\)$/);
   });
 });
