@@ -22,7 +22,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const app = join(root, 'out', 'app');
 const meta = join(root, 'out', 'meta');
 const stamp = join(root, 'out', '.build-stamp');
-const inputs = ['electron', 'renderer', 'scripts/build.mjs', 'scripts/notices.mjs', 'scripts/shipped-packages.mjs', 'resources/licenses', 'vite.config.ts', 'package.json'];
+// package-lock.json: the notices follow the installed packages
+const inputs = ['electron', 'renderer', 'scripts/build.mjs', 'scripts/notices.mjs', 'scripts/shipped-packages.mjs', 'vite.config.ts', 'package.json', 'package-lock.json'];
 
 function newest(path) {
   const st = statSync(path);
