@@ -7,7 +7,7 @@ export default defineConfig({
   base: './',
   plugins: [svelte()],
   build: {
-    outDir: '../out/renderer',
+    outDir: '../out/app/renderer',
     emptyOutDir: true,
     target: 'chrome130',
     sourcemap: true,

@@ -1,12 +1,13 @@
 /**
  * The Host's side of Electron's utilityProcess: `runHostProcess` is called by
- * electron/utility.ts, which is also that process's entry (out/host/host.cjs). Plain Node: this file must
+ * electron/utility.ts, which is also that process's entry (out/app/host/host.cjs). Plain Node: this file must
  * not import Electron; what Electron adds to the process (`process.parentPort`, MessagePortMain) is
  * described by the small interfaces below. The messages main sends are electron/host-messages.ts.
  *
  * Networking: utility.ts passes Electron's `net.fetch`, which honours system proxies and PAC
  * files; a function cannot cross processes, so it is taken there, inside this process, not in main.
  */
+import { join } from 'node:path';
 import { isEventName, type EventName, type EventPayload } from './contract';
 import { serveConnection } from './core/connection';
 import { createHost } from './core/host';
@@ -79,7 +80,9 @@ export function runHostProcess(options: HostProcessOptions = {}): void {
   const secretsOptions = secretsOptionsFromEnv();
   const hostReady = (async () => {
     const secrets = secretsOptions ? await openSecretStore(secretsOptions) : undefined; // createHost opens the OS keychain itself
-    return createHost({ dataDir: dir, shell: 'electron', version: __APP_VERSION__, chooseFolder, chooseSaveFile, chooseOpenFile, ...(secrets ? { secrets } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
+    // the build's licence notices: out/app/licences.json, one folder up from this bundle (out/app/host/host.cjs)
+    const noticesFile = join(__dirname, '..', 'licences.json');
+    return createHost({ dataDir: dir, shell: 'electron', version: __APP_VERSION__, noticesFile, chooseFolder, chooseSaveFile, chooseOpenFile, ...(secrets ? { secrets } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
   })();
   hostReady.catch((err: unknown) => {
     console.error('The Sitedesk Host could not start:', err);

@@ -49,7 +49,7 @@ app.enableSandbox();
 const plain = (status: number, text: string) =>
   new Response(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff' } });
 
-/** Serves out/renderer/ for app://sitedesk/…; nothing outside that folder, ever. */
+/** Serves out/app/renderer/ for app://sitedesk/…; nothing outside that folder, ever. */
 async function serveRenderer(request: Request): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return plain(405, 'Method not allowed');
   const url = new URL(request.url);

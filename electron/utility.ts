@@ -1,5 +1,5 @@
 /**
- * Main's side of the Host: runs it (out/host/host.cjs, built from this file) in an
+ * Main's side of the Host: runs it (out/app/host/host.cjs, built from this file) in an
  * Electron utilityProcess and hands every window a MessagePort to it. A Host that dies is restarted
  * with backoff (electron/host-restarts.ts, the rule browser mode's server follows too) and every
  * window gets a fresh port, so windows stay open through a crash. The messages and channel names

@@ -40,7 +40,7 @@ function run(command, commandArgs, env = process.env) {
 }
 
 function browserMode() {
-  run(process.execPath, [join(root, 'out', 'host', 'web.mjs'), ...args]);
+  run(process.execPath, [join(root, 'out', 'app', 'host', 'web.mjs'), ...args]);
 }
 
 if (process.env.SITEDESK_BROWSER_MODE === '1') {

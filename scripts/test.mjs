@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: everything CI runs, in order, stopping at the first failure:
-//   typecheck (tsc per layer + svelte-check) → build → Vitest (unit + integration) → Playwright.
+//   typecheck (tsc per layer + svelte-check) → build → the package's contents
+//   (scripts/package-contents.mjs) → Vitest (unit + integration) → Playwright.
 // The keychain is real: on Linux this re-runs itself inside a private `dbus-run-session` with an
 // unlocked gnome-keyring (scripts/keyring-session.mjs), so the Secret Service tests run the same on
 // a laptop and in CI.
@@ -33,6 +34,8 @@ run(bin('tsc'), ['-p', 'test/tsconfig.json']);
 run(bin('svelte-check'), ['--tsconfig', 'renderer/tsconfig.json', '--fail-on-warnings', '--output', 'human']);
 // built before Vitest: the shell's tests (test/integration/shell.test.ts) load the built bundles
 run(process.execPath, ['scripts/build.mjs']);
+// what the installer would hold, from electron-builder.yml's patterns: the app and its notices only
+run(process.execPath, ['scripts/package-contents.mjs']);
 const reports = spawnSync('mktemp', ['-d'], { encoding: 'utf8' }).stdout.trim();
 run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/vitest.json`], {
   SITEDESK_REQUIRE_KEYCHAIN: process.env.SITEDESK_KEYRING_SESSION ? '1' : '',

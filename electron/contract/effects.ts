@@ -16,6 +16,8 @@ export type Effect = 'read' | 'local' | 'session' | 'site-write';
 
 export const channelEffects = {
   'app.info': 'read',
+  // the build's licence notices, read from a file beside the Host
+  'about.licences': 'read',
 
   // the site list lives in the app's database and the keychain; the probe only reads
   'sites.list': 'read',

@@ -34,6 +34,7 @@ import { webhooksChannels, webhooksEvents } from './webhooks';
 import { auditChannels, auditEvents } from './audit';
 import { auditCopyChannels, auditCopyEvents } from './audit-copy';
 import { mailerChannels, mailerEvents } from './mailer';
+import { aboutChannels, aboutEvents } from './about';
 
 export * from './errors';
 export * from './app';
@@ -74,6 +75,7 @@ export * from './mailer-subscribers';
 export * from './mailer-imports';
 export * from './mailer-segments';
 export * from './mailer';
+export * from './about';
 export type { ChannelDef, EventDef } from './define';
 
 /** Every channel, one spread per area (each area declares its own in contract/<area>.ts). */
@@ -106,6 +108,7 @@ export const channels = {
   ...auditChannels,
   ...auditCopyChannels,
   ...mailerChannels,
+  ...aboutChannels,
 } satisfies Record<string, ChannelDef<v.GenericSchema, unknown>>;
 
 /** Every event the Host may emit, one spread per area. */
@@ -138,6 +141,7 @@ export const events = {
   ...auditEvents,
   ...auditCopyEvents,
   ...mailerEvents,
+  ...aboutEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

@@ -60,6 +60,8 @@ import { libraryHandlers } from '../library/handlers';
 import { packagesHandlers } from '../packages/handlers';
 import { addonsHandlers } from '../addons/handlers';
 import { systemHandlers } from '../system/handlers';
+import { aboutService } from '../about/service';
+import { aboutHandlers } from '../about/handlers';
 import { scriptsHandlers } from '../plugin-scripts/handlers';
 import { schedulerHandlers } from '../scheduler/handlers';
 import { dashboardHandlers } from '../dashboard/handlers';
@@ -101,6 +103,8 @@ export interface HostOptions {
   spacePollMs?: number;
   /** Waits between retries of a site's idempotent calls (default 250 ms, then 1 s; tests shorten them). */
   retryDelaysMs?: number[];
+  /** The build's licence notices (licences.json beside the Host's bundle), for About Sitedesk; absent when run from the sources. */
+  noticesFile?: string;
 }
 
 export interface Host extends HostEndpoint {
@@ -423,6 +427,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...(opts.chooseFolder ? { chooseFolder: opts.chooseFolder } : {}),
   });
 
+  const about = aboutService({ noticesFile: opts.noticesFile });
+
   const need = <T>(x: T | undefined): T => {
     if (x === undefined || !dbStatus.ok) throw dbError ?? new AppError({ code: 'database', message: 'The database is not open.' });
     return x;
@@ -457,6 +463,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...workspaceHandlers(() => need(workspace)),
     ...storeHandlers(() => need(store)),
     ...databaseHandlers(() => database),
+    // the licences need no database: a file of the build
+    ...aboutHandlers(() => about),
   };
 
   const dispatcher = createDispatcher(handlers, log);

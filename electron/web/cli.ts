@@ -54,7 +54,7 @@ async function main() {
   }
   lock = locked.lock;
 
-  const here = dirname(fileURLToPath(import.meta.url)); // out/host
+  const here = dirname(fileURLToPath(import.meta.url)); // out/app/host
   host = superviseHost({ entry: join(here, 'web-host.mjs'), dataDir });
   let closing = false;
   const stop = async () => {

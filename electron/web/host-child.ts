@@ -1,11 +1,13 @@
 /**
- * Browser mode's Host process (out/host/web-host.mjs): the Host, in a child of the web server, so
+ * Browser mode's Host process (out/app/host/web-host.mjs): the Host, in a child of the web server, so
  * a Host that dies takes no page and no port with it; the server restarts it
  * (electron/web/supervisor.ts), as Electron's main restarts its utility process. Argument: the
  * data folder. Each page's line is served by `inProcessBridge`, its frames carried over Node's IPC;
  * without a keychain, the session's secrets are the server's (web/session-secrets.ts).
  * It exits when the server goes (the IPC channel closes), so no Host outlives its server.
  */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createHost, type Host } from '../core/host';
 import { openSecretStore } from '../secrets/keychain';
 import { secretsOptionsFromEnv } from '../secrets/options';
@@ -69,7 +71,9 @@ async function start(): Promise<void> {
   let secrets: SecretStore = await openSecretStore(secretsOptionsFromEnv() ?? {});
   // Without a keychain the session's secrets are kept by the server, so they outlive this process.
   if (secrets.status.mode === 'memory') secrets = serverSecrets = new ServerKeptSecrets(secrets.status, (m) => void tell(m));
-  host = await createHost({ dataDir: dataDir!, shell: 'browser', version: __APP_VERSION__, secrets });
+  // the build's licence notices sit one folder up from this bundle (out/app/host/web-host.mjs → out/app/licences.json)
+  const noticesFile = join(dirname(fileURLToPath(import.meta.url)), '..', 'licences.json');
+  host = await createHost({ dataDir: dataDir!, shell: 'browser', version: __APP_VERSION__, secrets, noticesFile });
   bridge = inProcessBridge(host);
   // the server builds each page's image policy from the sites' origins: tell it now and on every change
   await followImageOrigins(host, (origins) => tell({ type: 'image-origins', origins }));

@@ -18,7 +18,7 @@ import { runSecretRequest } from './session-secrets';
 export type SupervisedState = 'starting' | 'ready' | 'restarting' | 'stopped';
 
 export interface SupervisorOptions {
-  /** The Host child's entry (out/host/web-host.mjs). */
+  /** The Host child's entry (out/app/host/web-host.mjs). */
   entry: string;
   dataDir: string;
   /** Where lines for the person go (the terminal). */

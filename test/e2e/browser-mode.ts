@@ -1,5 +1,5 @@
 /**
- * Starts and stops browser mode (`node out/host/web.mjs`) as a real child process, the way a
+ * Starts and stops browser mode (`node out/app/host/web.mjs`) as a real child process, the way a
  * person runs it, and reads the URL from its last start-up line.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -27,7 +27,7 @@ const node = join(root, 'node_modules', '.bin', 'node');
 
 export async function startBrowserMode(opts: StartOptions): Promise<BrowserMode> {
   const useKeychain = opts.secrets !== 'memory' && Boolean(process.env.DBUS_SESSION_BUS_ADDRESS);
-  const child: ChildProcess = spawn(node, [join(root, 'out/host/web.mjs'), '--data', opts.dataDir], {
+  const child: ChildProcess = spawn(node, [join(root, 'out/app/host/web.mjs'), '--data', opts.dataDir], {
     env: {
       ...process.env,
       SITEDESK_SECRETS: useKeychain ? '' : 'memory',

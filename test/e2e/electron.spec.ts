@@ -1,5 +1,5 @@
 /**
- * The desktop shell itself: Electron starts the built app (out/main/main.cjs), the window opens,
+ * The desktop shell itself: Electron starts the built app (out/app/main/main.cjs), the window opens,
  * the preload exposes exactly the two-function bridge, and a call reaches the Host in its utility
  * process. Electron's binary is downloaded lazily and cannot be on every machine; there the test
  * is skipped and says so.
@@ -38,7 +38,7 @@ test('the Electron shell opens the window and reaches the Host through window.si
   const userData = mkdtempSync(join(tmpdir(), 'sitedesk-electron-'));
   const app = await electron.launch({
     executablePath: binary!,
-    args: [join(root, 'out', 'main', 'main.cjs')],
+    args: [join(root, 'out', 'app', 'main', 'main.cjs')],
     cwd: root,
     // A fresh profile: its own database, window state and single-instance lock.
     env: { ...process.env, SITEDESK_USER_DATA_DIR: userData, SITEDESK_SECRETS: 'memory' },
