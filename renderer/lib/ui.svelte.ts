@@ -20,6 +20,8 @@ class Ui {
   updates = $state(false);
   /** Sites at a glance: every site's health in one table. */
   glance = $state(false);
+  /** The list of keyboard shortcuts (from the command palette). */
+  shortcuts = $state(false);
   /** The audit trails kept on this computer; `copyId` searches that copy first. */
   auditCopies = $state<{ copyId?: number } | null>(null);
   /** Modal dialogs currently open (Dialog/ConfirmDialog register themselves). */

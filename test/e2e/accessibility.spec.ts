@@ -59,7 +59,8 @@ test('first run, adding a site, signing in, the rail and the confirm dialog', as
 
   // the site's menu and the confirm dialog of removing it
   await rail(page).getByRole('listitem').filter({ hasText: DEMO }).getByRole('button', { name: 'More actions' }).click();
-  await check(page, 'site menu', page.getByRole('menu'));
+  await expect(page.getByRole('menu')).toBeVisible();
+  await checkState(page, 'site menu');
   await page.getByRole('menuitem', { name: /^Remove/ }).click();
   await check(page, 'remove site confirm', page.getByRole('alertdialog'));
   await page.keyboard.press('Escape');
@@ -125,6 +126,9 @@ test('pages tree and editor, translations, search and the command palette', asyn
   await check(page, 'command palette', palette);
   await page.keyboard.press('ArrowDown');
   await checkState(page, 'command palette, an entry selected');
+  await page.keyboard.type('Keyboard shortcuts');
+  await page.keyboard.press('Enter');
+  await check(page, 'keyboard shortcuts', page.getByRole('dialog', { name: 'Keyboard shortcuts' }));
   await page.keyboard.press('Escape');
 });
 
