@@ -22,6 +22,8 @@ class Ui {
   glance = $state(false);
   /** About Sitedesk: its version and the open-source licences of what it ships. */
   about = $state(false);
+  /** The list of keyboard shortcuts (from the command palette). */
+  shortcuts = $state(false);
   /** The audit trails kept on this computer; `copyId` searches that copy first. */
   auditCopies = $state<{ copyId?: number } | null>(null);
   /** Modal dialogs currently open (Dialog/ConfirmDialog register themselves). */
