@@ -4,7 +4,8 @@
  * with its declared licence and a note where it ships no licence file; the native add-ons say what
  * they link in (SQLite; libdbus, used under the Academic Free License 2.1, with that licence's text).
  * The real build is checked against the list computed now from its bundles' records and node_modules:
- * a package added to a bundle or to `dependencies` without a new build fails here.
+ * a package added to a bundle or to `dependencies` without a new build fails here; and the package
+ * check (scripts/package-contents.mjs) passes over it. A fresh checkout gets its build here first.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,9 +13,11 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { shippedPackages, root } from '../../scripts/shipped-packages.mjs';
 import { collectNotices, NOTICES_FORMAT, noticesText, type NoticeEntry } from '../../scripts/notices.mjs';
+import { checkPackage, noticesGaps } from '../../scripts/package-contents.mjs';
 import { tempDir } from '../support/tmp';
 
 const dirs: { remove(): void }[] = [];
+const appPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main: string; dependencies: Record<string, string> };
 afterEach(() => dirs.splice(0).forEach((d) => d.remove()));
 
 function project(app: Record<string, unknown>, packages: Record<string, { pkg: Record<string, unknown>; files?: Record<string, string> }>): string {
@@ -135,5 +138,28 @@ describe('the notices of the real build', () => {
       expect(third.text).toContain('libdbus');
     }
     expect(file.packages.find((p) => p.name === 'electron')?.texts[0]?.text).toMatch(/Copyright/);
+  });
+
+  it('holds nothing but the app in the real build, with the runtime dependencies of package.json', () => {
+    const { contents, problems } = checkPackage(root);
+    expect(problems).toEqual([]);
+    expect(contents.app).toContain(appPkg.main);
+    expect(contents.app).toContain('out/app/host/host.cjs');
+    expect(contents.app.every((p) => p === 'package.json' || p.startsWith('out/app/'))).toBe(true);
+    expect(contents.dependencies).toEqual(expect.arrayContaining(Object.keys(appPkg.dependencies)));
+  });
+
+  it('names a shipped package the licence notices leave out, as the check after every build does', () => {
+    expect(noticesGaps(root)).toEqual([]);
+    const dir = tempDir('sitedesk-gaps-');
+    dirs.push(dir);
+    const fewer = join(dir.path, 'licences.json');
+    const dropped = ['valibot', 'better-sqlite3'];
+    writeFileSync(fewer, JSON.stringify({ ...file, packages: file.packages.filter((p) => !dropped.includes(p.name)) }));
+    const gaps = noticesGaps(root, fewer);
+    expect(gaps).toHaveLength(2);
+    expect(gaps[0]).toMatch(/^better-sqlite3@[\d.]+ \(runtime\): ships but is not in the licence notices \(run npm run build\)$/);
+    expect(gaps[1]).toMatch(/^valibot@[\d.]+ \(.*host.*renderer.*\): ships but is not in the licence notices/);
+    expect(noticesGaps(root, join(dir.path, 'none.json'))[0]).toMatch(/none\.json: not built \(run npm run build\)$/);
   });
 });

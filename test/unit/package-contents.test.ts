@@ -4,15 +4,14 @@
  * build output: a planted one holding everything a developer's out/ can hold (sandbox servers,
  * benchmarks, test bundles, source maps, the bundles' records), and the real build. The check fails
  * on test, sandbox or benchmark code, on source maps and on the sandbox's demo secrets, and it
- * would have failed on the patterns the app had before (`out/**\/*`).
+ * would have failed on the patterns the app had before (`out/**\/*`). The same check over the real
+ * build is in notices.test.ts, which makes the build first on a fresh checkout.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  checkPackage,
   globToRegExp,
-  noticesGaps,
   packageContents,
   packageProblems,
   patternFilter,
@@ -146,28 +145,4 @@ describe('what the package would hold', () => {
     expect(sandboxSecrets(root)).toEqual([...new Set(all)].sort());
   });
 
-  it('holds nothing but the app in the real build, with the runtime dependencies of package.json', () => {
-    if (!existsSync(join(root, 'out', 'app', 'main', 'main.cjs'))) throw new Error('no build in out/app/: run npm run build (notices.test.ts makes one when it runs first)');
-    const { contents, problems } = checkPackage(root);
-    expect(problems).toEqual([]);
-    expect(contents.app).toContain(appPkg.main);
-    expect(contents.app).toContain('out/app/host/host.cjs');
-    expect(contents.app.every((p) => p === 'package.json' || p.startsWith('out/app/'))).toBe(true);
-    expect(contents.dependencies).toEqual(expect.arrayContaining(Object.keys(appPkg.dependencies)));
-  });
-
-  it('names a shipped package the licence notices leave out, as the check after every build does', () => {
-    const built = JSON.parse(readFileSync(join(root, 'out', 'app', 'licences.json'), 'utf8')) as { packages: { name: string; version: string; where: string[] }[] };
-    expect(noticesGaps(root)).toEqual([]);
-    const dir = tempDir('sitedesk-gaps-');
-    dirs.push(dir);
-    const file = join(dir.path, 'licences.json');
-    const dropped = ['valibot', 'better-sqlite3'];
-    writeFileSync(file, JSON.stringify({ ...built, packages: built.packages.filter((p) => !dropped.includes(p.name)) }));
-    const gaps = noticesGaps(root, file);
-    expect(gaps).toHaveLength(2);
-    expect(gaps[0]).toMatch(/^better-sqlite3@[\d.]+ \(runtime\): ships but is not in the licence notices \(run npm run build\)$/);
-    expect(gaps[1]).toMatch(/^valibot@[\d.]+ \(.*host.*renderer.*\): ships but is not in the licence notices/);
-    expect(noticesGaps(root, join(dir.path, 'none.json'))[0]).toMatch(/none\.json: not built \(run npm run build\)$/);
-  });
 });
