@@ -1,6 +1,7 @@
 /**
- * The desktop shell as built: out/main/main.cjs, out/main/preload.cjs and out/host/host.cjs run in
- * Node with `require('electron')` answered by a recording stand-in (test/support/electron-stand-in.ts).
+ * The desktop shell as built: package.json's main (out/app/main/main.cjs), the preload beside it
+ * and host/host.cjs run in Node with `require('electron')` answered by a recording stand-in
+ * (test/support/electron-stand-in.ts).
  * Electron's binary cannot be downloaded on every machine, so without this the shell would never run
  * before a person installs it. What the shell promises is asserted through the calls it makes and
  * the answers it gives Electron: one instance, a locked-down window, the CSP on every response of
@@ -259,7 +260,7 @@ describe('the app:// protocol', () => {
       ['app://sitedesk/index.html', 200, /^text\/html/, 'HEAD'],
       ['app://sitedesk/no-such-file.js', 404, /^text\/plain/],
       ['app://sitedesk/assets', 404, /^text\/plain/],
-      ['app://sitedesk/../../etc/passwd', 404, /^text\/plain/], // the URL parser resolves the dots: /etc/passwd under out/renderer
+      ['app://sitedesk/../../etc/passwd', 404, /^text\/plain/], // the URL parser resolves the dots: /etc/passwd under the built renderer
       ['app://sitedesk/%2e%2e/%2e%2e/etc/passwd', 404, /^text\/plain/], // so are encoded dots standing as a segment
       ['app://sitedesk/%2e%2e%2f%2e%2e%2fpackage.json', 403, /^text\/plain/], // decoded by main: refused
       ['app://sitedesk/assets/..%2f..%2f..%2fpackage.json', 403, /^text\/plain/],

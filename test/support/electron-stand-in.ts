@@ -1,9 +1,9 @@
 /**
  * A recording stand-in for the part of Electron's API the shell uses (electron/main.ts, window.ts,
  * menu.ts, updater.ts, utility.ts, preload.ts), and for electron-updater's `autoUpdater`. Electron's
- * binary cannot be downloaded on every machine, so the shell's built bundles (out/main/main.cjs,
- * out/main/preload.cjs, out/host/host.cjs) are loaded in Node with `require('electron')` answered
- * by this module: the one place where a stand-in is right, because Electron is the true edge of the
+ * binary cannot be downloaded on every machine, so the shell's built bundles (out/app/main/main.cjs,
+ * out/app/main/preload.cjs, out/app/host/host.cjs) are loaded in Node with `require('electron')`
+ * answered by this module: the one place where a stand-in is right, because Electron is the true edge of the
  * app. Everything behind the edge is the real built code; the stand-in only records what the shell
  * asks of Electron and lets a test play Electron's part (the app becoming ready, a second instance,
  * a navigation, a permission request, the utility process dying).
@@ -145,7 +145,7 @@ export class FakeChild extends EventEmitter implements ChildLike {
 }
 
 /**
- * The Host's side run for real: out/host/host.cjs in a worker thread, with `process.parentPort`
+ * The Host's side run for real: host.cjs in a worker thread, with `process.parentPort`
  * played over the worker's own port (ports travel in it as they do between Electron's processes)
  * and the utility process's `require('electron')` answered with `net.fetch` only, as the utility
  * process has no windows or dialogs.
