@@ -17,7 +17,7 @@ import { siteCalls, type SiteCallDeps } from '../sites/calls';
 import { KeepCancelled, keepTrail, type KeepRun } from './keep';
 import { checkExportFile, checkImportFile, exportFile, FileJobCancelled, formatOf, importFile } from './files';
 import { retentionCut } from './retention';
-import { auditFtsQuery } from './fts';
+import { auditFtsQuery, withLabels } from './fts';
 
 export interface AuditCopyDeps extends SiteCallDeps {
   repo: AuditCopyRepo;
@@ -119,6 +119,7 @@ export function auditCopyService(deps: AuditCopyDeps) {
       } finally {
         trim();
         if (!closed && kind !== 'export') {
+          tidyLabels();
           try {
             changed();
           } catch {
@@ -131,6 +132,16 @@ export function auditCopyService(deps: AuditCopyDeps) {
   }
 
   const running = (pred: (j: AuditCopyJob) => boolean) => [...jobs.values()].find((l) => l.job.state === 'running' && pred(l.job));
+
+  /** Kinds and actors no kept event uses any more go, with their words (names and user agents are personal data); not while a keep or import writes. */
+  function tidyLabels(): void {
+    if (running((j) => j.kind !== 'export')) return;
+    try {
+      repo.pruneLabels();
+    } catch {
+      // the database went away: the next removal or start does it
+    }
+  }
 
   /** Applies a copy's retention in batches; answers how many events it removed. */
   async function applyRetention(copyId: number): Promise<number> {
@@ -160,6 +171,7 @@ export function auditCopyService(deps: AuditCopyDeps) {
         while (!closed) {
           const n = repo.transaction(() => repo.forgetChunk(copyId, removeBatch));
           if (n === 0) {
+            tidyLabels();
             repo.checkpoint();
             return;
           }
@@ -230,7 +242,7 @@ export function auditCopyService(deps: AuditCopyDeps) {
     if (f.q !== undefined && f.q.trim() !== '') {
       const fts = auditFtsQuery(f.q);
       if (!fts.match) return NOTHING;
-      spec.match = fts.match;
+      spec.match = withLabels(fts.match, (part) => repo.labelWords(part));
       terms = fts.terms;
     }
     return { spec, terms, searched };
@@ -343,7 +355,7 @@ export function auditCopyService(deps: AuditCopyDeps) {
     async setRetention(copyId: number, retention: AuditRetention): Promise<AuditCopy> {
       mustCopy(copyId);
       repo.setRetention(copyId, retention);
-      await applyRetention(copyId);
+      if (await applyRetention(copyId)) tidyLabels();
       changed();
       const c = copies().find((x) => x.id === copyId);
       if (!c) throw new AppError({ code: 'not_found', message: 'That kept copy is no longer there.' });
@@ -378,6 +390,7 @@ export function auditCopyService(deps: AuditCopyDeps) {
         if (c.forgotten) void drain(c.id);
         else if (c.siteId && (c.run as KeepRun | null)?.state === 'running') startKeep(c.siteId, c.id);
       }
+      tidyLabels();
     },
 
     /** Jobs stop where they are (a keep goes on at the next start); removals go on at the next start. */

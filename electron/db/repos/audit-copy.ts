@@ -4,15 +4,18 @@
  *
  * An event's key (its rowid) is its time × 1000 plus a slot within the millisecond, so every copy
  * shares one timeline: newest first is key order in the table and in the full-text index, and a
- * page of results is a key range. Filters have no index of their own: the tally (counts per copy,
- * hour and value) says which hours hold what a filter matches, so a filtered page reads only those
- * hours' key ranges, and totals and facets add up the tally. A batch is written in key order (the
- * table's pages fill, and FTS5 keeps its pending words in memory only while rowids grow). Writes
- * happen in batches, each one transaction with the caller's own state, so a batch is all there or
- * not at all. No statement here ever logs a value: they are personal data.
+ * page of results is a key range. An event row holds its kind (event code, severity, target type)
+ * and its actor (id, name, roles, sign-in, user agent) as numbers into two small tables, whose
+ * words are said once per entry (audit_labels). Filters have no index of their own: the tally
+ * (counts per copy, hour, kind and actor) says which hours hold what a filter matches, so a
+ * filtered page reads only those hours' key ranges, and totals and facets add up the tally. A batch
+ * is written in key order (the table's pages fill, and FTS5 keeps its pending words in memory only
+ * while rowids grow). Writes happen in batches, each one transaction with the caller's own state,
+ * so a batch is all there or not at all. No statement here ever logs a value: they are personal data.
  */
 import type { Db } from '../open';
 import type { AuditCopy, AuditRetention, KeptAuditEvent } from '../../contract';
+import { ACTOR_WIDTH, AuditPacker, KIND_WIDTH, P_ACTOR, P_CONTEXT, P_ID, P_IP, P_KIND, P_STATUS, P_TARGET, P_TS, PACKED_WIDTH, type PackedBatch } from './audit-pack';
 
 /** Keys per hour (the tally's unit). */
 export const HOUR_KEYS = 3_600_000 * 1000;
@@ -118,10 +121,11 @@ export interface Total {
 export const TEXT_EXACT_LIMIT = 20_000;
 const TEXT_SAMPLE = 10_000;
 
-const COLUMNS = 'id, copy_id, event_id, ts, event, severity, actor_id, actor_name, actor_roles, auth_method, ip, user_agent, target_type, target_id, status, context';
-const E_COLUMNS = COLUMNS.split(', ')
-  .map((c) => `e.${c}`)
-  .join(', ');
+/** An event's columns, its kind's and actor's joined in (`e`, `k`, `a`), and the joins (CROSS: the events stay the outer loop). */
+const E_COLUMNS =
+  'e.id, e.copy_id, e.event_id, coalesce(e.ts, e.id / 1000) AS ts, k.event, k.severity, a.actor_id, a.actor_name, a.actor_roles, a.auth_method, e.ip, a.user_agent, k.target_type, e.target_id, e.status, e.context';
+const LABEL_JOINS = 'CROSS JOIN audit_kinds k CROSS JOIN audit_actors a';
+const LABEL_ON = 'k.id = e.kind AND a.id = e.actor';
 
 function retentionOf(kind: RawCopy['keep_kind'], value: number | null): AuditRetention {
   if (kind === 'days' && value) return { kind: 'days', days: value };
@@ -162,6 +166,8 @@ function parseJson<T>(text: string | null, fallback: T): T {
   }
 }
 
+const orNull = (s: string | null): string | null => (s === '' ? null : s);
+
 function eventOf(r: RawEvent): StoredEvent {
   const roles = parseJson<unknown>(r.actor_roles, []);
   const context = parseJson<unknown>(r.context, null);
@@ -172,38 +178,32 @@ function eventOf(r: RawEvent): StoredEvent {
     ts: r.ts,
     event: r.event,
     severity: r.severity,
-    actorId: r.actor_id,
-    actorName: r.actor_name,
+    actorId: orNull(r.actor_id),
+    actorName: orNull(r.actor_name),
     actorRoles: Array.isArray(roles) ? roles.filter((x): x is string => typeof x === 'string') : [],
-    authMethod: r.auth_method,
+    authMethod: orNull(r.auth_method),
     ip: r.ip,
-    userAgent: r.user_agent,
-    targetType: r.target_type,
+    userAgent: orNull(r.user_agent),
+    targetType: orNull(r.target_type),
     targetId: r.target_id,
     status: r.status,
     context: context !== null && typeof context === 'object' && !Array.isArray(context) ? (context as Record<string, unknown>) : null,
   };
 }
 
-interface TallyGroup {
-  hour: number;
-  event: string;
-  severity: string;
-  targetType: string;
-  actorId: string;
-  actorName: string;
-  n: number;
-}
-
-/** The equality filters of a spec on audit_events (`alias` before each column) or audit_tally (the same names), with their parameters. */
+/**
+ * The filters of a spec on audit_events or audit_tally (`alias` before each column: both have
+ * copy_id, kind and actor), with their parameters: the kinds and actors a filter matches are
+ * looked up in their tables (a few dozen rows).
+ */
 function conditions(spec: Filter, alias: string): { where: string[]; params: Record<string, unknown> } {
-  const c = (col: string) => `${alias}${col}`;
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   if (spec.copies) {
-    where.push(`${c('copy_id')} IN (SELECT value FROM json_each(@copies))`);
+    where.push(`${alias}copy_id IN (SELECT value FROM json_each(@copies))`);
     params.copies = JSON.stringify(spec.copies);
   }
+  const kind: string[] = [];
   for (const [field, col] of [
     ['event', 'event'],
     ['severity', 'severity'],
@@ -211,16 +211,37 @@ function conditions(spec: Filter, alias: string): { where: string[]; params: Rec
   ] as const) {
     const value = spec[field];
     if (value !== undefined) {
-      where.push(`${c(col)} = @${field}`);
+      kind.push(`${col} = @${field}`);
       params[field] = value;
     }
   }
+  if (kind.length) where.push(`${alias}kind IN (SELECT id FROM audit_kinds WHERE ${kind.join(' AND ')})`);
   if (spec.actor !== undefined) {
-    where.push(`(${c('actor_id')} = @actor OR ${c('actor_name')} = @actor)`);
+    where.push(`${alias}actor IN (SELECT id FROM audit_actors WHERE actor_id = @actor OR actor_name = @actor)`);
     params.actor = spec.actor;
   }
   return { where, params };
 }
+
+/** Label rowids: a kind's is even, an actor's odd (audit_labels, migration 12). */
+const kindLabel = (id: number) => id * 2;
+const actorLabel = (id: number) => id * 2 + 1;
+/** The word an event's index holds for its kind or actor (audit_words). */
+export const labelWord = (rowid: number): string => (rowid % 2 === 0 ? `zzk${rowid / 2}` : `zza${(rowid - 1) / 2}`);
+
+/** A kind's or actor's label words: what full text finds it by (the event code; the name and user agent). */
+const kindWords = (event: string) => event;
+const actorWords = (name: string, userAgent: string) => [name, userAgent].filter(Boolean).join(' ');
+
+/** The writer's side of a producer's refs (audit-pack.ts): ref → the kind's and actor's ids here. */
+export interface PackRefs {
+  kinds: number[];
+  actors: number[];
+}
+export const packRefs = (): PackRefs => ({ kinds: [], actors: [] });
+
+/** Kind and actor ids below this make one number of a tally group (kind × span + actor). */
+const ACTOR_SPAN = 2 ** 26;
 
 export function auditCopyRepo(db: Db) {
   const q = {
@@ -236,35 +257,73 @@ export function auditCopyRepo(db: Db) {
     forget: db.prepare<[number]>('UPDATE audit_copies SET forgotten = 1, run = NULL WHERE id = ?'),
     removeCopy: db.prepare<[number]>('DELETE FROM audit_copies WHERE id = ?'),
     counts: db.prepare<[], { copy_id: number; n: number; first: number; last: number }>('SELECT copy_id, sum(n) AS n, min(hour) AS first, max(hour) AS last FROM audit_tally GROUP BY copy_id'),
-    oldestIn: db.prepare<[number, number, number], { id: number; ts: number }>('SELECT id, ts FROM audit_events WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id LIMIT 1'),
-    newestIn: db.prepare<[number, number, number], { id: number; ts: number }>('SELECT id, ts FROM audit_events WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id DESC LIMIT 1'),
+    oldestIn: db.prepare<[number, number, number], { id: number; ts: number }>('SELECT id, coalesce(ts, id / 1000) AS ts FROM audit_events WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id LIMIT 1'),
+    newestIn: db.prepare<[number, number, number], { id: number; ts: number }>('SELECT id, coalesce(ts, id / 1000) AS ts FROM audit_events WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id DESC LIMIT 1'),
     copyHours: db.prepare<[number], { hour: number; n: number }>('SELECT hour, sum(n) AS n FROM audit_tally WHERE copy_id = ? GROUP BY hour ORDER BY hour DESC'),
     nthIn: db.prepare<[number, number, number, number], { id: number }>('SELECT id FROM audit_events WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?'),
-    insert: db.prepare(`INSERT OR IGNORE INTO audit_events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    insert: db.prepare('INSERT OR IGNORE INTO audit_events (id, copy_id, event_id, kind, actor, ip, target_id, status, context, ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
     has: db.prepare<[number, number]>('SELECT 1 FROM audit_events WHERE copy_id = ? AND event_id = ?'),
     lastInRange: db.prepare<[number, number], { k: number | null }>('SELECT max(id) AS k FROM audit_events WHERE id >= ? AND id < ?'),
     ftsAdd: db.prepare<[string]>('INSERT INTO audit_fts (rowid, words) SELECT id, words FROM audit_words WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id'),
-    tallyAdd: db.prepare(
-      `INSERT INTO audit_tally (copy_id, hour, event, severity, target_type, actor_id, actor_name, n) VALUES (@copyId, @hour, @event, @severity, @targetType, @actorId, @actorName, @n)
-       ON CONFLICT DO UPDATE SET n = n + excluded.n`,
-    ),
-    tallySub: db.prepare(
-      'UPDATE audit_tally SET n = n - @n WHERE copy_id = @copyId AND hour = @hour AND event = @event AND severity = @severity AND target_type = @targetType AND actor_id = @actorId AND actor_name = @actorName',
-    ),
+    tallyAdd: db.prepare<[number, number, number, number, number]>('INSERT INTO audit_tally (copy_id, hour, kind, actor, n) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n'),
+    tallySub: db.prepare<[number, number, number, number, number]>('UPDATE audit_tally SET n = n - ? WHERE copy_id = ? AND hour = ? AND kind = ? AND actor = ?'),
     tallyClean: db.prepare<[number]>('DELETE FROM audit_tally WHERE copy_id = ? AND n <= 0'),
     tallyForget: db.prepare<[number]>('DELETE FROM audit_tally WHERE copy_id = ?'),
     // two lookups at the ends of the key order (min() and max() in one query would read every row)
     keyBounds: db.prepare<[], { lo: number | null; hi: number | null }>('SELECT (SELECT id FROM audit_events ORDER BY id LIMIT 1) AS lo, (SELECT id FROM audit_events ORDER BY id DESC LIMIT 1) AS hi'),
-    groupsOf: db.prepare<[string], { copy_id: number; hour: number; event: string; severity: string; target_type: string; actor_id: string; actor_name: string; n: number }>(
-      `SELECT copy_id, id / ${HOUR_KEYS} AS hour, event, severity, coalesce(target_type, '') AS target_type, coalesce(actor_id, '') AS actor_id, coalesce(actor_name, '') AS actor_name, count(*) AS n
-       FROM audit_events WHERE id IN (SELECT value FROM json_each(?)) GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+    groupsOf: db.prepare<[string], { copy_id: number; hour: number; kind: number; actor: number; n: number }>(
+      `SELECT copy_id, id / ${HOUR_KEYS} AS hour, kind, actor, count(*) AS n FROM audit_events WHERE id IN (SELECT value FROM json_each(?)) GROUP BY 1, 2, 3, 4`,
     ),
     ftsRemove: db.prepare<[string]>('DELETE FROM audit_fts WHERE rowid IN (SELECT value FROM json_each(?))'),
     eventsRemove: db.prepare<[string]>('DELETE FROM audit_events WHERE id IN (SELECT value FROM json_each(?))'),
     // the key range, not the copy's index: only the old rows are read
     olderKeys: db.prepare<[number, number, number]>('SELECT id FROM audit_events NOT INDEXED WHERE id < ? AND copy_id = ? ORDER BY id LIMIT ?').pluck(),
     anyKeys: db.prepare<[number, number]>('SELECT id FROM audit_events WHERE copy_id = ? LIMIT ?').pluck(),
+    // kinds and actors
+    kindGet: db.prepare<[string, string, string]>('SELECT id FROM audit_kinds WHERE event = ? AND severity = ? AND target_type = ?').pluck(),
+    kindAdd: db.prepare<[string, string, string]>('INSERT INTO audit_kinds (event, severity, target_type) VALUES (?, ?, ?)'),
+    actorGet: db.prepare<[string, string, string, string, string]>('SELECT id FROM audit_actors WHERE actor_id = ? AND actor_name = ? AND actor_roles = ? AND auth_method = ? AND user_agent = ?').pluck(),
+    actorAdd: db.prepare<[string, string, string, string, string]>('INSERT INTO audit_actors (actor_id, actor_name, actor_roles, auth_method, user_agent) VALUES (?, ?, ?, ?, ?)'),
+    labelAdd: db.prepare<[number, string]>('INSERT INTO audit_labels (rowid, words) VALUES (?, ?)'),
+    labelsMatching: db.prepare<[string, number]>('SELECT rowid FROM audit_labels WHERE audit_labels MATCH ? ORDER BY rowid LIMIT ?').pluck(),
+    anyForgotten: db.prepare<[]>('SELECT 1 FROM audit_copies WHERE forgotten = 1 LIMIT 1').pluck(),
+    kindsUnused: db.prepare<[]>('DELETE FROM audit_kinds WHERE id NOT IN (SELECT kind FROM audit_tally) RETURNING id').pluck(),
+    actorsUnused: db.prepare<[]>('DELETE FROM audit_actors WHERE id NOT IN (SELECT actor FROM audit_tally) RETURNING id').pluck(),
+    labelRemove: db.prepare<[string]>('DELETE FROM audit_labels WHERE rowid IN (SELECT value FROM json_each(?))'),
   };
+
+  /** Kinds and actors resolved to their ids (key: their values as JSON); forgotten when entries go (prune) or a transaction fails. */
+  const labelIds = new Map<string, number>();
+  const MAX_LABEL_IDS = 20_000;
+
+  function kindId(event: string, severity: string, targetType: string): number {
+    const k = JSON.stringify(['k', event, severity, targetType]);
+    let id = labelIds.get(k);
+    if (id !== undefined) return id;
+    id = q.kindGet.get(event, severity, targetType) as number | undefined;
+    if (id === undefined) {
+      id = Number(q.kindAdd.run(event, severity, targetType).lastInsertRowid);
+      q.labelAdd.run(kindLabel(id), kindWords(event));
+    }
+    if (labelIds.size >= MAX_LABEL_IDS) labelIds.clear();
+    labelIds.set(k, id);
+    return id;
+  }
+
+  function actorRowId(actorId: string, name: string, roles: string, auth: string, userAgent: string): number {
+    const k = JSON.stringify(['a', actorId, name, roles, auth, userAgent]);
+    let id = labelIds.get(k);
+    if (id !== undefined) return id;
+    id = q.actorGet.get(actorId, name, roles, auth, userAgent) as number | undefined;
+    if (id === undefined) {
+      id = Number(q.actorAdd.run(actorId, name, roles, auth, userAgent).lastInsertRowid);
+      const words = actorWords(name, userAgent);
+      q.labelAdd.run(actorLabel(id), words);
+    }
+    if (labelIds.size >= MAX_LABEL_IDS) labelIds.clear();
+    labelIds.set(k, id);
+    return id;
+  }
 
   let bulkJobs = 0;
   // prepared once: a batch sets them twice (pragma() prepares its statement every time)
@@ -283,19 +342,12 @@ export function auditCopyRepo(db: Db) {
     return s;
   };
 
-  function tallyKey(g: Omit<TallyGroup, 'n'>): string {
-    const parts = [g.event, g.severity, g.targetType, g.actorId, g.actorName];
-    return parts.some((p) => p.includes('\u0000')) ? JSON.stringify([g.hour, ...parts]) : `${g.hour}\u0000${parts.join('\u0000')}`;
-  }
-
   /** Removes events by key (their index words, tally counts and rows); `tally: false` when the copy's tally is already gone. */
   function removeKeys(copyId: number, keys: number[], tally = true): number {
     if (!keys.length) return 0;
     const json = JSON.stringify(keys);
     if (tally) {
-      for (const g of q.groupsOf.all(json)) {
-        q.tallySub.run({ copyId: g.copy_id, hour: g.hour, event: g.event, severity: g.severity, targetType: g.target_type, actorId: g.actor_id, actorName: g.actor_name, n: g.n });
-      }
+      for (const g of q.groupsOf.all(json)) q.tallySub.run(g.n, g.copy_id, g.hour, g.kind, g.actor);
       q.tallyClean.run(copyId);
     }
     q.ftsRemove.run(json);
@@ -388,40 +440,65 @@ export function auditCopyRepo(db: Db) {
     countFrom: (copyId: number, key: number): number => tallyTotal({ copies: [copyId], fromKey: key }),
 
     // ── writing ───────────────────────────────────────────────────────────────────────────
+    /** Adds events to a copy (inside the caller's transaction): packed and written as `insertPacked`. */
+    insertBatch(copyId: number, events: readonly EventInput[]): { added: number; duplicates: number } {
+      const packer = new AuditPacker();
+      for (const e of events) {
+        packer.add({ ...e, roles: rolesText(e.actorRoles), context: e.context ? JSON.stringify(e.context) : null });
+      }
+      return this.insertPacked(copyId, packer.take(), packRefs());
+    },
+
     /**
-     * Adds a batch of events to a copy (inside the caller's transaction): in time order, each at
-     * the first free slot of its millisecond, an event the copy already has (by the site's id)
-     * left alone; then their words and their tally. Answers what was added.
+     * Adds a packed batch (audit-pack.ts, oldest first) to a copy, inside the caller's transaction:
+     * each event at the first free slot of its millisecond, one the copy already has (by the
+     * site's id) left alone; then their words and their tally. `refs` carries the producer's kinds
+     * and actors from batch to batch. Answers what was added.
      */
-    insertBatch(copyId: number, events: readonly EventInput[]): { added: number; duplicates: number; keys: number[] } {
-      const sorted = events.length > 1 ? [...events].sort((a, b) => a.ts - b.ts) : events;
+    insertPacked(copyId: number, batch: PackedBatch, refs: PackRefs): { added: number; duplicates: number } {
+      if (batch.reset) {
+        refs.kinds.length = 0;
+        refs.actors.length = 0;
+      }
+      const { kinds, actors, rows } = batch;
+      for (let i = 0; i < kinds.length; i += KIND_WIDTH) refs.kinds[kinds[i] as number] = kindId(kinds[i + 1] as string, kinds[i + 2] as string, kinds[i + 3] as string);
+      for (let i = 0; i < actors.length; i += ACTOR_WIDTH) {
+        refs.actors[actors[i] as number] = actorRowId(actors[i + 1] as string, actors[i + 2] as string, actors[i + 3] as string, actors[i + 4] as string, actors[i + 5] as string);
+      }
       const keys: number[] = [];
-      const tally = new Map<string, TallyGroup>();
       let duplicates = 0;
       let prev = -1;
       // one array bound positionally (the statement's cheapest form), refilled per event
-      const row: (string | number | null)[] = new Array(16).fill(null);
+      const row: (string | number | null)[] = new Array(10).fill(null);
       row[1] = copyId;
-      for (const e of sorted) {
-        let key = keyOf(e.ts);
+      // the tally of the hour being written: kind and actor → events
+      let hour = -1;
+      const counts = new Map<number | string, number>();
+      const tallyHour = () => {
+        for (const [ka, n] of counts) {
+          const [kind, actor] = typeof ka === 'number' ? [Math.floor(ka / ACTOR_SPAN), ka % ACTOR_SPAN] : (ka.split(':').map(Number) as [number, number]);
+          q.tallyAdd.run(copyId, hour, kind, actor, n);
+        }
+        counts.clear();
+      };
+      for (let o = 0; o < rows.length; o += PACKED_WIDTH) {
+        const ts = rows[o + P_TS] as number;
+        let key = ts * 1000;
         if (key <= prev) key = prev + 1;
+        const kind = refs.kinds[rows[o + P_KIND] as number]!;
+        const actor = refs.actors[rows[o + P_ACTOR] as number]!;
         row[0] = key;
-        row[2] = e.id;
-        row[3] = e.ts;
-        row[4] = e.event;
-        row[5] = e.severity;
-        row[6] = e.actorId;
-        row[7] = e.actorName;
-        row[8] = rolesText(e.actorRoles);
-        row[9] = e.authMethod;
-        row[10] = e.ip;
-        row[11] = e.userAgent;
-        row[12] = e.targetType;
-        row[13] = e.targetId;
-        row[14] = e.status;
-        row[15] = e.context ? JSON.stringify(e.context) : null;
+        const eventId = rows[o + P_ID] as number;
+        row[2] = eventId;
+        row[3] = kind;
+        row[4] = actor;
+        row[5] = rows[o + P_IP] as string | number | null;
+        row[6] = rows[o + P_TARGET] as string | number | null;
+        row[7] = rows[o + P_STATUS] as string | number | null;
+        row[8] = rows[o + P_CONTEXT] as string | number | null;
+        row[9] = key - (key % 1000) === ts * 1000 ? null : ts;
         if (q.insert.run(row).changes === 0) {
-          if (q.has.get(copyId, e.id)) {
+          if (q.has.get(copyId, eventId)) {
             duplicates++;
             continue;
           }
@@ -431,21 +508,24 @@ export function auditCopyRepo(db: Db) {
           for (let attempt = 0; attempt < 100 && !placed; attempt++) {
             key = Math.max(key, q.lastInRange.get(key, key + 1000)?.k ?? key) + 1;
             row[0] = key;
+            row[9] = key - (key % 1000) === ts * 1000 ? null : ts;
             placed = q.insert.run(row).changes === 1;
           }
           if (!placed) throw new Error('no free key for an audit event');
         }
         prev = key;
         keys.push(key);
-        const g = { hour: Math.floor(key / HOUR_KEYS), event: e.event, severity: e.severity, targetType: e.targetType ?? '', actorId: e.actorId ?? '', actorName: e.actorName ?? '' };
-        const k = tallyKey(g);
-        const t = tally.get(k);
-        if (t) t.n++;
-        else tally.set(k, { ...g, n: 1 });
+        const h = Math.floor(key / HOUR_KEYS);
+        if (h !== hour) {
+          if (counts.size) tallyHour();
+          hour = h;
+        }
+        const ka = actor < ACTOR_SPAN && kind < ACTOR_SPAN ? kind * ACTOR_SPAN + actor : `${kind}:${actor}`;
+        counts.set(ka, (counts.get(ka) ?? 0) + 1);
       }
+      if (counts.size) tallyHour();
       if (keys.length) q.ftsAdd.run(JSON.stringify(keys));
-      for (const t of tally.values()) q.tallyAdd.run({ copyId, ...t });
-      return { added: keys.length, duplicates, keys };
+      return { added: keys.length, duplicates };
     },
 
     /**
@@ -482,8 +562,42 @@ export function auditCopyRepo(db: Db) {
       setNormal.run();
       try {
         return db.transaction(fn)();
+      } catch (err) {
+        labelIds.clear(); // kinds and actors it added are gone with it
+        throw err;
       } finally {
         setFull.run();
+      }
+    },
+
+    /**
+     * Removes the kinds and actors no kept event uses any more, with their words (names and user
+     * agents are personal data). Only the tally says what is used, so not while a forgotten copy's
+     * events are still being removed (its tally went first); the caller runs it when no keep or
+     * import is writing. Answers how many went.
+     */
+    pruneLabels(): number {
+      if (q.anyForgotten.get()) return 0;
+      return this.transaction(() => {
+        const gone = [...(q.kindsUnused.all() as number[]).map(kindLabel), ...(q.actorsUnused.all() as number[]).map(actorLabel)];
+        if (gone.length) {
+          q.labelRemove.run(JSON.stringify(gone));
+          labelIds.clear();
+        }
+        return gone.length;
+      });
+    },
+
+    /**
+     * The words of kinds and actors that one part of a MATCH expression (a quoted word or phrase,
+     * perhaps a prefix) finds in audit_labels: the events' index holds one word per kind and
+     * actor (zzk<id>, zza<id>) instead of their code, name and user agent. At most `limit`.
+     */
+    labelWords(part: string, limit = 1000): string[] {
+      try {
+        return (q.labelsMatching.all(part, limit) as number[]).map(labelWord);
+      } catch {
+        return []; // not an expression FTS5 reads: the events' index says so in the search itself
       }
     },
 
@@ -514,22 +628,22 @@ export function auditCopyRepo(db: Db) {
         const { where, params } = conditions(spec, 'e.');
         if (lo !== undefined) where.push('f.rowid >= @lo');
         if (hi !== undefined) where.push('f.rowid <= @hi');
-        const sql = `SELECT ${E_COLUMNS} FROM audit_fts f JOIN audit_events e NOT INDEXED ON e.id = f.rowid WHERE audit_fts MATCH @match${where.length ? ` AND ${where.join(' AND ')}` : ''} ORDER BY f.rowid DESC LIMIT @limit`;
+        const sql = `SELECT ${E_COLUMNS} FROM audit_fts f CROSS JOIN audit_events e NOT INDEXED ${LABEL_JOINS} WHERE audit_fts MATCH @match AND e.id = f.rowid AND ${LABEL_ON}${where.length ? ` AND ${where.join(' AND ')}` : ''} ORDER BY f.rowid DESC LIMIT @limit`;
         return (prepared(sql).all(pick(sql, { ...params, lo, hi, limit: spec.limit, match: spec.match })) as RawEvent[]).map(eventOf);
       }
-      const { where, params } = conditions(spec, '');
+      const { where, params } = conditions(spec, 'e.');
       if (!where.length) {
-        const range = [...(lo !== undefined ? ['id >= @lo'] : []), ...(hi !== undefined ? ['id <= @hi'] : [])];
-        const sql = `SELECT ${COLUMNS} FROM audit_events NOT INDEXED${range.length ? ` WHERE ${range.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
+        const range = [...(lo !== undefined ? ['e.id >= @lo'] : []), ...(hi !== undefined ? ['e.id <= @hi'] : [])];
+        const sql = `SELECT ${E_COLUMNS} FROM audit_events e NOT INDEXED ${LABEL_JOINS} WHERE ${[LABEL_ON, ...range].join(' AND ')} ORDER BY e.id DESC LIMIT @limit`;
         return (prepared(sql).all(pick(sql, { lo, hi, limit: spec.limit })) as RawEvent[]).map(eventOf);
       }
-      const hourWhere = [...where];
+      const hourWhere = conditions(spec, '').where;
       if (lo !== undefined) hourWhere.push('hour >= @firstHour');
       if (hi !== undefined) hourWhere.push('hour <= @lastHour');
       const hoursSql = `SELECT hour, sum(n) AS n FROM audit_tally WHERE ${hourWhere.join(' AND ')} GROUP BY hour HAVING sum(n) > 0 ORDER BY hour DESC`;
       const hours = prepared(hoursSql).all(pick(hoursSql, { ...params, firstHour: lo === undefined ? undefined : Math.floor(lo / HOUR_KEYS), lastHour: hi === undefined ? undefined : Math.floor(hi / HOUR_KEYS) })) as { hour: number; n: number }[];
       // the hour's key range (NOT INDEXED: the copy's index would read all of the copy's rows)
-      const rowsSql = `SELECT ${COLUMNS} FROM audit_events NOT INDEXED WHERE id BETWEEN @a AND @b AND ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
+      const rowsSql = `SELECT ${E_COLUMNS} FROM audit_events e NOT INDEXED ${LABEL_JOINS} WHERE e.id BETWEEN @a AND @b AND ${LABEL_ON} AND ${where.join(' AND ')} ORDER BY e.id DESC LIMIT @limit`;
       const rows = prepared(rowsSql);
       const out: StoredEvent[] = [];
       for (const { hour } of hours) {
@@ -577,16 +691,24 @@ export function auditCopyRepo(db: Db) {
 
     /** The values of the copies with their counts (the tally). */
     facets(copies: number[] | null) {
-      const where = copies ? 'WHERE copy_id IN (SELECT value FROM json_each(@copies))' : '';
+      const where = copies ? 'WHERE t.copy_id IN (SELECT value FROM json_each(@copies))' : '';
       const p = copies ? { copies: JSON.stringify(copies) } : {};
       const values = (col: string) =>
-        (prepared(`SELECT ${col} AS value, sum(n) AS count FROM audit_tally ${where} GROUP BY ${col} ORDER BY count DESC, value`).all(p) as { value: string; count: number }[]).filter((r) => r.value !== '');
-      const actors = (prepared(`SELECT actor_id, actor_name, sum(n) AS count FROM audit_tally ${where} GROUP BY actor_id, actor_name ORDER BY count DESC, actor_name`).all(p) as { actor_id: string; actor_name: string; count: number }[]).map((a) => ({
+        (prepared(`SELECT k.${col} AS value, sum(t.n) AS count FROM audit_tally t JOIN audit_kinds k ON k.id = t.kind ${where} GROUP BY k.${col} ORDER BY count DESC, value`).all(p) as { value: string; count: number }[]).filter(
+          (r) => r.value !== '',
+        );
+      const actors = (
+        prepared(`SELECT a.actor_id, a.actor_name, sum(t.n) AS count FROM audit_tally t JOIN audit_actors a ON a.id = t.actor ${where} GROUP BY a.actor_id, a.actor_name ORDER BY count DESC, a.actor_name`).all(p) as {
+          actor_id: string;
+          actor_name: string;
+          count: number;
+        }[]
+      ).map((a) => ({
         id: a.actor_id || null,
         name: a.actor_name || null,
         count: a.count,
       }));
-      const perCopy = (prepared(`SELECT copy_id AS copyId, sum(n) AS count FROM audit_tally ${where} GROUP BY copy_id ORDER BY count DESC`).all(p) as { copyId: number; count: number }[]);
+      const perCopy = prepared(`SELECT t.copy_id AS copyId, sum(t.n) AS count FROM audit_tally t ${where} GROUP BY t.copy_id ORDER BY count DESC`).all(p) as { copyId: number; count: number }[];
       return { events: values('event'), actors, targetTypes: values('target_type'), severities: values('severity'), copies: perCopy };
     },
   };
