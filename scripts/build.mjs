@@ -8,6 +8,7 @@
 // `--if-stale` skips the work when nothing under electron/, renderer/ or this script is newer than out/.
 import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
+import { auditImportWorkerDefine } from './audit-import-worker.mjs';
 import { readdirSync, statSync, existsSync, writeFileSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +41,8 @@ const common = {
   sourcemap: true,
   external,
   logLevel: 'warning',
-  define: { __APP_VERSION__: JSON.stringify(pkg.version) },
+  // the audit import's worker thread travels inside the Host's bundle as text (scripts/audit-import-worker.mjs)
+  define: { __APP_VERSION__: JSON.stringify(pkg.version), ...(await auditImportWorkerDefine()) },
 };
 
 await Promise.all([

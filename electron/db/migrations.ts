@@ -468,13 +468,14 @@ export const migrations: Migration[] = [
 
       -- the words full text searches, per event: its kind's and actor's own word (their code, name
       -- and user agent are words of audit_labels, said once per entry, not once per event), the
-      -- target, the address (also whole, as one word: audit-copy/fts.ts) and the context (JSON as
-      -- Sitedesk writes it, its escaped line breaks and tabs made spaces). An external-content
+      -- target, the address as one word (audit-copy/fts.ts: found whole or by its start; its four
+      -- numbers are not words of their own) and the context (JSON as Sitedesk writes it, its
+      -- escaped line breaks and tabs made spaces). An external-content
       -- index over this view: rows are added and removed by rowid in the repository's batches, and
       -- with secure-delete a removed event's words leave the index (and the file) at once: they
       -- are personal data.
       CREATE VIEW audit_words (id, words) AS
-        SELECT id, concat_ws(' ', 'zzk' || kind, 'zza' || actor, target_id, ip, 'zzip' || replace(replace(lower(ip), '.', 'x'), ':', 'x'),
+        SELECT id, concat_ws(' ', 'zzk' || kind, 'zza' || actor, target_id, 'zzip' || replace(replace(lower(ip), '.', 'x'), ':', 'x'),
           replace(replace(replace(context, '\\n', ' '), '\\r', ' '), '\\t', ' '))
         FROM audit_events;
       -- columnsize=0: no per-row sizes (they serve ranking; results are in time order)
@@ -487,18 +488,19 @@ export const migrations: Migration[] = [
       -- segments merged eight at a time, not four: a million-event import rewrote its words less often
       INSERT INTO audit_fts (audit_fts, rank) VALUES ('automerge', 8);
 
-      -- events counted per copy, hour (of the key), kind and actor: the totals of filtered
+      -- events counted per hour (of the key), copy, kind and actor: the totals of filtered
       -- searches, the hours a filtered page reads, and the facets, without reading a million rows
-      -- (only the hours a time filter cuts are counted in audit_events).
+      -- (only the hours a time filter cuts are counted in audit_events). In hour order: a filtered
+      -- page reads the newest hours' counts first and stops when it is full.
       CREATE TABLE audit_tally (
-        copy_id      INTEGER NOT NULL,
         hour         INTEGER NOT NULL,
+        copy_id      INTEGER NOT NULL,
         kind         INTEGER NOT NULL,
         actor        INTEGER NOT NULL,
         n            INTEGER NOT NULL,
-        PRIMARY KEY (copy_id, hour, kind, actor)
+        PRIMARY KEY (hour, copy_id, kind, actor)
       ) WITHOUT ROWID;
-      CREATE INDEX audit_tally_hour ON audit_tally (hour);
+      CREATE INDEX audit_tally_copy ON audit_tally (copy_id, hour);
     `,
   },
 ];
