@@ -122,6 +122,7 @@ export async function importFile(deps: ImportDeps): Promise<ImportTally> {
       });
       deps.progress(tally);
       await yieldLoop();
+      await repo.bulkPause();
       if (signal.aborted) throw new FileJobCancelled('stopped');
     }
   } catch (err) {

@@ -75,7 +75,7 @@ export interface ImportSourceOptions {
 }
 
 /** The steps of reading the file: from a worker thread when there is its code, else from this thread. Ending the iteration early ends the worker. */
-export function importSteps(opts: ImportSourceOptions): AsyncIterableIterator<ImportStep> & { inWorker: boolean } {
+export function importSteps(opts: ImportSourceOptions): AsyncIterableIterator<ImportStep> & { inWorker: boolean; buffered?: number } {
   const batchSize = opts.batchSize ?? IMPORT_BATCH;
   const code = opts.workerCode === undefined ? importWorkerCode() : opts.workerCode;
   if (code === null) return Object.assign(readImportFile(opts.file, opts.format, batchSize), { inWorker: false });
@@ -115,6 +115,11 @@ class WorkerSteps implements AsyncIterableIterator<ImportStep> {
     const w = this.wake;
     this.wake = null;
     w?.();
+  }
+
+  /** Steps the worker posted that were not taken yet (never more than CREDITS). */
+  get buffered(): number {
+    return this.queue.length;
   }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<ImportStep> {

@@ -14,6 +14,7 @@
  * so a batch is all there or not at all. No statement here ever logs a value: they are personal data.
  */
 import type { Db } from '../open';
+import { startCheckpointer, type Checkpointer } from '../checkpointer';
 import type { AuditCopy, AuditRetention, KeptAuditEvent } from '../../contract';
 import { ACTOR_WIDTH, AuditPacker, KIND_WIDTH, P_ACTOR, P_CONTEXT, P_ID, P_IP, P_KIND, P_STATUS, P_TARGET, P_TS, PACKED_WIDTH, type PackedBatch } from './audit-pack';
 
@@ -240,10 +241,19 @@ export interface PackRefs {
 }
 export const packRefs = (): PackRefs => ({ kinds: [], actors: [] });
 
+/** WAL pages a long job lets pile up before it waits for them to be written back (40 MB, as SQLite's own write-back during a job). */
+const WAL_LIMIT = 10_000;
+
 /** Kind and actor ids below this make one number of a tally group (kind × span + actor). */
 const ACTOR_SPAN = 2 ** 26;
 
-export function auditCopyRepo(db: Db) {
+export interface AuditCopyRepoOptions {
+  /** WAL pages a long job lets pile up before it waits for their write-back (tests lower it). */
+  walLimit?: number;
+}
+
+export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
+  const walLimit = options.walLimit ?? WAL_LIMIT;
   const q = {
     copies: db.prepare<[], RawCopy>('SELECT * FROM audit_copies ORDER BY id'),
     copy: db.prepare<[number], RawCopy>('SELECT * FROM audit_copies WHERE id = ?'),
@@ -328,6 +338,9 @@ export function auditCopyRepo(db: Db) {
   }
 
   let bulkJobs = 0;
+  /** Which run of bulk jobs a checkpointer belongs to (one that starts after its run ended is stopped). */
+  let bulkRound = 0;
+  let checkpointer: Checkpointer | null = null;
   // prepared once: a batch sets them twice (pragma() prepares its statement every time)
   const setNormal = db.prepare('PRAGMA synchronous = NORMAL');
   const setFull = db.prepare('PRAGMA synchronous = FULL');
@@ -538,20 +551,43 @@ export function auditCopyRepo(db: Db) {
     },
 
     /**
-     * While a long job writes (an import, a keep): the WAL is written back every 40 MB instead of
-     * every 4 MB (each write-back waits for the disk; measured 15% of an import's time). Nested
-     * jobs share it; the last to end sets it back and, once its answer is out, writes the WAL back.
+     * While a long job writes (an import, a keep), the WAL is written back by a worker thread
+     * (db/checkpointer.ts) instead of by this connection at a commit: each write-back waits for the
+     * disk, and held the Host's event loop for up to 200 ms (a sixth of an import). Until the
+     * worker is there, and if it cannot start, SQLite writes it back itself every 40 MB instead of
+     * every 4 MB. Nested jobs share it; the last to end sets it back and, once its answer is out,
+     * writes the rest back.
      */
     bulk<T>(fn: () => Promise<T>): Promise<T> {
-      if (bulkJobs++ === 0) db.pragma('wal_autocheckpoint = 10000');
+      if (bulkJobs++ === 0) {
+        db.pragma('wal_autocheckpoint = 10000');
+        const round = ++bulkRound;
+        const file = db.name;
+        if (file && file !== ':memory:' && !db.memory) {
+          const c = startCheckpointer(file);
+          checkpointer = c;
+          const current = () => round === bulkRound && bulkJobs > 0 && db.open;
+          void c.started.then((ok) => {
+            if (!ok || !current()) return;
+            db.pragma('wal_autocheckpoint = 0');
+            // a worker that ends on its own leaves the write-back to SQLite again
+            void c.ended.then(() => {
+              if (current()) db.pragma('wal_autocheckpoint = 10000');
+            });
+          });
+        }
+      }
       return fn().finally(() => {
         if (--bulkJobs > 0) return;
+        bulkRound++;
+        const c = checkpointer;
+        checkpointer = null;
         try {
           db.pragma('wal_autocheckpoint = 1000');
         } catch {
           // the database went away: nothing to set back
         }
-        setImmediate(() => {
+        void c?.stop().then(() => {
           try {
             if (bulkJobs === 0 && db.open) db.pragma('wal_checkpoint(PASSIVE)');
           } catch {
@@ -559,6 +595,16 @@ export function auditCopyRepo(db: Db) {
           }
         });
       });
+    },
+
+    /**
+     * Between two batches of a long job: once the WAL holds more than `walLimit` pages, waits for
+     * the worker to write it back (all of it: nothing is committed meanwhile), so the next batch
+     * starts the WAL from its beginning. The Host's loop answers other calls meanwhile.
+     */
+    async bulkPause(): Promise<void> {
+      const c = checkpointer;
+      if (c && c.frames > walLimit) await c.catchUp();
     },
 
     /**
