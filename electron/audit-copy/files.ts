@@ -80,6 +80,8 @@ export interface ImportTally {
   unreadable: number;
   problems: AuditRowProblem[];
   bytes: { done: number; total: number | null };
+  /** Once the rows are stored: the events whose words the full-text index has (done) of those it had to add (total). */
+  indexing: { done: number; total: number } | null;
 }
 
 export interface ImportDeps {
@@ -97,13 +99,43 @@ export interface ImportDeps {
 
 /**
  * Reads the file into the copy: the file is read and parsed in a worker thread (import-source.ts)
- * while this thread writes each batch it posts (one transaction: the events, their words, their
- * tally) and lets other calls run between batches. Throws FileJobCancelled when stopped (the
- * batches written stay; what the reader had read beyond them is dropped with it).
+ * while this thread stores each batch it posts (one transaction: the events and their tally) and
+ * lets other calls run between batches. Their words go into the full-text index after the rows
+ * (the repository's background indexing, newest first, a few milliseconds at a time): the import
+ * ends when they are in. Throws FileJobCancelled when stopped (the batches stored stay, and their
+ * words are still indexed in the background; what the reader had read beyond them is dropped).
  */
 export async function importFile(deps: ImportDeps): Promise<ImportTally> {
+  const { repo, signal } = deps;
+  const tally: ImportTally = { read: 0, added: 0, duplicates: 0, unreadable: 0, problems: [], bytes: { done: 0, total: deps.size }, indexing: null };
+  await repo.storing(() => storeRows(deps, tally));
+  tally.bytes.done = deps.size;
+  deps.progress(tally);
+  // the words: the copy's events still to index (and any other copy's: the index catches up in one run)
+  const total = repo.unindexed(null);
+  if (total > 0) {
+    tally.indexing = { done: 0, total };
+    deps.progress(tally);
+    try {
+      await repo.indexText({
+        signal,
+        progress: (left) => {
+          tally.indexing = { done: Math.max(0, total - left), total };
+          deps.progress(tally);
+        },
+      });
+    } catch (err) {
+      if (signal.aborted) throw new FileJobCancelled('stopped');
+      throw err;
+    }
+    tally.indexing = { done: total, total };
+    deps.progress(tally);
+  }
+  return tally;
+}
+
+async function storeRows(deps: ImportDeps, tally: ImportTally): Promise<void> {
   const { repo, copyId, signal } = deps;
-  const tally: ImportTally = { read: 0, added: 0, duplicates: 0, unreadable: 0, problems: [], bytes: { done: 0, total: deps.size } };
   const refs = packRefs();
   const steps = importSteps({ file: deps.file, format: deps.format, batchSize: deps.batchSize ?? IMPORT_BATCH, ...(deps.workerCode !== undefined ? { workerCode: deps.workerCode } : {}) });
   try {
@@ -116,7 +148,7 @@ export async function importFile(deps: ImportDeps): Promise<ImportTally> {
       const batch = step.batch;
       if (!batch) break;
       repo.transaction(() => {
-        const r = repo.insertPacked(copyId, batch, refs);
+        const r = repo.insertPacked(copyId, batch, refs, { deferText: true });
         tally.added += r.added;
         tally.duplicates += r.duplicates;
       });
@@ -131,9 +163,6 @@ export async function importFile(deps: ImportDeps): Promise<ImportTally> {
   } finally {
     await steps.return?.();
   }
-  tally.bytes.done = deps.size;
-  deps.progress(tally);
-  return tally;
 }
 
 // ── export ──────────────────────────────────────────────────────────────────────────────────

@@ -105,7 +105,7 @@ export function auditCopyService(deps: AuditCopyDeps) {
   function launch(kind: AuditCopyJobKind, copyId: number | null, siteId: string | null, file: string | null, work: (l: Live, signal: AbortSignal) => Promise<Partial<AuditCopyJob>>): AuditCopyJob {
     if (closed) throw new AppError({ code: 'host_unavailable', message: 'Sitedesk is closing.' });
     const controller = new AbortController();
-    const job: AuditCopyJob = { id: randomUUID(), kind, copyId, siteId, state: 'running', done: 0, total: null, bytes: null, added: 0, transferred: 0, duplicates: 0, unreadable: 0, problems: [], removed: 0, error: null, file: file ? basename(file) : null, startedAt: iso(), endedAt: null };
+    const job: AuditCopyJob = { id: randomUUID(), kind, copyId, siteId, state: 'running', done: 0, total: null, bytes: null, added: 0, transferred: 0, duplicates: 0, unreadable: 0, problems: [], removed: 0, indexing: null, error: null, file: file ? basename(file) : null, startedAt: iso(), endedAt: null };
     const l: Live = { job, controller, finished: Promise.resolve(), emittedAt: 0 };
     jobs.set(job.id, l);
     update(l, {}, true);
@@ -290,9 +290,10 @@ export function auditCopyService(deps: AuditCopyDeps) {
             size,
             format,
             signal,
-            progress: (t) => update(l, { done: t.read, added: t.added, duplicates: t.duplicates, unreadable: t.unreadable, problems: [...t.problems], bytes: { ...t.bytes } }),
+            // the end of the storing (indexing starts) is always said at once: a change of stage
+            progress: (t) => update(l, { done: t.read, added: t.added, duplicates: t.duplicates, unreadable: t.unreadable, problems: [...t.problems], bytes: { ...t.bytes }, indexing: t.indexing && { ...t.indexing } }, l.job.indexing === null && t.indexing !== null),
           }));
-          update(l, { done: out.read, added: out.added, duplicates: out.duplicates, unreadable: out.unreadable, problems: [...out.problems], bytes: { ...out.bytes } });
+          update(l, { done: out.read, added: out.added, duplicates: out.duplicates, unreadable: out.unreadable, problems: [...out.problems], bytes: { ...out.bytes }, indexing: out.indexing && { ...out.indexing } });
           repo.setKept(copyId, iso());
           return { removed: await applyRetention(copyId) };
         } catch (err) {
@@ -315,6 +316,8 @@ export function auditCopyService(deps: AuditCopyDeps) {
       const total = found === NOTHING ? 0 : repo.total(spec).total;
       return launch('export', null, null, file, async (l, signal) => {
         update(l, { total });
+        // words are searched in the full-text index: an import's still being added are waited for
+        if (spec.match) await repo.indexText({ signal });
         const out = await exportFile({ repo, spec, file, format, overwrite, signal, progress: (written, bytes) => update(l, { done: written, bytes: { done: bytes, total: null } }) });
         return { done: out.written, bytes: { done: out.bytes, total: out.bytes } };
       });
@@ -334,14 +337,18 @@ export function auditCopyService(deps: AuditCopyDeps) {
       const { before, limit, ...filter } = q;
       const found = specOf(filter);
       const stamps = (rows: CopyRow[]) => rows.map(stamp);
-      if (found === NOTHING) return { events: [], total: 0, totalExact: true, next: null, terms: filter.q ? auditFtsQuery(filter.q).terms : [], copies: stamps(filter.copies ? live().filter((c) => filter.copies!.includes(c.id)) : live()) };
+      if (found === NOTHING) return { events: [], total: 0, totalExact: true, next: null, terms: filter.q ? auditFtsQuery(filter.q).terms : [], copies: stamps(filter.copies ? live().filter((c) => filter.copies!.includes(c.id)) : live()), indexing: null };
       const rows = repo.page({ ...found.spec, ...(before !== undefined ? { before } : {}), limit: limit + 1 });
       const more = rows.length > limit;
       const events = (more ? rows.slice(0, limit) : rows).map(({ status: _s, ...e }) => e);
       const { total, exact } = repo.total(found.spec);
       // an estimate is never below what this page shows
       const shown = (before === undefined ? 0 : 1) + events.length + (more ? 1 : 0);
-      return { events, total: exact ? total : Math.max(total, shown), totalExact: exact, next: more ? events[events.length - 1]!.key : null, terms: found.terms, copies: stamps(found.searched) };
+      // words searched while an import's are still being indexed: the answer says how far it is
+      const unindexed = found.spec.match ? repo.unindexed(found.searched.map((c) => c.id)) : 0;
+      const all = unindexed ? repo.eventCount(found.searched.map((c) => c.id)) : 0;
+      const indexing = unindexed ? { indexed: Math.max(0, all - unindexed), total: all } : null;
+      return { events, total: exact ? total : Math.max(total, shown), totalExact: exact, next: more ? events[events.length - 1]!.key : null, terms: found.terms, copies: stamps(found.searched), indexing };
     },
 
     facets(copyIds?: number[]): AuditCopyFacets {
@@ -391,6 +398,8 @@ export function auditCopyService(deps: AuditCopyDeps) {
         else if (c.siteId && (c.run as KeepRun | null)?.state === 'running') startKeep(c.siteId, c.id);
       }
       tidyLabels();
+      // an import's words a quit or crash left unindexed
+      if (repo.unindexed(null)) void repo.indexText().catch(() => {});
     },
 
     /** Jobs stop where they are (a keep goes on at the next start); removals go on at the next start. */

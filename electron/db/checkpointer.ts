@@ -79,7 +79,8 @@ export function startCheckpointer(file: string, everyMs = CHECKPOINT_MS): Checkp
   const waiting: (() => void)[] = [];
   const started = new Promise<boolean>((resolve) => {
     try {
-      worker = new Worker(WORKER, { eval: true, workerData: { file, module: sqliteModule(), everyMs } });
+      // a few statements and no data: the least heap V8 gives a thread (its memory is the Host's too)
+      worker = new Worker(WORKER, { eval: true, workerData: { file, module: sqliteModule(), everyMs }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 24 } });
     } catch {
       resolve(false);
       return;

@@ -473,10 +473,10 @@ export const migrations: Migration[] = [
       -- escaped line breaks and tabs made spaces). An external-content
       -- index over this view: rows are added and removed by rowid in the repository's batches, and
       -- with secure-delete a removed event's words leave the index (and the file) at once: they
-      -- are personal data.
-      CREATE VIEW audit_words (id, words) AS
+      -- are personal data. copy_id: the background indexing of an import reads a copy's key range.
+      CREATE VIEW audit_words (id, words, copy_id) AS
         SELECT id, concat_ws(' ', 'zzk' || kind, 'zza' || actor, target_id, 'zzip' || replace(replace(lower(ip), '.', 'x'), ':', 'x'),
-          replace(replace(replace(context, '\\n', ' '), '\\r', ' '), '\\t', ' '))
+          replace(replace(replace(context, '\\n', ' '), '\\r', ' '), '\\t', ' ')), copy_id
         FROM audit_events;
       -- columnsize=0: no per-row sizes (they serve ranking; results are in time order)
       CREATE VIRTUAL TABLE audit_fts USING fts5 (
@@ -488,10 +488,24 @@ export const migrations: Migration[] = [
       -- segments merged eight at a time, not four: a million-event import rewrote its words less often
       INSERT INTO audit_fts (audit_fts, rank) VALUES ('automerge', 8);
 
+      -- an import's events whose words are not in audit_fts yet: an import stores its rows at full
+      -- speed and their words are added afterwards, in short steps between the Host's other work,
+      -- newest first (db/repos/audit-copy.ts: indexText), going on after a restart. Every event of
+      -- copy_id with a key from lo to hi is not in the index, every other event is; n counts them.
+      -- A copy's ranges never overlap; a search with words while some remain says so.
+      CREATE TABLE audit_unindexed (
+        copy_id      INTEGER NOT NULL,
+        lo           INTEGER NOT NULL,
+        hi           INTEGER NOT NULL,
+        n            INTEGER NOT NULL,
+        PRIMARY KEY (copy_id, lo)
+      ) WITHOUT ROWID;
+
       -- events counted per hour (of the key), copy, kind and actor: the totals of filtered
       -- searches, the hours a filtered page reads, and the facets, without reading a million rows
       -- (only the hours a time filter cuts are counted in audit_events). In hour order: a filtered
-      -- page reads the newest hours' counts first and stops when it is full.
+      -- page reads the newest hours' counts first and stops when it is full; a copy's counts are read
+      -- from their own index, n in it (a total reads no row of the table).
       CREATE TABLE audit_tally (
         hour         INTEGER NOT NULL,
         copy_id      INTEGER NOT NULL,
@@ -500,7 +514,7 @@ export const migrations: Migration[] = [
         n            INTEGER NOT NULL,
         PRIMARY KEY (hour, copy_id, kind, actor)
       ) WITHOUT ROWID;
-      CREATE INDEX audit_tally_copy ON audit_tally (copy_id, hour);
+      CREATE INDEX audit_tally_copy ON audit_tally (copy_id, hour, n);
     `,
   },
 ];

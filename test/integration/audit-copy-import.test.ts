@@ -5,7 +5,9 @@
  * said as the Host says them; the worker never runs more than CREDITS batches ahead and memory
  * stays flat over a long file; a cancel during the worker's reading leaves only whole batches
  * (and importing again adds the rest, nothing twice); the full-text index agrees with the events
- * whether a batch is indexed as a key range or key by key; more actors than the packer remembers.
+ * whether a batch is indexed as a key range or key by key; more actors than the packer remembers;
+ * an import's words added after its rows (newest first, in steps, going on after a restart, with
+ * removals, keeps and other copies writing inside the range still to index).
  */
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import v8 from 'node:v8';
@@ -14,7 +16,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import Database from 'better-sqlite3';
 import { closeDatabase, openDatabase, type Db } from '../../electron/db';
-import { auditCopyRepo, type AuditCopyRepo } from '../../electron/db/repos/audit-copy';
+import { auditCopyRepo, packRefs, type AuditCopyRepo, type EventInput } from '../../electron/db/repos/audit-copy';
 import { ACTOR_WIDTH, KIND_WIDTH, PACKED_WIDTH, type PackedBatch } from '../../electron/db/repos/audit-pack';
 import { CREDITS, importSteps, importWorkerCode } from '../../electron/audit-copy/import-source';
 import type { ImportStep } from '../../electron/audit-copy/import-reader';
@@ -224,6 +226,10 @@ describe('a cancel during the worker’s reading', () => {
     const kept = count(copyId);
     expect(kept).toBe(3 * 300);
     expect(repo.countFrom(copyId, 0)).toBe(kept); // the tally agrees
+    // the stored batches' words are added in the background after a cancel too
+    expect(repo.unindexed([copyId])).toBeLessThanOrEqual(kept);
+    await repo.indexText();
+    expect(repo.unindexed(null)).toBe(0);
     expect(ftsAgrees()).toBe(true);
 
     const again = await run(copyId, path, 'json', { batchSize: 300 });
@@ -264,4 +270,97 @@ describe('the full-text index of an import', () => {
     expect(names).toHaveLength(24_000);
     expect(names.every((r) => r.name === `Person ${r.id}`)).toBe(true);
   }, 60_000);
+});
+
+describe('the full-text index added after an import’s rows', () => {
+  /** Stores the file's events without their words, as an import's storing does (its indexing not run: a quit right after). */
+  async function storeOnly(copyId: number, path: string, format: 'csv' | 'json', batchSize = 500): Promise<number> {
+    const refs = packRefs();
+    let added = 0;
+    await repo.storing(async () => {
+      for await (const step of importSteps({ file: path, format, batchSize, workerCode: null })) {
+        if (step.batch) added += repo.transaction(() => repo.insertPacked(copyId, step.batch!, refs, { deferText: true })).added;
+      }
+    });
+    return added;
+  }
+  const words = () => db.prepare(`SELECT count(*) AS n FROM audit_fts WHERE audit_fts MATCH ?`).pluck();
+  const ranges = () => db.prepare('SELECT copy_id AS copyId, lo, hi, n FROM audit_unindexed ORDER BY copy_id, lo').all() as { copyId: number; lo: number; hi: number; n: number }[];
+  const event = (id: number, ts: number, target: string): EventInput => ({
+    id, ts, event: 'page.update', severity: 'info', actorId: 'kept', actorName: 'Kept Later', actorRoles: [], authMethod: 'jwt', ip: '198.51.100.4', userAgent: null, targetType: 'page', targetId: target, status: null, context: null,
+  });
+
+  test('rows first, one range to index; then newest first in steps, each its own transaction; the index agrees at the end', async () => {
+    const copyId = repo.createCopy('file', null, 'Later');
+    expect(await storeOnly(copyId, file('later.csv', exportText('csv', 6_000)), 'csv')).toBe(6_000);
+    // twelve batches made one range, and none of their words is in the index yet
+    expect(ranges()).toEqual([{ copyId, lo: expect.any(Number), hi: expect.any(Number), n: 6_000 }]);
+    expect(repo.unindexed([copyId])).toBe(6_000);
+    expect(repo.unindexed(null)).toBe(6_000);
+    expect(words().get('"post 6000"')).toBe(0);
+    const seen: { left: number; newest: number; oldest: number }[] = [];
+    await repo.indexText({ progress: (left) => seen.push({ left, newest: words().get('"post 6000"') as number, oldest: words().get('"post 1"') as number }) });
+    // the newest event searchable after the first step, the oldest only after the last
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen[0]).toMatchObject({ newest: 1, oldest: 0 });
+    expect(seen.at(-1)).toEqual({ left: 0, newest: 1, oldest: 1 });
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.left).toBeLessThan(seen[i - 1]!.left);
+    expect(ranges()).toEqual([]);
+    expect(repo.unindexed(null)).toBe(0);
+    expect(ftsAgrees()).toBe(true);
+    expect(words().get('"post 3000"')).toBe(1);
+  });
+
+  test('removals, a keep and another copy writing inside a range still to index: the index agrees once it is done', async () => {
+    const a = repo.createCopy('file', null, 'A');
+    const b = repo.createCopy('file', null, 'B');
+    const gone = repo.createCopy('file', null, 'Gone');
+    // a second apart: T + 1 s … T + 4000 s
+    await storeOnly(a, file('a.json', exportText('json', 4_000)), 'json');
+    // (a time of its own: a batch among other events' keys is indexed at once, key by key)
+    await storeOnly(gone, file('gone.csv', exportText('csv', 1_000, { first: 5_001 })), 'csv');
+    expect(repo.unindexed(null)).toBe(5_000);
+    // retention removes A's oldest 500, still to index: their words were never in the index
+    const cut = (T + 501 * 1000) * 1000;
+    expect(repo.transaction(() => repo.removeOlder(a, cut, 10_000))).toBe(500);
+    expect(repo.unindexed([a])).toBe(3_500);
+    // a keep adds A events between those of the range (half a second later): left to the indexing
+    const kept = Array.from({ length: 200 }, (_, i) => event(100_000 + i, T + (1_000 + i) * 1000 + 500, `/kept/${i}`));
+    expect(repo.transaction(() => repo.insertBatch(a, kept)).added).toBe(200);
+    expect(repo.unindexed([a])).toBe(3_700);
+    // and B's events in the same time: indexed at once (B has nothing to index)
+    const other = Array.from({ length: 300 }, (_, i) => event(i + 1, T + (2_000 + i) * 1000 + 250, `/other/${i}`));
+    expect(repo.transaction(() => repo.insertBatch(b, other)).added).toBe(300);
+    expect(repo.unindexed([b])).toBe(0);
+    expect(words().get('"other 7"')).toBe(1);
+    // a copy forgotten while its words wait: its range goes with its last events
+    repo.markForgotten(gone);
+    while (repo.transaction(() => repo.forgetChunk(gone, 300)) > 0);
+    expect(repo.unindexed([gone])).toBe(0);
+    expect(repo.unindexed(null)).toBe(3_700);
+    await repo.indexText();
+    expect(ranges()).toEqual([]);
+    expect(ftsAgrees()).toBe(true);
+    expect(words().get('"kept 199"')).toBe(1);
+    expect(words().get('"post 3999"')).toBe(1);
+    expect(words().get('"post 5999"')).toBe(0); // Gone's went with it
+    expect(words().get('"post 2500"')).toBe(1);
+    expect(words().get('"post 499"')).toBe(0); // removed before it was indexed
+  });
+
+  test('a quit while words wait: the next start goes on from the range left', async () => {
+    const copyId = repo.createCopy('file', null, 'Quit');
+    await storeOnly(copyId, file('quit.csv', exportText('csv', 3_000)), 'csv');
+    // the Host closes after the first step: the next finds the database closed and stops
+    await repo.indexText({ progress: () => db.open && closeDatabase(db) });
+    db = openDatabase(join(dir.path, 'sitedesk.db'));
+    repo = auditCopyRepo(db);
+    const left = repo.unindexed(null);
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThan(3_000);
+    await repo.indexText();
+    expect(repo.unindexed(null)).toBe(0);
+    expect(ftsAgrees()).toBe(true);
+    expect(count(copyId)).toBe(3_000);
+  });
 });

@@ -91,6 +91,14 @@ interface RawEvent {
   context: string | null;
 }
 
+/** A key range of a copy whose events' words are not in the index yet (audit_unindexed). */
+interface Pending {
+  copy_id: number;
+  lo: number;
+  hi: number;
+  n: number;
+}
+
 /** What a search asks of the table (the service resolves the person's input into this). */
 export interface SearchSpec {
   /** null: every copy (none is being forgotten). */
@@ -252,6 +260,16 @@ export interface AuditCopyRepoOptions {
   walLimit?: number;
 }
 
+/** How long one step of the background indexing may hold the Host's thread (it adjusts its size to it). */
+const INDEX_STEP_MS = 8;
+const INDEX_STEP_MIN = 100;
+const INDEX_STEP_MAX = 20_000;
+
+/** Where the background indexing is, for who waits for it: events still to index. */
+export type IndexProgress = (left: number) => void;
+
+const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
   const walLimit = options.walLimit ?? WAL_LIMIT;
   const q = {
@@ -302,6 +320,22 @@ export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
     kindsUnused: db.prepare<[]>('DELETE FROM audit_kinds WHERE id NOT IN (SELECT kind FROM audit_tally) RETURNING id').pluck(),
     actorsUnused: db.prepare<[]>('DELETE FROM audit_actors WHERE id NOT IN (SELECT actor FROM audit_tally) RETURNING id').pluck(),
     labelRemove: db.prepare<[string]>('DELETE FROM audit_labels WHERE rowid IN (SELECT value FROM json_each(?))'),
+    // an import's events whose words are not indexed yet (audit_unindexed): ranges of a copy's keys
+    pendingOver: db.prepare<[number, number, number], Pending>('SELECT copy_id, lo, hi, n FROM audit_unindexed WHERE copy_id = ? AND lo <= ? AND hi >= ?'),
+    pendingAdd: db.prepare<[number, number, number, number]>('INSERT INTO audit_unindexed (copy_id, lo, hi, n) VALUES (?, ?, ?, ?)'),
+    pendingDrop: db.prepare<[number, number]>('DELETE FROM audit_unindexed WHERE copy_id = ? AND lo = ?'),
+    pendingSet: db.prepare<[number, number, number, number]>('UPDATE audit_unindexed SET hi = ?, n = ? WHERE copy_id = ? AND lo = ?'),
+    pendingCount: db.prepare<[number, number, number]>('UPDATE audit_unindexed SET n = max(0, n + ?) WHERE copy_id = ? AND lo = ?'),
+    pendingForget: db.prepare<[number]>('DELETE FROM audit_unindexed WHERE copy_id = ?'),
+    // the newest range first: the newest events become searchable first
+    pendingNewest: db.prepare<[], Pending>('SELECT copy_id, lo, hi, n FROM audit_unindexed ORDER BY hi DESC LIMIT 1'),
+    pendingLeft: db.prepare<[]>('SELECT coalesce(sum(n), 0) FROM audit_unindexed').pluck(),
+    pendingLeftOf: db.prepare<[string]>('SELECT coalesce(sum(n), 0) FROM audit_unindexed WHERE copy_id IN (SELECT value FROM json_each(?))').pluck(),
+    // the key of the range's n-th newest event of the copy (a step's oldest)
+    pendingNth: db.prepare<[number, number, number, number]>('SELECT id FROM audit_events NOT INDEXED WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?').pluck(),
+    ftsAddCopyRange: db.prepare<[number, number, number]>('INSERT INTO audit_fts (rowid, words) SELECT id, words FROM audit_words WHERE id BETWEEN ? AND ? AND +copy_id = ? ORDER BY id'),
+    keyAfter: db.prepare<[number]>('SELECT id FROM audit_events WHERE id > ? ORDER BY id LIMIT 1').pluck(),
+    keyBefore: db.prepare<[number]>('SELECT id FROM audit_events WHERE id < ? ORDER BY id DESC LIMIT 1').pluck(),
   };
 
   /** Kinds and actors resolved to their ids (key: their values as JSON); forgotten when entries go (prune) or a transaction fails. */
@@ -365,8 +399,127 @@ export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
       for (const g of q.groupsOf.all(json)) q.tallySub.run(g.n, g.copy_id, g.hour, g.kind, g.actor);
       q.tallyClean.run(copyId);
     }
-    q.ftsRemove.run(json);
+    // words are removed only of events that have them in the index: not those still to index
+    const { outside } = splitPending(copyId, keys, -1);
+    q.ftsRemove.run(outside === keys ? json : JSON.stringify(outside));
     return q.eventsRemove.run(json).changes;
+  }
+
+  /**
+   * The keys (of the copy, in any order) outside its ranges still to index; those inside are
+   * counted into their range's n (`sign`: +1 added, -1 removed).
+   */
+  function splitPending(copyId: number, keys: number[], sign: 1 | -1): { outside: number[] } {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const k of keys) {
+      if (k < lo) lo = k;
+      if (k > hi) hi = k;
+    }
+    const ranges = q.pendingOver.all(copyId, hi, lo);
+    if (!ranges.length) return { outside: keys };
+    const outside: number[] = [];
+    const inside = new Map<number, number>();
+    for (const k of keys) {
+      const r = ranges.find((x) => k >= x.lo && k <= x.hi);
+      if (r) inside.set(r.lo, (inside.get(r.lo) ?? 0) + 1);
+      else outside.push(k);
+    }
+    for (const [lo, n] of inside) q.pendingCount.run(sign * n, copyId, lo);
+    return { outside };
+  }
+
+  /**
+   * Keys lo..hi of the copy, holding only the batch's `n` new events, are to be indexed later: a
+   * range of its own, joined with the copy's ranges it overlaps and those next to it with no event
+   * between (an import's batches make one range).
+   */
+  function addPending(copyId: number, lo: number, hi: number, n: number): void {
+    let a = lo;
+    let b = hi;
+    let count = n;
+    const take = (r: Pending) => {
+      a = Math.min(a, r.lo);
+      b = Math.max(b, r.hi);
+      count += r.n;
+      q.pendingDrop.run(copyId, r.lo);
+    };
+    for (const r of q.pendingOver.all(copyId, hi, lo)) take(r);
+    const next = q.keyAfter.get(b) as number | undefined;
+    if (next !== undefined) for (const r of q.pendingOver.all(copyId, next, next)) take(r);
+    const prev = q.keyBefore.get(a) as number | undefined;
+    if (prev !== undefined) for (const r of q.pendingOver.all(copyId, prev, prev)) take(r);
+    q.pendingAdd.run(copyId, a, b, count);
+  }
+
+  /** Indexes up to `max` events of the newest range still to index, in one transaction; false when none is left. */
+  function indexStep(max: number): { indexed: number; more: boolean } {
+    return transaction(() => {
+      const r = q.pendingNewest.get();
+      if (!r) return { indexed: 0, more: false };
+      const from = max >= r.n ? r.lo : ((q.pendingNth.get(r.lo, r.hi, r.copy_id, max - 1) as number | undefined) ?? r.lo);
+      const indexed = q.ftsAddCopyRange.run(from, r.hi, r.copy_id).changes;
+      if (from <= r.lo) q.pendingDrop.run(r.copy_id, r.lo);
+      else q.pendingSet.run(from - 1, Math.max(0, r.n - indexed), r.copy_id, r.lo);
+      return { indexed, more: true };
+    });
+  }
+
+  /** A transaction of copy data (see `transaction` below). */
+  function transaction<T>(fn: () => T): T {
+    if (db.inTransaction) return fn();
+    setNormal.run();
+    try {
+      return db.transaction(fn)();
+    } catch (err) {
+      labelIds.clear(); // kinds and actors it added are gone with it
+      throw err;
+    } finally {
+      setFull.run();
+    }
+  }
+
+  /** Jobs storing rows at full speed (imports): the background indexing waits for them. */
+  let storing = 0;
+  let storingEnded: (() => void)[] = [];
+  let indexing: Promise<void> | null = null;
+  const indexWatchers = new Set<IndexProgress>();
+  let stepEvents = 1_000;
+
+  /** Runs the background indexing until no event is left to index (one run at a time). */
+  function runIndexing(): Promise<void> {
+    indexing ??= (async () => {
+      try {
+        for (;;) {
+          await yieldLoop();
+          while (storing > 0) await new Promise<void>((resolve) => storingEnded.push(resolve));
+          if (!db.open) return;
+          const t = performance.now();
+          const { indexed, more } = indexStep(stepEvents);
+          const ms = performance.now() - t;
+          if (!more) return;
+          // the next step sized to hold the thread about INDEX_STEP_MS (at most twice or half the last)
+          if (indexed >= stepEvents / 2) stepEvents = Math.round(Math.min(INDEX_STEP_MAX, 2 * stepEvents, Math.max(INDEX_STEP_MIN, stepEvents / 2, (stepEvents * INDEX_STEP_MS) / Math.max(ms, 0.5))));
+          if (indexWatchers.size) {
+            const left = q.pendingLeft.get() as number;
+            for (const w of indexWatchers) w(left);
+          }
+          await walPause();
+        }
+      } catch (err) {
+        if (db.open) throw err;
+        // the database closed: the next start goes on
+      } finally {
+        indexing = null;
+      }
+    })();
+    return indexing;
+  }
+
+  /** Between two batches of a long job: see bulkPause. */
+  async function walPause(): Promise<void> {
+    const c = checkpointer;
+    if (c && c.frames > walLimit) await c.catchUp();
   }
 
   /** The total of a search without words: the tally's full hours, the cut hours counted in the table. */
@@ -427,6 +580,7 @@ export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
       const removed = removeKeys(id, q.anyKeys.all(id, limit) as number[], false);
       if (removed === 0) {
         q.tallyForget.run(id); // a batch a stopping keep wrote after the copy was hidden counted itself again
+        q.pendingForget.run(id);
         q.removeCopy.run(id);
       }
       return removed;
@@ -470,7 +624,7 @@ export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
      * site's id) left alone; then their words and their tally. `refs` carries the producer's kinds
      * and actors from batch to batch. Answers what was added.
      */
-    insertPacked(copyId: number, batch: PackedBatch, refs: PackRefs): { added: number; duplicates: number } {
+    insertPacked(copyId: number, batch: PackedBatch, refs: PackRefs, opts: { deferText?: boolean } = {}): { added: number; duplicates: number } {
       if (batch.reset) {
         refs.kinds.length = 0;
         refs.actors.length = 0;
@@ -541,11 +695,18 @@ export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
       if (counts.size) tallyHour();
       if (keys.length) {
         // the batch's key range holding only its own rows (a new time range, the usual case) is
-        // indexed as a range; otherwise by each key (a fifth of the index's cost per event)
+        // indexed as a range (a fifth of the index's cost per event), or, for an import
+        // (`deferText`) or inside a range of the copy still to index, left to the background
+        // indexing; otherwise by each key, those inside a range still to index left to it
         const lo = keys[0]!;
         const hi = keys[keys.length - 1]!;
-        if (q.countRange.get(lo, hi) === keys.length) q.ftsAddRange.run(lo, hi);
-        else q.ftsAdd.run(JSON.stringify(keys));
+        if (q.countRange.get(lo, hi) === keys.length) {
+          if (opts.deferText || q.pendingOver.get(copyId, hi, lo)) addPending(copyId, lo, hi, keys.length);
+          else q.ftsAddRange.run(lo, hi);
+        } else {
+          const { outside } = splitPending(copyId, keys, 1);
+          if (outside.length) q.ftsAdd.run(JSON.stringify(outside));
+        }
       }
       return { added: keys.length, duplicates };
     },
@@ -602,28 +763,63 @@ export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
      * the worker to write it back (all of it: nothing is committed meanwhile), so the next batch
      * starts the WAL from its beginning. The Host's loop answers other calls meanwhile.
      */
-    async bulkPause(): Promise<void> {
-      const c = checkpointer;
-      if (c && c.frames > walLimit) await c.catchUp();
-    },
+    bulkPause: walPause,
 
     /**
      * A transaction of copy data: committed without waiting for the disk (synchronous=NORMAL under
      * WAL, as the mirror's batches: the copy can be kept again; a power cut may undo the last
      * batches, never corrupt them).
      */
-    transaction<T>(fn: () => T): T {
-      if (db.inTransaction) return fn();
-      setNormal.run();
+    transaction,
+
+    /**
+     * While `fn` stores an import's rows (`insertPacked` with `deferText`), the background
+     * indexing waits: the rows go in at full speed, their words after.
+     */
+    async storing<T>(fn: () => Promise<T>): Promise<T> {
+      storing++;
       try {
-        return db.transaction(fn)();
-      } catch (err) {
-        labelIds.clear(); // kinds and actors it added are gone with it
-        throw err;
+        return await fn();
       } finally {
-        setFull.run();
+        if (--storing === 0) {
+          const ended = storingEnded;
+          storingEnded = [];
+          for (const w of ended) w();
+        }
       }
     },
+
+    /**
+     * The words of events stored without them (an import's, or left by a quit or crash) added to
+     * the full-text index in the background: in steps of a few milliseconds of the Host's thread,
+     * newest events first, each one transaction (the range still to index shrinks with it, so a
+     * quit loses nothing). Resolves when none is left; `progress` hears how many are left after
+     * each step; `signal` stops the waiting (not the indexing).
+     */
+    indexText(opts: { progress?: IndexProgress; signal?: AbortSignal } = {}): Promise<void> {
+      if (!q.pendingLeft.get() && !indexing) return Promise.resolve();
+      const run = runIndexing();
+      const { progress, signal } = opts;
+      if (progress) indexWatchers.add(progress);
+      const done = () => {
+        if (progress) indexWatchers.delete(progress);
+      };
+      if (!signal) return run.finally(done);
+      return new Promise<void>((resolve, reject) => {
+        const stop = () => reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason ?? 'stopped')));
+        if (signal.aborted) return stop();
+        signal.addEventListener('abort', stop, { once: true });
+        run.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+      }).finally(done);
+    },
+
+    /** Events of the copies (null: all) whose words are not in the full-text index yet. */
+    unindexed(copies: number[] | null): number {
+      return (copies ? q.pendingLeftOf.get(JSON.stringify(copies)) : q.pendingLeft.get()) as number;
+    },
+
+    /** Events of the copies (null: all): the tally. */
+    eventCount: (copies: number[] | null): number => tallyTotal({ copies }),
 
     /**
      * Removes the kinds and actors no kept event uses any more, with their words (names and user
@@ -695,7 +891,8 @@ export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
       const hourWhere = conditions(spec, '').where;
       if (lo !== undefined) hourWhere.push('hour >= @firstHour');
       if (hi !== undefined) hourWhere.push('hour <= @lastHour');
-      const hoursSql = `SELECT hour, sum(n) AS n FROM audit_tally WHERE ${hourWhere.join(' AND ')} GROUP BY hour HAVING sum(n) > 0 ORDER BY hour DESC`;
+      // NOT INDEXED: in the table's own (hour) order, so the newest hours come first without a sort
+      const hoursSql = `SELECT hour, sum(n) AS n FROM audit_tally NOT INDEXED WHERE ${hourWhere.join(' AND ')} GROUP BY hour HAVING sum(n) > 0 ORDER BY hour DESC`;
       const hourParams = pick(hoursSql, { ...params, firstHour: lo === undefined ? undefined : Math.floor(lo / HOUR_KEYS), lastHour: hi === undefined ? undefined : Math.floor(hi / HOUR_KEYS) });
       // the hour's key range (NOT INDEXED: the copy's index would read all of the copy's rows)
       const rowsSql = `SELECT ${E_COLUMNS} FROM audit_events e NOT INDEXED ${LABEL_JOINS} WHERE e.id BETWEEN @a AND @b AND ${LABEL_ON} AND ${where.join(' AND ')} ORDER BY e.id DESC LIMIT @limit`;
