@@ -13,6 +13,7 @@
  * nothing it read and the Host did not take is written (each batch is one transaction).
  */
 import { Worker, type MessagePort } from 'node:worker_threads';
+import { P_ACTOR, P_CONTEXT, P_ID, P_IP, P_KIND, P_STATUS, P_TARGET, P_TS, PACKED_WIDTH, type PackedBatch } from '../db/repos/audit-pack';
 import { IMPORT_BATCH, ImportRefused, readImportFile, type ImportStep } from './import-reader';
 
 /** Batches the worker may post before the Host has taken the first (it reads the next while the Host inserts). */
@@ -25,8 +26,73 @@ export interface ImportWorkerData {
   credits: number;
 }
 
+/**
+ * A packed batch as it crosses between the threads: its numbers in one typed array (moved, not
+ * copied) and its strings as one text with where each ends. A structured clone of the batch's
+ * own array (a value at a time, eight per event) cost the reader more than reading the event, and
+ * the Host's thread as much again to take apart; one text and two buffers cost a copy.
+ */
+export interface WireBatch {
+  /** Per event: site id, time, kind ref, actor ref, status (NaN: none). */
+  nums: Float64Array;
+  /** Per event: where its address, target and context end in `text` (-1: none). */
+  ends: Int32Array;
+  text: string;
+  kinds: PackedBatch['kinds'];
+  actors: PackedBatch['actors'];
+  reset: boolean;
+}
+const NUMS = [P_ID, P_TS, P_KIND, P_ACTOR, P_STATUS] as const;
+const TEXTS = [P_IP, P_TARGET, P_CONTEXT] as const;
+
+export function toWire(b: PackedBatch): WireBatch {
+  const n = b.rows.length / PACKED_WIDTH;
+  const nums = new Float64Array(n * NUMS.length);
+  const ends = new Int32Array(n * TEXTS.length);
+  const parts: string[] = [];
+  let at = 0;
+  for (let i = 0, o = 0; i < n; i++, o += PACKED_WIDTH) {
+    for (let k = 0; k < NUMS.length; k++) {
+      const v = b.rows[o + NUMS[k]!];
+      nums[i * NUMS.length + k] = typeof v === 'number' ? v : NaN;
+    }
+    for (let k = 0; k < TEXTS.length; k++) {
+      const v = b.rows[o + TEXTS[k]!];
+      if (typeof v === 'string') {
+        parts.push(v);
+        at += v.length;
+        ends[i * TEXTS.length + k] = at;
+      } else ends[i * TEXTS.length + k] = -1;
+    }
+  }
+  return { nums, ends, text: parts.join(''), kinds: b.kinds, actors: b.actors, reset: b.reset };
+}
+
+export function fromWire(w: WireBatch): PackedBatch {
+  const n = w.nums.length / NUMS.length;
+  const rows: (string | number | null)[] = new Array(n * PACKED_WIDTH);
+  let from = 0;
+  for (let i = 0, o = 0; i < n; i++, o += PACKED_WIDTH) {
+    for (let k = 0; k < NUMS.length; k++) {
+      const v = w.nums[i * NUMS.length + k]!;
+      rows[o + NUMS[k]!] = Number.isNaN(v) ? null : v;
+    }
+    for (let k = 0; k < TEXTS.length; k++) {
+      const end = w.ends[i * TEXTS.length + k]!;
+      if (end < 0) rows[o + TEXTS[k]!] = null;
+      else {
+        rows[o + TEXTS[k]!] = w.text.slice(from, end);
+        from = end;
+      }
+    }
+  }
+  return { rows, kinds: w.kinds, actors: w.actors, reset: w.reset };
+}
+
+type WireStep = Omit<ImportStep, 'batch'> & { batch: WireBatch | null };
+
 /** The worker's messages: a step of the reading, the file refused (no audit export), or a failure (a file system error's code). */
-export type FromImportWorker = { type: 'step'; step: ImportStep } | { type: 'refused'; message: string } | { type: 'failed'; code: string | null; message: string };
+export type FromImportWorker = { type: 'step'; step: WireStep } | { type: 'refused'; message: string } | { type: 'failed'; code: string | null; message: string };
 /** The Host's one message: it took a batch, one more may come. */
 export type ToImportWorker = { type: 'more' };
 
@@ -47,7 +113,10 @@ export function runImportWorker(port: MessagePort, data: ImportWorkerData): void
       for await (const step of readImportFile(data.file, data.format, data.batchSize)) {
         while (credits <= 0) await new Promise<void>((resolve) => (wake = resolve));
         credits--;
-        post({ type: 'step', step });
+        if (step.batch) {
+          const batch = toWire(step.batch);
+          port.postMessage({ type: 'step', step: { ...step, batch } } satisfies FromImportWorker, [batch.nums.buffer as ArrayBuffer, batch.ends.buffer as ArrayBuffer]);
+        } else post({ type: 'step', step: { ...step, batch: null } });
       }
     } catch (err) {
       if (err instanceof ImportRefused) post({ type: 'refused', message: err.message });
@@ -96,7 +165,7 @@ class WorkerSteps implements AsyncIterableIterator<ImportStep> {
     this.worker = new Worker(code, { eval: true, workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
     this.worker.on('message', (m: FromImportWorker) => {
       if (m.type === 'step') {
-        this.queue.push(m.step);
+        this.queue.push({ ...m.step, batch: m.step.batch && fromWire(m.step.batch) });
         this.poke();
       } else if (m.type === 'refused') this.fail(new ImportRefused(m.message));
       else this.fail(Object.assign(new Error(m.message), m.code ? { code: m.code } : {}));

@@ -19,7 +19,7 @@
  * the time it takes to insert 1,000 rows, a peak RSS to its peak RSS.
  * Usage: npm run bench -- audit [EVENTS] [csv|json|both] [KEEP_EVENTS] [ROUNDS]
  */
-import { createWriteStream, statSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -119,10 +119,40 @@ async function writeExport(file: string, format: 'csv' | 'json', n: number): Pro
   return statSync(file).size;
 }
 
+// ── CPU time per thread (Linux: /proc; elsewhere none) ─────────────────────────────────────────
+// This machine is shared: wall-clock rates follow its load, a thread's CPU time per event does not.
+
+const CLOCK_MS = 10; // USER_HZ = 100 on Linux
+/** A thread's user + system CPU time (ms) from its /proc stat line. */
+function statCpu(path: string): number | null {
+  try {
+    const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * CLOCK_MS;
+  } catch {
+    return null;
+  }
+}
+/** This thread's CPU time (ms), or null. */
+const threadCpu = () => statCpu('/proc/thread-self/stat');
+/** Every thread of the process: id → CPU time (ms); a thread that ended keeps its last reading in `seen`. */
+function threadsCpu(seen: Map<string, number>): Map<string, number> {
+  let tids: string[] = [];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return seen;
+  }
+  for (const tid of tids) {
+    const ms = statCpu(`/proc/self/task/${tid}/stat`);
+    if (ms !== null) seen.set(tid, ms);
+  }
+  return seen;
+}
+
 // ── the yardstick ───────────────────────────────────────────────────────────────────────────
 
-/** A plain INSERT loop of the same rows into the same database file: rows/s (only the transactions timed) and the peak RSS meanwhile. */
-function plainLoop(dbFile: string, n: number): { rate: number; peak: number } {
+/** A plain INSERT loop of the same rows into the same database file: rows/s (only the transactions timed), their CPU time, and the peak RSS meanwhile. */
+function plainLoop(dbFile: string, n: number): { rate: number; peak: number; cpuMs: number | null } {
   const db = new Database(dbFile);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -134,6 +164,7 @@ function plainLoop(dbFile: string, n: number): { rate: number; peak: number } {
     for (const r of rows) insert.run(r);
   });
   let ms = 0;
+  let cpu: number | null = 0;
   let peak = process.memoryUsage().rss;
   for (let start = n - 1; start >= 0; start -= BATCH) {
     const rows: unknown[][] = [];
@@ -141,15 +172,18 @@ function plainLoop(dbFile: string, n: number): { rate: number; peak: number } {
       const e = eventAt(i, n);
       rows.push(CSV_COLUMNS.map((c) => (c === 'actor_roles' || c === 'context' ? (e[c] === null ? null : JSON.stringify(e[c])) : e[c])));
     }
+    const c = threadCpu();
     const t = performance.now();
     tx(rows);
     ms += performance.now() - t;
+    const c2 = threadCpu();
+    cpu = cpu === null || c === null || c2 === null ? null : cpu + (c2 - c);
     peak = Math.max(peak, process.memoryUsage().rss);
   }
   db.exec('DROP TABLE bench_plain');
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
-  return { rate: (n / ms) * 1000, peak };
+  return { rate: (n / ms) * 1000, peak, cpuMs: cpu };
 }
 
 // ── a Host ──────────────────────────────────────────────────────────────────────────────────
@@ -240,19 +274,28 @@ try {
         done = j.done;
         if (storedAt === null && j.indexing !== null) {
           storedAt = performance.now() - started;
+          cpuStored = new Map(threadsCpu(cpuSeen));
           storedAdded = j.added;
           loop.disable();
           indexLoop.enable();
         }
       });
+      const mainTid = String(process.pid);
+      const cpuBefore = new Map(threadsCpu(new Map()));
+      const cpuSeen = new Map(cpuBefore);
+      let cpuStored: Map<string, number> | null = null;
       const started = performance.now();
-      const sampler = setInterval(() => samples.push({ at: performance.now() - started, rss: process.memoryUsage().rss, done }), 50);
+      const sampler = setInterval(() => {
+        samples.push({ at: performance.now() - started, rss: process.memoryUsage().rss, done });
+        threadsCpu(cpuSeen);
+      }, 50);
       loop.enable();
       const { job, ms } = await bench.job(() => bench.call('auditCopy.import', { file: exports[format]!, into: { kind: 'file', name: `Bench ${format}` } }));
       loop.disable();
       indexLoop.disable();
       clearInterval(sampler);
       off();
+      threadsCpu(cpuSeen);
       const storedMs = storedAt ?? ms;
       if (storedAt !== null && storedAdded !== job.added) throw new Error(`${storedAdded} events stored when indexing began, ${job.added} at the end`);
       const searchable = await bench.call('auditCopy.search', { q: 'zz-nothing', limit: 1 });
@@ -274,6 +317,17 @@ try {
       console.log(
         `  searchable by full text: ${f2(ms / 1000)} s from the start (indexing ${f2((ms - storedMs) / 1000)} s after the rows) = ${int(searchableRate)} events/s overall  ratio to plain ${f2(searchableRate / plain)}`,
       );
+      // CPU time per event: the Host's thread, and the threads the import started (the file's reader, the WAL's write-back)
+      const cpuOf = (at: Map<string, number>, main: boolean) => [...at].filter(([tid]) => (tid === mainTid) === main).reduce((sum, [tid, ms]) => sum + ms - (cpuBefore.get(tid) ?? 0), 0);
+      const plainCpu = before.cpuMs !== null && after.cpuMs !== null ? ((before.cpuMs + after.cpuMs) / 2 / EVENTS) * 1000 : null;
+      const stored = cpuStored ?? cpuSeen;
+      const perEvent = (ms: number) => (ms / job.added) * 1000;
+      const cpu = cpuBefore.size && plainCpu !== null ? { main: perEvent(cpuOf(stored, true)), others: perEvent(cpuOf(stored, false)), indexing: perEvent(cpuOf(cpuSeen, true) - cpuOf(stored, true)) } : null;
+      if (cpu) {
+        console.log(
+          `  CPU time per event while storing (this machine's load aside): the Host's thread ${f1(cpu.main)} µs (ratio to the plain loop's ${f1(plainCpu!)} µs per row: ${f2(cpu.main / plainCpu!)}), the import's other threads (file reader, WAL write-back) ${f1(cpu.others)} µs; indexing afterwards ${f1(cpu.indexing)} µs on the Host's thread`,
+        );
+      }
       const step = Math.max(1, Math.floor(samples.length / 12));
       console.log(`  RSS during the import (MB, every ${f1((step * 50) / 1000)} s): ${samples.filter((_, i) => i % step === 0 || i === samples.length - 1).map((s) => `${f1(s.at / 1000)}s:${mb(s.rss).toFixed(0)}`).join(' ')}`);
       const half = samples.slice(Math.floor(samples.length / 2));
@@ -297,6 +351,7 @@ try {
         rss_second_half_mb: +f1(mb(Math.max(...half.map((s) => s.rss)))),
         loop_delay_p99_ms: +f1(loop.percentile(99) / 1e6),
         ...(storedAt !== null ? { indexing_loop_delay_p99_ms: +f1(indexLoop.percentile(99) / 1e6) } : {}),
+        ...(cpu ? { cpu_us_per_event: { host_thread: +f1(cpu.main), other_threads: +f1(cpu.others), indexing: +f1(cpu.indexing), plain_per_row: +f1(plainCpu!) } } : {}),
       };
 
       if (!queried) {
