@@ -1,11 +1,14 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+// a build script in plain JavaScript
+import { auditImportWorkerDefine } from './scripts/audit-import-worker.mjs';
 
 export default defineConfig({
   // the renderer's state classes (*.svelte.ts) are tested as the browser runs them: client-compiled
   // runes ($effect runs, $derived tracks) on svelte's client runtime
   plugins: [svelte({ dynamicCompileOptions: () => ({ generate: 'client' }) })],
-  define: { __APP_VERSION__: JSON.stringify('0.0.0-test') },
+  // the audit import's worker thread, as the Host's bundles carry it (scripts/audit-import-worker.mjs)
+  define: { __APP_VERSION__: JSON.stringify('0.0.0-test'), ...(await auditImportWorkerDefine()) },
   test: {
     environment: 'node',
     // integration tests open real files and ports; two cores: keep it modest

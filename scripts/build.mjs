@@ -12,6 +12,7 @@
 // `--if-stale` skips the work when nothing under electron/, renderer/ or this script is newer than out/app/.
 import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
+import { auditImportWorkerDefine } from './audit-import-worker.mjs';
 import { readdirSync, statSync, existsSync, writeFileSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
 import { esbuildInputs } from './shipped-packages.mjs';
@@ -54,7 +55,8 @@ const common = {
   sourcemap: true,
   external,
   logLevel: 'warning',
-  define: { __APP_VERSION__: JSON.stringify(pkg.version) },
+  // the audit import's worker thread travels inside the Host's bundle as text (scripts/audit-import-worker.mjs)
+  define: { __APP_VERSION__: JSON.stringify(pkg.version), ...(await auditImportWorkerDefine()) },
   metafile: true,
 };
 

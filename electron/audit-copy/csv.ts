@@ -182,18 +182,31 @@ export class CsvReader {
 
   /** The records this chunk completes. */
   push(chunk: string): CsvRecord[] {
-    this.buf = this.buf === '' ? chunk : this.buf + chunk;
-    return this.drain(false);
+    const out: CsvRecord[] = [];
+    this.pushEach(chunk, (r) => out.push(r));
+    return out;
   }
 
   /** The last record (a file may end without a line break). */
   end(): CsvRecord[] {
-    return this.drain(true);
+    const out: CsvRecord[] = [];
+    this.endEach((r) => out.push(r));
+    return out;
   }
 
-  private drain(final: boolean): CsvRecord[] {
+  /** As `push`, each record handed to `each` as soon as it is read (none kept: a chunk's records are not held together). */
+  pushEach(chunk: string, each: (r: CsvRecord) => void): void {
+    this.buf = this.buf === '' ? chunk : this.buf + chunk;
+    this.drain(false, each);
+  }
+
+  /** As `end`, the last record handed to `each`. */
+  endEach(each: (r: CsvRecord) => void): void {
+    this.drain(true, each);
+  }
+
+  private drain(final: boolean, each: (r: CsvRecord) => void): void {
     const s = this.buf;
-    const out: CsvRecord[] = [];
     let i = 0;
     if (!this.started && s.length) {
       this.started = true;
@@ -203,7 +216,7 @@ export class CsvReader {
       const next = s.indexOf('\n', i);
       if (next < 0) {
         this.buf = '';
-        return out;
+        return;
       }
       this.skipping = false;
       this.line++;
@@ -215,7 +228,7 @@ export class CsvReader {
         if (s.length - i > this.maxRecord) {
           // a record this long is a quote that never closed: said once, and reading goes on at the next line
           const next = s.indexOf('\n', i);
-          out.push({ line: this.line, fields: [], problem: `a record longer than ${Math.round(this.maxRecord / 1048576)} MiB (a quote that never closes?)` });
+          each({ line: this.line, fields: [], problem: `a record longer than ${Math.round(this.maxRecord / 1048576)} MiB (a quote that never closes?)` });
           if (next < 0) {
             this.skipping = true;
             i = s.length;
@@ -228,12 +241,11 @@ export class CsvReader {
         break;
       }
       // a blank line is no record
-      if (!(r.fields.length === 1 && r.fields[0] === '' && r.end - i <= 2)) out.push({ line: this.line, fields: r.fields, problem: r.problem });
+      if (!(r.fields.length === 1 && r.fields[0] === '' && r.end - i <= 2)) each({ line: this.line, fields: r.fields, problem: r.problem });
       this.line += r.newlines;
       i = r.end;
     }
     this.buf = i >= s.length ? '' : s.slice(i);
-    return out;
   }
 }
 

@@ -7,6 +7,7 @@
  * words, and the caller counts it aside.
  */
 import type { AuditEvent } from '../contract';
+import type { PackInput } from '../db/repos/audit-pack';
 
 /** document 2's CSV columns, in the order the site writes them */
 export const CSV_COLUMNS = ['id', 'ts', 'event', 'severity', 'actor_id', 'actor_name', 'actor_roles', 'auth_method', 'ip', 'user_agent', 'target_type', 'target_id', 'status', 'context'] as const;
@@ -38,8 +39,21 @@ const refuse = (problem: string): never => {
   throw new RowProblem(problem);
 };
 
+/** Only digits (a whole number as text, the common case, told apart without a regular expression). */
+function digits(s: string): boolean {
+  if (s.length === 0 || s.length > 20) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** A whole number as text, perhaps with spaces around it. */
+const wholeText = (s: string): boolean => digits(s) || /^\s*\d+\s*$/.test(s);
+
 function whole(x: unknown, field: string, min: number, max: number): number {
-  const n = typeof x === 'number' ? x : typeof x === 'string' && /^\s*\d+\s*$/.test(x) ? Number(x) : NaN;
+  const n = typeof x === 'number' ? x : typeof x === 'string' && wholeText(x) ? Number(x) : NaN;
   if (!Number.isInteger(n)) return refuse(x === undefined || x === null || x === '' ? `${field} is missing` : `${field} is not a whole number`);
   if (n < min || n > max) return refuse(`${field} is out of range`);
   return n;
@@ -47,7 +61,7 @@ function whole(x: unknown, field: string, min: number, max: number): number {
 
 /** Epoch milliseconds; an ISO date is read too (a file someone re-saved). */
 function timeOf(x: unknown): number {
-  if (typeof x === 'string' && x.trim() !== '' && !/^\s*\d+\s*$/.test(x)) {
+  if (typeof x === 'string' && x.trim() !== '' && !wholeText(x)) {
     const t = Date.parse(x);
     if (!Number.isFinite(t)) return refuse('ts is not a time');
     x = t;
@@ -96,6 +110,23 @@ function rolesOfList(x: unknown): string[] {
   return x.flatMap((r) => (typeof r === 'string' && r !== '' ? [r.slice(0, MAX_TEXT)] : typeof r === 'number' ? [String(r)] : []));
 }
 
+/** Roles as the store writes them (JSON text of the list, null when none), each distinct text read once. */
+const rolesTextRead = new Map<string, string | null>();
+
+function rolesTextOf(x: unknown): string | null {
+  if (typeof x === 'string') {
+    const known = rolesTextRead.get(x);
+    if (known !== undefined) return known;
+    const roles = rolesOf(x);
+    const t = roles.length ? JSON.stringify(roles) : null;
+    if (rolesTextRead.size > 1000) rolesTextRead.clear();
+    rolesTextRead.set(x, t);
+    return t;
+  }
+  const roles = rolesOf(x);
+  return roles.length ? JSON.stringify(roles) : null;
+}
+
 function contextOf(x: unknown): Record<string, unknown> | null {
   if (x === null || x === undefined || x === '') return null;
   if (typeof x === 'string') {
@@ -142,6 +173,103 @@ function build(get: (col: CsvColumn) => unknown): ReadEvent {
     context: contextOf(get('context')),
     status: statusOf(get('status')),
   };
+}
+
+/**
+ * The same fields as `build`, checked in the same order (the first that fails is the one said), as
+ * the packer takes them (roles and context as JSON text); the values given one by one, so a
+ * million rows cost no closure each.
+ */
+function buildPack(
+  idIn: unknown,
+  tsIn: unknown,
+  eventIn: unknown,
+  severityIn: unknown,
+  actorIdIn: unknown,
+  actorNameIn: unknown,
+  rolesIn: unknown,
+  authIn: unknown,
+  ipIn: unknown,
+  userAgentIn: unknown,
+  targetTypeIn: unknown,
+  targetIdIn: unknown,
+  statusIn: unknown,
+  contextIn: unknown,
+): PackInput {
+  const event = text(eventIn, 'event', 200);
+  if (!event) refuse('event is missing');
+  const id = whole(idIn, 'id', 1, Number.MAX_SAFE_INTEGER);
+  const ts = timeOf(tsIn);
+  const severity = text(severityIn, 'severity', 50) ?? 'info';
+  const actorId = text(actorIdIn, 'actor_id');
+  const actorName = text(actorNameIn, 'actor_name');
+  const roles = rolesTextOf(rolesIn);
+  const authMethod = text(authIn, 'auth_method', 50);
+  const ip = text(ipIn, 'ip', 100);
+  const userAgent = text(userAgentIn, 'user_agent');
+  const targetType = text(targetTypeIn, 'target_type', 100);
+  const targetId = text(targetIdIn, 'target_id');
+  const context = contextOf(contextIn);
+  const status = statusOf(statusIn);
+  return { id, ts, event: event!, severity, actorId, actorName, roles, authMethod, ip, userAgent, targetType, targetId, status, context: context ? JSON.stringify(context) : null };
+}
+
+/** What a row reads as, for the packer: its fields, or why it cannot be read. */
+export type PackRead = { input: PackInput } | { problem: string };
+
+/** An element of a JSON export, for the packer. */
+export function packFromJson(raw: unknown): PackRead {
+  if (!isRecord(raw)) return { problem: 'not an event (an object with id, ts and event)' };
+  const v = (col: CsvColumn) => (Object.hasOwn(raw, col) ? raw[col] : undefined);
+  try {
+    return {
+      input: buildPack(v('id'), v('ts'), v('event'), v('severity'), v('actor_id'), v('actor_name'), v('actor_roles'), v('auth_method'), v('ip'), v('user_agent'), v('target_type'), v('target_id'), v('status'), v('context')),
+    };
+  } catch (err) {
+    if (err instanceof RowProblem) return { problem: err.message };
+    throw err;
+  }
+}
+
+/** Where each column is (its header's position, -1 when the file has none). */
+export type ColumnAt = Record<CsvColumn, number>;
+
+export function columnsAt(header: Map<CsvColumn, number>): ColumnAt {
+  return Object.fromEntries(CSV_COLUMNS.map((c) => [c, header.get(c) ?? -1])) as ColumnAt;
+}
+
+/** The cell at a column's position, the export's apostrophe removed; undefined when the file has no such column. */
+function cellAt(cells: string[], i: number): string | undefined {
+  if (i < 0) return undefined;
+  const cell = cells[i];
+  return cell === undefined ? undefined : uncell(cell);
+}
+
+/** A CSV record under its header's columns (`columnsAt`), for the packer: each cell with the export's apostrophe removed. */
+export function packFromCells(cells: string[], at: ColumnAt): PackRead {
+  try {
+    return {
+      input: buildPack(
+        cellAt(cells, at.id),
+        cellAt(cells, at.ts),
+        cellAt(cells, at.event),
+        cellAt(cells, at.severity),
+        cellAt(cells, at.actor_id),
+        cellAt(cells, at.actor_name),
+        cellAt(cells, at.actor_roles),
+        cellAt(cells, at.auth_method),
+        cellAt(cells, at.ip),
+        cellAt(cells, at.user_agent),
+        cellAt(cells, at.target_type),
+        cellAt(cells, at.target_id),
+        cellAt(cells, at.status),
+        cellAt(cells, at.context),
+      ),
+    };
+  } catch (err) {
+    if (err instanceof RowProblem) return { problem: err.message };
+    throw err;
+  }
 }
 
 /** What a row reads as: the event, or why it cannot be read. */

@@ -13,23 +13,20 @@
  * a formula start, or JSON (a bare list). Written to a temporary file beside the target, renamed
  * into place at the end, so a cancelled or failed export leaves no half file under the name.
  */
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { link, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { AppError } from '../base/app-error';
 import type { AuditRowProblem } from '../contract';
-import type { AuditCopyRepo, EventInput, SearchSpec, StoredEvent } from '../db/repos/audit-copy';
-import { CsvReader, csvLine } from './csv';
-import { JsonArrayReader } from './json-array';
-import { CSV_COLUMNS, cellOf, csvHeader, eventFromCells, eventFromJson, type CsvColumn } from './event-row';
+import { packRefs, type AuditCopyRepo, type SearchSpec, type StoredEvent } from '../db/repos/audit-copy';
+import { csvLine } from './csv';
+import { CSV_COLUMNS, cellOf, type CsvColumn } from './event-row';
+import { IMPORT_BATCH, ImportRefused } from './import-reader';
+import { importSteps } from './import-source';
 
-/** Events written per transaction: small enough that the Host answers other calls between them. */
-export const IMPORT_BATCH = 2_500;
 const EXPORT_PAGE = 2_000;
-const MAX_PROBLEMS = 50;
-const CHUNK = 1 << 20;
 
 export class FileJobCancelled extends Error {}
 
@@ -83,6 +80,8 @@ export interface ImportTally {
   unreadable: number;
   problems: AuditRowProblem[];
   bytes: { done: number; total: number | null };
+  /** Once the rows are stored: the events whose words the full-text index has (done) of those it had to add (total). */
+  indexing: { done: number; total: number } | null;
 }
 
 export interface ImportDeps {
@@ -94,108 +93,76 @@ export interface ImportDeps {
   signal: AbortSignal;
   progress: (t: ImportTally) => void;
   batchSize?: number;
+  /** The reader's worker code; null: read in this thread (import-source.ts). Default: the build's. */
+  workerCode?: string | null;
 }
 
-/** Reads the file into the copy; throws FileJobCancelled when stopped (the batches written stay). */
+/**
+ * Reads the file into the copy: the file is read and parsed in a worker thread (import-source.ts)
+ * while this thread stores each batch it posts (one transaction: the events and their tally) and
+ * lets other calls run between batches. Their words go into the full-text index after the rows
+ * (the repository's background indexing, newest first, a few milliseconds at a time): the import
+ * ends when they are in. Throws FileJobCancelled when stopped (the batches stored stay, and their
+ * words are still indexed in the background; what the reader had read beyond them is dropped).
+ */
 export async function importFile(deps: ImportDeps): Promise<ImportTally> {
-  const { repo, copyId, signal } = deps;
-  const batchSize = deps.batchSize ?? IMPORT_BATCH;
-  const tally: ImportTally = { read: 0, added: 0, duplicates: 0, unreadable: 0, problems: [], bytes: { done: 0, total: deps.size } };
-  const problem = (line: number, text: string) => {
-    tally.unreadable++;
-    if (tally.problems.length < MAX_PROBLEMS) tally.problems.push({ line, problem: text });
-  };
-  let batch: EventInput[] = [];
-  const flush = () => {
-    if (!batch.length) return;
-    const events = batch;
-    batch = [];
-    repo.transaction(() => {
-      const r = repo.insertBatch(copyId, events);
-      tally.added += r.added;
-      tally.duplicates += r.duplicates;
-    });
-  };
-
-  let take: (chunk: string | null) => void;
-  if (deps.format === 'csv') {
-    let header: Map<CsvColumn, number> | null = null;
-    let width = 0;
-    // a record the two CSV dialects read differently is the one that makes an event
-    const reader = new CsvReader({ accept: (fields) => !header || (fields.length === width && 'event' in eventFromCells(fields, header)) });
-    take = (chunk) => {
-      for (const rec of chunk === null ? reader.end() : reader.push(chunk)) {
-        if (!header) {
-          const h = csvHeader(rec.fields);
-          if ('problem' in h) throw fileError(`That file cannot be imported: ${h.problem}.`);
-          header = h;
-          width = rec.fields.length;
-          continue;
-        }
-        tally.read++;
-        if (rec.problem) {
-          problem(rec.line, rec.problem);
-          continue;
-        }
-        if (rec.fields.length !== width) {
-          problem(rec.line, `${rec.fields.length} values where the first line names ${width} columns`);
-          continue;
-        }
-        const r = eventFromCells(rec.fields, header);
-        if ('event' in r) batch.push(r.event);
-        else problem(rec.line, r.problem);
-      }
-    };
-  } else {
-    const reader = new JsonArrayReader();
-    take = (chunk) => {
-      const elements = chunk === null ? reader.end() : reader.push(chunk);
-      for (const el of elements) {
-        tally.read++;
-        let raw: unknown;
-        try {
-          raw = JSON.parse(el.text);
-        } catch {
-          problem(el.line, 'not JSON');
-          continue;
-        }
-        const r = eventFromJson(raw);
-        if ('event' in r) batch.push(r.event);
-        else problem(el.line, r.problem);
-      }
-      if (reader.stop) {
-        if (tally.read === 0 && tally.unreadable === 0) throw fileError(`That file cannot be imported: ${reader.stop.message}`);
-        problem(reader.stop.line, reader.stop.message);
-      }
-    };
-  }
-
-  const stream = createReadStream(deps.file, { highWaterMark: CHUNK });
-  stream.setEncoding('utf8');
-  try {
-    for await (const chunk of stream as AsyncIterable<string>) {
-      if (signal.aborted) throw new FileJobCancelled('stopped');
-      take(chunk);
-      tally.bytes.done = stream.bytesRead;
-      while (batch.length >= batchSize) {
-        const rest = batch.splice(batchSize);
-        flush();
-        batch = rest;
-        deps.progress(tally);
-        await yieldLoop();
-        if (signal.aborted) throw new FileJobCancelled('stopped');
-      }
-    }
-    take(null);
-    flush();
-  } catch (err) {
-    throw fileProblem(err, 'read');
-  } finally {
-    stream.destroy();
-  }
+  const { repo, signal } = deps;
+  const tally: ImportTally = { read: 0, added: 0, duplicates: 0, unreadable: 0, problems: [], bytes: { done: 0, total: deps.size }, indexing: null };
+  await repo.storing(() => storeRows(deps, tally));
   tally.bytes.done = deps.size;
   deps.progress(tally);
+  // the words: the copy's events still to index (and any other copy's: the index catches up in one run)
+  const total = repo.unindexed(null);
+  if (total > 0) {
+    tally.indexing = { done: 0, total };
+    deps.progress(tally);
+    try {
+      await repo.indexText({
+        signal,
+        progress: (left) => {
+          tally.indexing = { done: Math.max(0, total - left), total };
+          deps.progress(tally);
+        },
+      });
+    } catch (err) {
+      if (signal.aborted) throw new FileJobCancelled('stopped');
+      throw err;
+    }
+    tally.indexing = { done: total, total };
+    deps.progress(tally);
+  }
   return tally;
+}
+
+async function storeRows(deps: ImportDeps, tally: ImportTally): Promise<void> {
+  const { repo, copyId, signal } = deps;
+  const refs = packRefs();
+  const steps = importSteps({ file: deps.file, format: deps.format, batchSize: deps.batchSize ?? IMPORT_BATCH, ...(deps.workerCode !== undefined ? { workerCode: deps.workerCode } : {}) });
+  try {
+    for await (const step of steps) {
+      if (signal.aborted) throw new FileJobCancelled('stopped');
+      tally.read = step.read;
+      tally.unreadable = step.unreadable;
+      tally.problems = step.problems;
+      tally.bytes.done = step.bytes;
+      const batch = step.batch;
+      if (!batch) break;
+      repo.transaction(() => {
+        const r = repo.insertPacked(copyId, batch, refs, { deferText: true });
+        tally.added += r.added;
+        tally.duplicates += r.duplicates;
+      });
+      deps.progress(tally);
+      await yieldLoop();
+      await repo.bulkPause();
+      if (signal.aborted) throw new FileJobCancelled('stopped');
+    }
+  } catch (err) {
+    if (err instanceof ImportRefused) throw fileError(err.message);
+    throw fileProblem(err, 'read');
+  } finally {
+    await steps.return?.();
+  }
 }
 
 // ── export ──────────────────────────────────────────────────────────────────────────────────

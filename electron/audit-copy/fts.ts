@@ -6,6 +6,12 @@
  * twenty thousand; the index also holds each address whole (`zzip203x0x113x7`: the view
  * audit_words, migration 12), and an address typed whole, or its start with a `*`
  * (`203.0.113.*`), is looked up as that one word.
+ *
+ * The events' index holds one word for an event's kind and one for its actor (zzk<id>, zza<id>),
+ * not their event code, name and user agent: those are the words of audit_labels, once per kind and
+ * actor (migration 12). So each part of the expression also looks for the words of the kinds and
+ * actors whose labels it matches (`withLabels`): "curl" finds the events of every actor whose user
+ * agent says curl, as it finds "curl" in a target or a context.
  */
 import { ftsQuery, type FtsQuery } from '../db/fts-query';
 
@@ -32,4 +38,21 @@ export function auditFtsQuery(text: string): FtsQuery {
   });
   const q = ftsQuery(rewritten);
   return { match: q.match, terms: q.terms.map((t) => originals.get(t) ?? t) };
+}
+
+/** The parts of a MATCH expression auditFtsQuery wrote: quoted words and phrases, a prefix with its star. */
+export const matchParts = (match: string): string[] => match.match(/"(?:[^"]|"")*"\*?/g) ?? [];
+
+/**
+ * The expression with each part also looking for the kinds' and actors' own words whose labels it
+ * matches (`labelWords`: the repository's audit_labels), ANDed as the parts were.
+ */
+export function withLabels(match: string, labelWords: (part: string) => string[]): string {
+  return matchParts(match)
+    .map((part) => {
+      if (part.startsWith('"zzip')) return part; // an address is no label's word
+      const words = labelWords(part);
+      return words.length ? `(${[part, ...words.map((w) => `"${w}"`)].join(' OR ')})` : part;
+    })
+    .join(' ');
 }

@@ -17,7 +17,7 @@ import { siteCalls, type SiteCallDeps } from '../sites/calls';
 import { KeepCancelled, keepTrail, type KeepRun } from './keep';
 import { checkExportFile, checkImportFile, exportFile, FileJobCancelled, formatOf, importFile } from './files';
 import { retentionCut } from './retention';
-import { auditFtsQuery } from './fts';
+import { auditFtsQuery, withLabels } from './fts';
 
 export interface AuditCopyDeps extends SiteCallDeps {
   repo: AuditCopyRepo;
@@ -105,7 +105,7 @@ export function auditCopyService(deps: AuditCopyDeps) {
   function launch(kind: AuditCopyJobKind, copyId: number | null, siteId: string | null, file: string | null, work: (l: Live, signal: AbortSignal) => Promise<Partial<AuditCopyJob>>): AuditCopyJob {
     if (closed) throw new AppError({ code: 'host_unavailable', message: 'Sitedesk is closing.' });
     const controller = new AbortController();
-    const job: AuditCopyJob = { id: randomUUID(), kind, copyId, siteId, state: 'running', done: 0, total: null, bytes: null, added: 0, transferred: 0, duplicates: 0, unreadable: 0, problems: [], removed: 0, error: null, file: file ? basename(file) : null, startedAt: iso(), endedAt: null };
+    const job: AuditCopyJob = { id: randomUUID(), kind, copyId, siteId, state: 'running', done: 0, total: null, bytes: null, added: 0, transferred: 0, duplicates: 0, unreadable: 0, problems: [], removed: 0, indexing: null, error: null, file: file ? basename(file) : null, startedAt: iso(), endedAt: null };
     const l: Live = { job, controller, finished: Promise.resolve(), emittedAt: 0 };
     jobs.set(job.id, l);
     update(l, {}, true);
@@ -119,6 +119,7 @@ export function auditCopyService(deps: AuditCopyDeps) {
       } finally {
         trim();
         if (!closed && kind !== 'export') {
+          tidyLabels();
           try {
             changed();
           } catch {
@@ -131,6 +132,16 @@ export function auditCopyService(deps: AuditCopyDeps) {
   }
 
   const running = (pred: (j: AuditCopyJob) => boolean) => [...jobs.values()].find((l) => l.job.state === 'running' && pred(l.job));
+
+  /** Kinds and actors no kept event uses any more go, with their words (names and user agents are personal data); not while a keep or import writes. */
+  function tidyLabels(): void {
+    if (running((j) => j.kind !== 'export')) return;
+    try {
+      repo.pruneLabels();
+    } catch {
+      // the database went away: the next removal or start does it
+    }
+  }
 
   /** Applies a copy's retention in batches; answers how many events it removed. */
   async function applyRetention(copyId: number): Promise<number> {
@@ -160,6 +171,7 @@ export function auditCopyService(deps: AuditCopyDeps) {
         while (!closed) {
           const n = repo.transaction(() => repo.forgetChunk(copyId, removeBatch));
           if (n === 0) {
+            tidyLabels();
             repo.checkpoint();
             return;
           }
@@ -230,7 +242,7 @@ export function auditCopyService(deps: AuditCopyDeps) {
     if (f.q !== undefined && f.q.trim() !== '') {
       const fts = auditFtsQuery(f.q);
       if (!fts.match) return NOTHING;
-      spec.match = fts.match;
+      spec.match = withLabels(fts.match, (part) => repo.labelWords(part));
       terms = fts.terms;
     }
     return { spec, terms, searched };
@@ -278,9 +290,10 @@ export function auditCopyService(deps: AuditCopyDeps) {
             size,
             format,
             signal,
-            progress: (t) => update(l, { done: t.read, added: t.added, duplicates: t.duplicates, unreadable: t.unreadable, problems: [...t.problems], bytes: { ...t.bytes } }),
+            // the end of the storing (indexing starts) is always said at once: a change of stage
+            progress: (t) => update(l, { done: t.read, added: t.added, duplicates: t.duplicates, unreadable: t.unreadable, problems: [...t.problems], bytes: { ...t.bytes }, indexing: t.indexing && { ...t.indexing } }, l.job.indexing === null && t.indexing !== null),
           }));
-          update(l, { done: out.read, added: out.added, duplicates: out.duplicates, unreadable: out.unreadable, problems: [...out.problems], bytes: { ...out.bytes } });
+          update(l, { done: out.read, added: out.added, duplicates: out.duplicates, unreadable: out.unreadable, problems: [...out.problems], bytes: { ...out.bytes }, indexing: out.indexing && { ...out.indexing } });
           repo.setKept(copyId, iso());
           return { removed: await applyRetention(copyId) };
         } catch (err) {
@@ -303,6 +316,8 @@ export function auditCopyService(deps: AuditCopyDeps) {
       const total = found === NOTHING ? 0 : repo.total(spec).total;
       return launch('export', null, null, file, async (l, signal) => {
         update(l, { total });
+        // words are searched in the full-text index: an import's still being added are waited for
+        if (spec.match) await repo.indexText({ signal });
         const out = await exportFile({ repo, spec, file, format, overwrite, signal, progress: (written, bytes) => update(l, { done: written, bytes: { done: bytes, total: null } }) });
         return { done: out.written, bytes: { done: out.bytes, total: out.bytes } };
       });
@@ -322,14 +337,18 @@ export function auditCopyService(deps: AuditCopyDeps) {
       const { before, limit, ...filter } = q;
       const found = specOf(filter);
       const stamps = (rows: CopyRow[]) => rows.map(stamp);
-      if (found === NOTHING) return { events: [], total: 0, totalExact: true, next: null, terms: filter.q ? auditFtsQuery(filter.q).terms : [], copies: stamps(filter.copies ? live().filter((c) => filter.copies!.includes(c.id)) : live()) };
+      if (found === NOTHING) return { events: [], total: 0, totalExact: true, next: null, terms: filter.q ? auditFtsQuery(filter.q).terms : [], copies: stamps(filter.copies ? live().filter((c) => filter.copies!.includes(c.id)) : live()), indexing: null };
       const rows = repo.page({ ...found.spec, ...(before !== undefined ? { before } : {}), limit: limit + 1 });
       const more = rows.length > limit;
       const events = (more ? rows.slice(0, limit) : rows).map(({ status: _s, ...e }) => e);
       const { total, exact } = repo.total(found.spec);
       // an estimate is never below what this page shows
       const shown = (before === undefined ? 0 : 1) + events.length + (more ? 1 : 0);
-      return { events, total: exact ? total : Math.max(total, shown), totalExact: exact, next: more ? events[events.length - 1]!.key : null, terms: found.terms, copies: stamps(found.searched) };
+      // words searched while an import's are still being indexed: the answer says how far it is
+      const unindexed = found.spec.match ? repo.unindexed(found.searched.map((c) => c.id)) : 0;
+      const all = unindexed ? repo.eventCount(found.searched.map((c) => c.id)) : 0;
+      const indexing = unindexed ? { indexed: Math.max(0, all - unindexed), total: all } : null;
+      return { events, total: exact ? total : Math.max(total, shown), totalExact: exact, next: more ? events[events.length - 1]!.key : null, terms: found.terms, copies: stamps(found.searched), indexing };
     },
 
     facets(copyIds?: number[]): AuditCopyFacets {
@@ -343,7 +362,7 @@ export function auditCopyService(deps: AuditCopyDeps) {
     async setRetention(copyId: number, retention: AuditRetention): Promise<AuditCopy> {
       mustCopy(copyId);
       repo.setRetention(copyId, retention);
-      await applyRetention(copyId);
+      if (await applyRetention(copyId)) tidyLabels();
       changed();
       const c = copies().find((x) => x.id === copyId);
       if (!c) throw new AppError({ code: 'not_found', message: 'That kept copy is no longer there.' });
@@ -378,6 +397,9 @@ export function auditCopyService(deps: AuditCopyDeps) {
         if (c.forgotten) void drain(c.id);
         else if (c.siteId && (c.run as KeepRun | null)?.state === 'running') startKeep(c.siteId, c.id);
       }
+      tidyLabels();
+      // an import's words a quit or crash left unindexed
+      if (repo.unindexed(null)) void repo.indexText().catch(() => {});
     },
 
     /** Jobs stop where they are (a keep goes on at the next start); removals go on at the next start. */

@@ -72,6 +72,11 @@ export interface AuditCopyJob {
   problems: AuditRowProblem[];
   /** Events the copy's retention removed after the job. */
   removed: number;
+  /**
+   * Import: once the rows are stored, their words are added to the full-text index (the job ends
+   * when they are in): events indexed of those to index. null before, and for other jobs.
+   */
+  indexing: { done: number; total: number } | null;
   /** Why the job failed or stopped, in words. */
   error: string | null;
   /** The file's name (import, export; never its folder). */
@@ -110,6 +115,13 @@ export interface AuditCopyPage {
   /** The words `q` searched for (each quoted: FTS5 syntax is never read from what a person types). */
   terms: string[];
   copies: AuditCopyStamp[];
+  /**
+   * A search with words while an import's words are still being added to the full-text index (in
+   * the background, newest events first): events of the searched copies indexed of all of them.
+   * Matches among the others are not in this answer yet: say "Full text is still being indexed:
+   * N of M events". null when every event is indexed (or no words were searched).
+   */
+  indexing: { indexed: number; total: number } | null;
 }
 
 export interface AuditFacetValue {

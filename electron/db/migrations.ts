@@ -416,42 +416,67 @@ export const migrations: Migration[] = [
       CREATE UNIQUE INDEX audit_copies_site ON audit_copies (site_id) WHERE site_id IS NOT NULL AND forgotten = 0;
       CREATE UNIQUE INDEX audit_copies_name ON audit_copies (lower(trim(name))) WHERE kind = 'file' AND forgotten = 0;
 
+      -- what an event is (its code, severity and target type) and who did it with what (the
+      -- actor's id, name and roles, how they signed in, their user agent): a trail repeats a few
+      -- dozen of each a million times, so an event row holds two small numbers instead of eight
+      -- strings (a row half as wide, the tally a few numbers per hour). '' is a missing value. An
+      -- entry no kept event uses any more goes (audit-copy: prune), with its words: names and user
+      -- agents are personal data. AUTOINCREMENT: an id is never given to another entry.
+      CREATE TABLE audit_kinds (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        event        TEXT NOT NULL,
+        severity     TEXT NOT NULL,
+        target_type  TEXT NOT NULL,
+        UNIQUE (event, severity, target_type)
+      );
+      CREATE TABLE audit_actors (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        actor_id     TEXT NOT NULL,
+        actor_name   TEXT NOT NULL,
+        actor_roles  TEXT NOT NULL,
+        auth_method  TEXT NOT NULL,
+        user_agent   TEXT NOT NULL,
+        UNIQUE (actor_id, actor_name, actor_roles, auth_method, user_agent)
+      );
+      -- the words of those entries (a kind's event code; an actor's name and user agent), rowid
+      -- 2 × a kind's id or 2 × an actor's id + 1: a searched word found here is also looked for as
+      -- the entry's own word in the events' index (zzk<id>, zza<id>: audit-copy/fts.ts)
+      CREATE VIRTUAL TABLE audit_labels USING fts5 (words, tokenize = 'unicode61 remove_diacritics 2');
+      INSERT INTO audit_labels (audit_labels, rank) VALUES ('secure-delete', 1);
+
       -- every kept event. id is the event's key, time × 1000 + a slot within the millisecond: the
       -- timeline of all copies in one order, so newest first is key order, the full-text index
       -- answers newest first by its rowids, and a page is a key range. event_id is the site's own
-      -- id (unique per copy: what keeping and importing never add twice). No index per filter:
-      -- audit_tally knows which hours hold the events a filter matches, and a filtered page reads
-      -- those hours' key ranges (an index per filter column cost more than the rows themselves at
-      -- every insert of a million-event import).
+      -- id (unique per copy: what keeping and importing never add twice). ts is null when it is the
+      -- key's millisecond (id / 1000; only more than 1,000 events in one millisecond set it). No
+      -- index per filter: audit_tally knows which hours hold the events a filter matches, and a
+      -- filtered page reads those hours' key ranges (an index per filter column cost more than the
+      -- rows themselves at every insert of a million-event import).
       CREATE TABLE audit_events (
         id           INTEGER PRIMARY KEY,
         copy_id      INTEGER NOT NULL REFERENCES audit_copies (id),
         event_id     INTEGER NOT NULL,
-        ts           INTEGER NOT NULL,
-        event        TEXT NOT NULL,
-        severity     TEXT NOT NULL,
-        actor_id     TEXT,
-        actor_name   TEXT,
-        actor_roles  TEXT,
-        auth_method  TEXT,
+        kind         INTEGER NOT NULL,
+        actor        INTEGER NOT NULL,
         ip           TEXT,
-        user_agent   TEXT,
-        target_type  TEXT,
         target_id    TEXT,
         status       INTEGER,
-        context      TEXT
+        context      TEXT,
+        ts           INTEGER
       );
       CREATE UNIQUE INDEX audit_events_copy_event ON audit_events (copy_id, event_id);
 
-      -- the words full text searches: the actor's name, the target, the event code, the address
-      -- (also whole, as one word: audit-copy/fts.ts), the user agent and the context (JSON as
-      -- Sitedesk writes it, its escaped line breaks and tabs made spaces). An external-content
+      -- the words full text searches, per event: its kind's and actor's own word (their code, name
+      -- and user agent are words of audit_labels, said once per entry, not once per event), the
+      -- target, the address as one word (audit-copy/fts.ts: found whole or by its start; its four
+      -- numbers are not words of their own) and the context (JSON as Sitedesk writes it, its
+      -- escaped line breaks and tabs made spaces). An external-content
       -- index over this view: rows are added and removed by rowid in the repository's batches, and
       -- with secure-delete a removed event's words leave the index (and the file) at once: they
-      -- are personal data.
-      CREATE VIEW audit_words (id, words) AS
-        SELECT id, concat_ws(' ', actor_name, target_id, event, ip, 'zzip' || replace(replace(lower(ip), '.', 'x'), ':', 'x'), user_agent,
-          replace(replace(replace(context, '\\n', ' '), '\\r', ' '), '\\t', ' '))
+      -- are personal data. copy_id: the background indexing of an import reads a copy's key range.
+      CREATE VIEW audit_words (id, words, copy_id) AS
+        SELECT id, concat_ws(' ', 'zzk' || kind, 'zza' || actor, target_id, 'zzip' || replace(replace(lower(ip), '.', 'x'), ':', 'x'),
+          replace(replace(replace(context, '\\n', ' '), '\\r', ' '), '\\t', ' ')), copy_id
         FROM audit_events;
       -- columnsize=0: no per-row sizes (they serve ranking; results are in time order)
       CREATE VIRTUAL TABLE audit_fts USING fts5 (
@@ -463,21 +488,33 @@ export const migrations: Migration[] = [
       -- segments merged eight at a time, not four: a million-event import rewrote its words less often
       INSERT INTO audit_fts (audit_fts, rank) VALUES ('automerge', 8);
 
-      -- events counted per copy, hour (of the key) and value: the totals of filtered searches, the
-      -- hours a filtered page reads, and the facets, without reading a million rows (only the
-      -- hours a time filter cuts are counted in audit_events). A null value is ''.
-      CREATE TABLE audit_tally (
+      -- an import's events whose words are not in audit_fts yet: an import stores its rows at full
+      -- speed and their words are added afterwards, in short steps between the Host's other work,
+      -- newest first (db/repos/audit-copy.ts: indexText), going on after a restart. Every event of
+      -- copy_id with a key from lo to hi is not in the index, every other event is; n counts them.
+      -- A copy's ranges never overlap; a search with words while some remain says so.
+      CREATE TABLE audit_unindexed (
         copy_id      INTEGER NOT NULL,
-        hour         INTEGER NOT NULL,
-        event        TEXT NOT NULL,
-        severity     TEXT NOT NULL,
-        target_type  TEXT NOT NULL,
-        actor_id     TEXT NOT NULL,
-        actor_name   TEXT NOT NULL,
+        lo           INTEGER NOT NULL,
+        hi           INTEGER NOT NULL,
         n            INTEGER NOT NULL,
-        PRIMARY KEY (copy_id, hour, event, severity, target_type, actor_id, actor_name)
+        PRIMARY KEY (copy_id, lo)
       ) WITHOUT ROWID;
-      CREATE INDEX audit_tally_hour ON audit_tally (hour);
+
+      -- events counted per hour (of the key), copy, kind and actor: the totals of filtered
+      -- searches, the hours a filtered page reads, and the facets, without reading a million rows
+      -- (only the hours a time filter cuts are counted in audit_events). In hour order: a filtered
+      -- page reads the newest hours' counts first and stops when it is full; a copy's counts are read
+      -- from their own index, n in it (a total reads no row of the table).
+      CREATE TABLE audit_tally (
+        hour         INTEGER NOT NULL,
+        copy_id      INTEGER NOT NULL,
+        kind         INTEGER NOT NULL,
+        actor        INTEGER NOT NULL,
+        n            INTEGER NOT NULL,
+        PRIMARY KEY (hour, copy_id, kind, actor)
+      ) WITHOUT ROWID;
+      CREATE INDEX audit_tally_copy ON audit_tally (copy_id, hour, n);
     `,
   },
   {

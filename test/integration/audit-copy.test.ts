@@ -143,6 +143,11 @@ describe.each(flavors)('%s flavour', (flavor) => {
       expect(job).toMatchObject({ state: 'done', kind: 'import', added: 0, duplicates: before, unreadable: 0, file: expect.stringMatching(new RegExp(`\\.${format}$`)) });
       const own = await finished((await fx.call('auditCopy.import', { file, into: { kind: 'file', name: `Export ${format}` } })).id);
       expect(own).toMatchObject({ state: 'done', added: before, duplicates: 0, unreadable: 0 });
+      // the words of rows stored without them were all added before the job ended (into the
+      // site's copy: none new; into their own: the same times as the site copy's, so most were
+      // indexed with their batch, key by key)
+      expect(job.indexing).toBeNull();
+      expect(own.indexing?.done).toBe(own.indexing?.total);
     }
     const copies = await fx.call('auditCopy.copies', {});
     expect(copies.map((c) => [c.kind, c.name, c.events])).toEqual([
@@ -152,6 +157,7 @@ describe.each(flavors)('%s flavour', (flavor) => {
     ]);
     // all copies searched at once; the same event read from the three copies: identical but for its copy and key
     const a = await fx.call('auditCopy.search', { q: '203.0.113.7', limit: 3 });
+    expect(a.indexing).toBeNull(); // every event's words are in the index
     expect(a.total).toBe(3 * (await fx.call('auditCopy.search', { q: '203.0.113.7', copies: [copies[0]!.id], limit: 1 })).total);
     expect(a.copies.map((c) => c.copyId)).toEqual(copies.map((c) => c.id));
     const one = (await fx.call('auditCopy.search', { copies: [copies[0]!.id], limit: 1 })).events[0]!;

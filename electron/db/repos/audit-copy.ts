@@ -4,15 +4,19 @@
  *
  * An event's key (its rowid) is its time × 1000 plus a slot within the millisecond, so every copy
  * shares one timeline: newest first is key order in the table and in the full-text index, and a
- * page of results is a key range. Filters have no index of their own: the tally (counts per copy,
- * hour and value) says which hours hold what a filter matches, so a filtered page reads only those
- * hours' key ranges, and totals and facets add up the tally. A batch is written in key order (the
- * table's pages fill, and FTS5 keeps its pending words in memory only while rowids grow). Writes
- * happen in batches, each one transaction with the caller's own state, so a batch is all there or
- * not at all. No statement here ever logs a value: they are personal data.
+ * page of results is a key range. An event row holds its kind (event code, severity, target type)
+ * and its actor (id, name, roles, sign-in, user agent) as numbers into two small tables, whose
+ * words are said once per entry (audit_labels). Filters have no index of their own: the tally
+ * (counts per copy, hour, kind and actor) says which hours hold what a filter matches, so a
+ * filtered page reads only those hours' key ranges, and totals and facets add up the tally. A batch
+ * is written in key order (the table's pages fill, and FTS5 keeps its pending words in memory only
+ * while rowids grow). Writes happen in batches, each one transaction with the caller's own state,
+ * so a batch is all there or not at all. No statement here ever logs a value: they are personal data.
  */
 import type { Db } from '../open';
+import { startCheckpointer, type Checkpointer } from '../checkpointer';
 import type { AuditCopy, AuditRetention, KeptAuditEvent } from '../../contract';
+import { ACTOR_WIDTH, AuditPacker, KIND_WIDTH, P_ACTOR, P_CONTEXT, P_ID, P_IP, P_KIND, P_STATUS, P_TARGET, P_TS, PACKED_WIDTH, type PackedBatch } from './audit-pack';
 
 /** Keys per hour (the tally's unit). */
 export const HOUR_KEYS = 3_600_000 * 1000;
@@ -87,6 +91,14 @@ interface RawEvent {
   context: string | null;
 }
 
+/** A key range of a copy whose events' words are not in the index yet (audit_unindexed). */
+interface Pending {
+  copy_id: number;
+  lo: number;
+  hi: number;
+  n: number;
+}
+
 /** What a search asks of the table (the service resolves the person's input into this). */
 export interface SearchSpec {
   /** null: every copy (none is being forgotten). */
@@ -118,10 +130,11 @@ export interface Total {
 export const TEXT_EXACT_LIMIT = 20_000;
 const TEXT_SAMPLE = 10_000;
 
-const COLUMNS = 'id, copy_id, event_id, ts, event, severity, actor_id, actor_name, actor_roles, auth_method, ip, user_agent, target_type, target_id, status, context';
-const E_COLUMNS = COLUMNS.split(', ')
-  .map((c) => `e.${c}`)
-  .join(', ');
+/** An event's columns, its kind's and actor's joined in (`e`, `k`, `a`), and the joins (CROSS: the events stay the outer loop). */
+const E_COLUMNS =
+  'e.id, e.copy_id, e.event_id, coalesce(e.ts, e.id / 1000) AS ts, k.event, k.severity, a.actor_id, a.actor_name, a.actor_roles, a.auth_method, e.ip, a.user_agent, k.target_type, e.target_id, e.status, e.context';
+const LABEL_JOINS = 'CROSS JOIN audit_kinds k CROSS JOIN audit_actors a';
+const LABEL_ON = 'k.id = e.kind AND a.id = e.actor';
 
 function retentionOf(kind: RawCopy['keep_kind'], value: number | null): AuditRetention {
   if (kind === 'days' && value) return { kind: 'days', days: value };
@@ -162,6 +175,8 @@ function parseJson<T>(text: string | null, fallback: T): T {
   }
 }
 
+const orNull = (s: string | null): string | null => (s === '' ? null : s);
+
 function eventOf(r: RawEvent): StoredEvent {
   const roles = parseJson<unknown>(r.actor_roles, []);
   const context = parseJson<unknown>(r.context, null);
@@ -172,38 +187,32 @@ function eventOf(r: RawEvent): StoredEvent {
     ts: r.ts,
     event: r.event,
     severity: r.severity,
-    actorId: r.actor_id,
-    actorName: r.actor_name,
+    actorId: orNull(r.actor_id),
+    actorName: orNull(r.actor_name),
     actorRoles: Array.isArray(roles) ? roles.filter((x): x is string => typeof x === 'string') : [],
-    authMethod: r.auth_method,
+    authMethod: orNull(r.auth_method),
     ip: r.ip,
-    userAgent: r.user_agent,
-    targetType: r.target_type,
+    userAgent: orNull(r.user_agent),
+    targetType: orNull(r.target_type),
     targetId: r.target_id,
     status: r.status,
     context: context !== null && typeof context === 'object' && !Array.isArray(context) ? (context as Record<string, unknown>) : null,
   };
 }
 
-interface TallyGroup {
-  hour: number;
-  event: string;
-  severity: string;
-  targetType: string;
-  actorId: string;
-  actorName: string;
-  n: number;
-}
-
-/** The equality filters of a spec on audit_events (`alias` before each column) or audit_tally (the same names), with their parameters. */
+/**
+ * The filters of a spec on audit_events or audit_tally (`alias` before each column: both have
+ * copy_id, kind and actor), with their parameters: the kinds and actors a filter matches are
+ * looked up in their tables (a few dozen rows).
+ */
 function conditions(spec: Filter, alias: string): { where: string[]; params: Record<string, unknown> } {
-  const c = (col: string) => `${alias}${col}`;
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   if (spec.copies) {
-    where.push(`${c('copy_id')} IN (SELECT value FROM json_each(@copies))`);
+    where.push(`${alias}copy_id IN (SELECT value FROM json_each(@copies))`);
     params.copies = JSON.stringify(spec.copies);
   }
+  const kind: string[] = [];
   for (const [field, col] of [
     ['event', 'event'],
     ['severity', 'severity'],
@@ -211,18 +220,58 @@ function conditions(spec: Filter, alias: string): { where: string[]; params: Rec
   ] as const) {
     const value = spec[field];
     if (value !== undefined) {
-      where.push(`${c(col)} = @${field}`);
+      kind.push(`${col} = @${field}`);
       params[field] = value;
     }
   }
+  if (kind.length) where.push(`${alias}kind IN (SELECT id FROM audit_kinds WHERE ${kind.join(' AND ')})`);
   if (spec.actor !== undefined) {
-    where.push(`(${c('actor_id')} = @actor OR ${c('actor_name')} = @actor)`);
+    where.push(`${alias}actor IN (SELECT id FROM audit_actors WHERE actor_id = @actor OR actor_name = @actor)`);
     params.actor = spec.actor;
   }
   return { where, params };
 }
 
-export function auditCopyRepo(db: Db) {
+/** Label rowids: a kind's is even, an actor's odd (audit_labels, migration 12). */
+const kindLabel = (id: number) => id * 2;
+const actorLabel = (id: number) => id * 2 + 1;
+/** The word an event's index holds for its kind or actor (audit_words). */
+export const labelWord = (rowid: number): string => (rowid % 2 === 0 ? `zzk${rowid / 2}` : `zza${(rowid - 1) / 2}`);
+
+/** A kind's or actor's label words: what full text finds it by (the event code; the name and user agent). */
+const kindWords = (event: string) => event;
+const actorWords = (name: string, userAgent: string) => [name, userAgent].filter(Boolean).join(' ');
+
+/** The writer's side of a producer's refs (audit-pack.ts): ref → the kind's and actor's ids here. */
+export interface PackRefs {
+  kinds: number[];
+  actors: number[];
+}
+export const packRefs = (): PackRefs => ({ kinds: [], actors: [] });
+
+/** WAL pages a long job lets pile up before it waits for them to be written back (40 MB, as SQLite's own write-back during a job). */
+const WAL_LIMIT = 10_000;
+
+/** Kind and actor ids below this make one number of a tally group (kind × span + actor). */
+const ACTOR_SPAN = 2 ** 26;
+
+export interface AuditCopyRepoOptions {
+  /** WAL pages a long job lets pile up before it waits for their write-back (tests lower it). */
+  walLimit?: number;
+}
+
+/** How long one step of the background indexing may hold the Host's thread (it adjusts its size to it). */
+const INDEX_STEP_MS = 8;
+const INDEX_STEP_MIN = 100;
+const INDEX_STEP_MAX = 20_000;
+
+/** Where the background indexing is, for who waits for it: events still to index. */
+export type IndexProgress = (left: number) => void;
+
+const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
+  const walLimit = options.walLimit ?? WAL_LIMIT;
   const q = {
     copies: db.prepare<[], RawCopy>('SELECT * FROM audit_copies ORDER BY id'),
     copy: db.prepare<[number], RawCopy>('SELECT * FROM audit_copies WHERE id = ?'),
@@ -236,37 +285,96 @@ export function auditCopyRepo(db: Db) {
     forget: db.prepare<[number]>('UPDATE audit_copies SET forgotten = 1, run = NULL WHERE id = ?'),
     removeCopy: db.prepare<[number]>('DELETE FROM audit_copies WHERE id = ?'),
     counts: db.prepare<[], { copy_id: number; n: number; first: number; last: number }>('SELECT copy_id, sum(n) AS n, min(hour) AS first, max(hour) AS last FROM audit_tally GROUP BY copy_id'),
-    oldestIn: db.prepare<[number, number, number], { id: number; ts: number }>('SELECT id, ts FROM audit_events WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id LIMIT 1'),
-    newestIn: db.prepare<[number, number, number], { id: number; ts: number }>('SELECT id, ts FROM audit_events WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id DESC LIMIT 1'),
+    oldestIn: db.prepare<[number, number, number], { id: number; ts: number }>('SELECT id, coalesce(ts, id / 1000) AS ts FROM audit_events WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id LIMIT 1'),
+    newestIn: db.prepare<[number, number, number], { id: number; ts: number }>('SELECT id, coalesce(ts, id / 1000) AS ts FROM audit_events WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id DESC LIMIT 1'),
     copyHours: db.prepare<[number], { hour: number; n: number }>('SELECT hour, sum(n) AS n FROM audit_tally WHERE copy_id = ? GROUP BY hour ORDER BY hour DESC'),
     nthIn: db.prepare<[number, number, number, number], { id: number }>('SELECT id FROM audit_events WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?'),
-    insert: db.prepare(`INSERT OR IGNORE INTO audit_events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    insert: db.prepare('INSERT OR IGNORE INTO audit_events (id, copy_id, event_id, kind, actor, ip, target_id, status, context, ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
     has: db.prepare<[number, number]>('SELECT 1 FROM audit_events WHERE copy_id = ? AND event_id = ?'),
     lastInRange: db.prepare<[number, number], { k: number | null }>('SELECT max(id) AS k FROM audit_events WHERE id >= ? AND id < ?'),
     ftsAdd: db.prepare<[string]>('INSERT INTO audit_fts (rowid, words) SELECT id, words FROM audit_words WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id'),
-    tallyAdd: db.prepare(
-      `INSERT INTO audit_tally (copy_id, hour, event, severity, target_type, actor_id, actor_name, n) VALUES (@copyId, @hour, @event, @severity, @targetType, @actorId, @actorName, @n)
-       ON CONFLICT DO UPDATE SET n = n + excluded.n`,
-    ),
-    tallySub: db.prepare(
-      'UPDATE audit_tally SET n = n - @n WHERE copy_id = @copyId AND hour = @hour AND event = @event AND severity = @severity AND target_type = @targetType AND actor_id = @actorId AND actor_name = @actorName',
-    ),
+    ftsAddRange: db.prepare<[number, number]>('INSERT INTO audit_fts (rowid, words) SELECT id, words FROM audit_words WHERE id BETWEEN ? AND ? ORDER BY id'),
+    countRange: db.prepare<[number, number]>('SELECT count(*) FROM audit_events WHERE id BETWEEN ? AND ?').pluck(),
+    tallyAdd: db.prepare<[number, number, number, number, number]>('INSERT INTO audit_tally (copy_id, hour, kind, actor, n) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n'),
+    tallySub: db.prepare<[number, number, number, number, number]>('UPDATE audit_tally SET n = n - ? WHERE copy_id = ? AND hour = ? AND kind = ? AND actor = ?'),
     tallyClean: db.prepare<[number]>('DELETE FROM audit_tally WHERE copy_id = ? AND n <= 0'),
     tallyForget: db.prepare<[number]>('DELETE FROM audit_tally WHERE copy_id = ?'),
     // two lookups at the ends of the key order (min() and max() in one query would read every row)
     keyBounds: db.prepare<[], { lo: number | null; hi: number | null }>('SELECT (SELECT id FROM audit_events ORDER BY id LIMIT 1) AS lo, (SELECT id FROM audit_events ORDER BY id DESC LIMIT 1) AS hi'),
-    groupsOf: db.prepare<[string], { copy_id: number; hour: number; event: string; severity: string; target_type: string; actor_id: string; actor_name: string; n: number }>(
-      `SELECT copy_id, id / ${HOUR_KEYS} AS hour, event, severity, coalesce(target_type, '') AS target_type, coalesce(actor_id, '') AS actor_id, coalesce(actor_name, '') AS actor_name, count(*) AS n
-       FROM audit_events WHERE id IN (SELECT value FROM json_each(?)) GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+    groupsOf: db.prepare<[string], { copy_id: number; hour: number; kind: number; actor: number; n: number }>(
+      `SELECT copy_id, id / ${HOUR_KEYS} AS hour, kind, actor, count(*) AS n FROM audit_events WHERE id IN (SELECT value FROM json_each(?)) GROUP BY 1, 2, 3, 4`,
     ),
     ftsRemove: db.prepare<[string]>('DELETE FROM audit_fts WHERE rowid IN (SELECT value FROM json_each(?))'),
     eventsRemove: db.prepare<[string]>('DELETE FROM audit_events WHERE id IN (SELECT value FROM json_each(?))'),
     // the key range, not the copy's index: only the old rows are read
     olderKeys: db.prepare<[number, number, number]>('SELECT id FROM audit_events NOT INDEXED WHERE id < ? AND copy_id = ? ORDER BY id LIMIT ?').pluck(),
     anyKeys: db.prepare<[number, number]>('SELECT id FROM audit_events WHERE copy_id = ? LIMIT ?').pluck(),
+    // kinds and actors
+    kindGet: db.prepare<[string, string, string]>('SELECT id FROM audit_kinds WHERE event = ? AND severity = ? AND target_type = ?').pluck(),
+    kindAdd: db.prepare<[string, string, string]>('INSERT INTO audit_kinds (event, severity, target_type) VALUES (?, ?, ?)'),
+    actorGet: db.prepare<[string, string, string, string, string]>('SELECT id FROM audit_actors WHERE actor_id = ? AND actor_name = ? AND actor_roles = ? AND auth_method = ? AND user_agent = ?').pluck(),
+    actorAdd: db.prepare<[string, string, string, string, string]>('INSERT INTO audit_actors (actor_id, actor_name, actor_roles, auth_method, user_agent) VALUES (?, ?, ?, ?, ?)'),
+    labelAdd: db.prepare<[number, string]>('INSERT INTO audit_labels (rowid, words) VALUES (?, ?)'),
+    labelsMatching: db.prepare<[string, number]>('SELECT rowid FROM audit_labels WHERE audit_labels MATCH ? ORDER BY rowid LIMIT ?').pluck(),
+    anyForgotten: db.prepare<[]>('SELECT 1 FROM audit_copies WHERE forgotten = 1 LIMIT 1').pluck(),
+    kindsUnused: db.prepare<[]>('DELETE FROM audit_kinds WHERE id NOT IN (SELECT kind FROM audit_tally) RETURNING id').pluck(),
+    actorsUnused: db.prepare<[]>('DELETE FROM audit_actors WHERE id NOT IN (SELECT actor FROM audit_tally) RETURNING id').pluck(),
+    labelRemove: db.prepare<[string]>('DELETE FROM audit_labels WHERE rowid IN (SELECT value FROM json_each(?))'),
+    // an import's events whose words are not indexed yet (audit_unindexed): ranges of a copy's keys
+    pendingOver: db.prepare<[number, number, number], Pending>('SELECT copy_id, lo, hi, n FROM audit_unindexed WHERE copy_id = ? AND lo <= ? AND hi >= ?'),
+    pendingAdd: db.prepare<[number, number, number, number]>('INSERT INTO audit_unindexed (copy_id, lo, hi, n) VALUES (?, ?, ?, ?)'),
+    pendingDrop: db.prepare<[number, number]>('DELETE FROM audit_unindexed WHERE copy_id = ? AND lo = ?'),
+    pendingSet: db.prepare<[number, number, number, number]>('UPDATE audit_unindexed SET hi = ?, n = ? WHERE copy_id = ? AND lo = ?'),
+    pendingCount: db.prepare<[number, number, number]>('UPDATE audit_unindexed SET n = max(0, n + ?) WHERE copy_id = ? AND lo = ?'),
+    pendingForget: db.prepare<[number]>('DELETE FROM audit_unindexed WHERE copy_id = ?'),
+    // the newest range first: the newest events become searchable first
+    pendingNewest: db.prepare<[], Pending>('SELECT copy_id, lo, hi, n FROM audit_unindexed ORDER BY hi DESC LIMIT 1'),
+    pendingLeft: db.prepare<[]>('SELECT coalesce(sum(n), 0) FROM audit_unindexed').pluck(),
+    pendingLeftOf: db.prepare<[string]>('SELECT coalesce(sum(n), 0) FROM audit_unindexed WHERE copy_id IN (SELECT value FROM json_each(?))').pluck(),
+    // the key of the range's n-th newest event of the copy (a step's oldest)
+    pendingNth: db.prepare<[number, number, number, number]>('SELECT id FROM audit_events NOT INDEXED WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?').pluck(),
+    ftsAddCopyRange: db.prepare<[number, number, number]>('INSERT INTO audit_fts (rowid, words) SELECT id, words FROM audit_words WHERE id BETWEEN ? AND ? AND +copy_id = ? ORDER BY id'),
+    keyAfter: db.prepare<[number]>('SELECT id FROM audit_events WHERE id > ? ORDER BY id LIMIT 1').pluck(),
+    keyBefore: db.prepare<[number]>('SELECT id FROM audit_events WHERE id < ? ORDER BY id DESC LIMIT 1').pluck(),
   };
 
+  /** Kinds and actors resolved to their ids (key: their values as JSON); forgotten when entries go (prune) or a transaction fails. */
+  const labelIds = new Map<string, number>();
+  const MAX_LABEL_IDS = 20_000;
+
+  function kindId(event: string, severity: string, targetType: string): number {
+    const k = JSON.stringify(['k', event, severity, targetType]);
+    let id = labelIds.get(k);
+    if (id !== undefined) return id;
+    id = q.kindGet.get(event, severity, targetType) as number | undefined;
+    if (id === undefined) {
+      id = Number(q.kindAdd.run(event, severity, targetType).lastInsertRowid);
+      q.labelAdd.run(kindLabel(id), kindWords(event));
+    }
+    if (labelIds.size >= MAX_LABEL_IDS) labelIds.clear();
+    labelIds.set(k, id);
+    return id;
+  }
+
+  function actorRowId(actorId: string, name: string, roles: string, auth: string, userAgent: string): number {
+    const k = JSON.stringify(['a', actorId, name, roles, auth, userAgent]);
+    let id = labelIds.get(k);
+    if (id !== undefined) return id;
+    id = q.actorGet.get(actorId, name, roles, auth, userAgent) as number | undefined;
+    if (id === undefined) {
+      id = Number(q.actorAdd.run(actorId, name, roles, auth, userAgent).lastInsertRowid);
+      const words = actorWords(name, userAgent);
+      q.labelAdd.run(actorLabel(id), words);
+    }
+    if (labelIds.size >= MAX_LABEL_IDS) labelIds.clear();
+    labelIds.set(k, id);
+    return id;
+  }
+
   let bulkJobs = 0;
+  /** Which run of bulk jobs a checkpointer belongs to (one that starts after its run ended is stopped). */
+  let bulkRound = 0;
+  let checkpointer: Checkpointer | null = null;
   // prepared once: a batch sets them twice (pragma() prepares its statement every time)
   const setNormal = db.prepare('PRAGMA synchronous = NORMAL');
   const setFull = db.prepare('PRAGMA synchronous = FULL');
@@ -283,23 +391,135 @@ export function auditCopyRepo(db: Db) {
     return s;
   };
 
-  function tallyKey(g: Omit<TallyGroup, 'n'>): string {
-    const parts = [g.event, g.severity, g.targetType, g.actorId, g.actorName];
-    return parts.some((p) => p.includes('\u0000')) ? JSON.stringify([g.hour, ...parts]) : `${g.hour}\u0000${parts.join('\u0000')}`;
-  }
-
   /** Removes events by key (their index words, tally counts and rows); `tally: false` when the copy's tally is already gone. */
   function removeKeys(copyId: number, keys: number[], tally = true): number {
     if (!keys.length) return 0;
     const json = JSON.stringify(keys);
     if (tally) {
-      for (const g of q.groupsOf.all(json)) {
-        q.tallySub.run({ copyId: g.copy_id, hour: g.hour, event: g.event, severity: g.severity, targetType: g.target_type, actorId: g.actor_id, actorName: g.actor_name, n: g.n });
-      }
+      for (const g of q.groupsOf.all(json)) q.tallySub.run(g.n, g.copy_id, g.hour, g.kind, g.actor);
       q.tallyClean.run(copyId);
     }
-    q.ftsRemove.run(json);
+    // words are removed only of events that have them in the index: not those still to index
+    const { outside } = splitPending(copyId, keys, -1);
+    q.ftsRemove.run(outside === keys ? json : JSON.stringify(outside));
     return q.eventsRemove.run(json).changes;
+  }
+
+  /**
+   * The keys (of the copy, in any order) outside its ranges still to index; those inside are
+   * counted into their range's n (`sign`: +1 added, -1 removed).
+   */
+  function splitPending(copyId: number, keys: number[], sign: 1 | -1): { outside: number[] } {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const k of keys) {
+      if (k < lo) lo = k;
+      if (k > hi) hi = k;
+    }
+    const ranges = q.pendingOver.all(copyId, hi, lo);
+    if (!ranges.length) return { outside: keys };
+    const outside: number[] = [];
+    const inside = new Map<number, number>();
+    for (const k of keys) {
+      const r = ranges.find((x) => k >= x.lo && k <= x.hi);
+      if (r) inside.set(r.lo, (inside.get(r.lo) ?? 0) + 1);
+      else outside.push(k);
+    }
+    for (const [lo, n] of inside) q.pendingCount.run(sign * n, copyId, lo);
+    return { outside };
+  }
+
+  /**
+   * Keys lo..hi of the copy, holding only the batch's `n` new events, are to be indexed later: a
+   * range of its own, joined with the copy's ranges it overlaps and those next to it with no event
+   * between (an import's batches make one range).
+   */
+  function addPending(copyId: number, lo: number, hi: number, n: number): void {
+    let a = lo;
+    let b = hi;
+    let count = n;
+    const take = (r: Pending) => {
+      a = Math.min(a, r.lo);
+      b = Math.max(b, r.hi);
+      count += r.n;
+      q.pendingDrop.run(copyId, r.lo);
+    };
+    for (const r of q.pendingOver.all(copyId, hi, lo)) take(r);
+    const next = q.keyAfter.get(b) as number | undefined;
+    if (next !== undefined) for (const r of q.pendingOver.all(copyId, next, next)) take(r);
+    const prev = q.keyBefore.get(a) as number | undefined;
+    if (prev !== undefined) for (const r of q.pendingOver.all(copyId, prev, prev)) take(r);
+    q.pendingAdd.run(copyId, a, b, count);
+  }
+
+  /** Indexes up to `max` events of the newest range still to index, in one transaction; false when none is left. */
+  function indexStep(max: number): { indexed: number; more: boolean } {
+    return transaction(() => {
+      const r = q.pendingNewest.get();
+      if (!r) return { indexed: 0, more: false };
+      const from = max >= r.n ? r.lo : ((q.pendingNth.get(r.lo, r.hi, r.copy_id, max - 1) as number | undefined) ?? r.lo);
+      const indexed = q.ftsAddCopyRange.run(from, r.hi, r.copy_id).changes;
+      if (from <= r.lo) q.pendingDrop.run(r.copy_id, r.lo);
+      else q.pendingSet.run(from - 1, Math.max(0, r.n - indexed), r.copy_id, r.lo);
+      return { indexed, more: true };
+    });
+  }
+
+  /** A transaction of copy data (see `transaction` below). */
+  function transaction<T>(fn: () => T): T {
+    if (db.inTransaction) return fn();
+    setNormal.run();
+    try {
+      return db.transaction(fn)();
+    } catch (err) {
+      labelIds.clear(); // kinds and actors it added are gone with it
+      throw err;
+    } finally {
+      setFull.run();
+    }
+  }
+
+  /** Jobs storing rows at full speed (imports): the background indexing waits for them. */
+  let storing = 0;
+  let storingEnded: (() => void)[] = [];
+  let indexing: Promise<void> | null = null;
+  const indexWatchers = new Set<IndexProgress>();
+  let stepEvents = 1_000;
+
+  /** Runs the background indexing until no event is left to index (one run at a time). */
+  function runIndexing(): Promise<void> {
+    indexing ??= (async () => {
+      try {
+        for (;;) {
+          await yieldLoop();
+          while (storing > 0) await new Promise<void>((resolve) => storingEnded.push(resolve));
+          if (!db.open) return;
+          const t = performance.now();
+          const { indexed, more } = indexStep(stepEvents);
+          const ms = performance.now() - t;
+          if (!more) return;
+          // the next step sized to hold the thread about INDEX_STEP_MS (at most twice or half the last)
+          if (indexed >= stepEvents / 2) stepEvents = Math.round(Math.min(INDEX_STEP_MAX, 2 * stepEvents, Math.max(INDEX_STEP_MIN, stepEvents / 2, (stepEvents * INDEX_STEP_MS) / Math.max(ms, 0.5))));
+          if (indexWatchers.size) {
+            const left = q.pendingLeft.get() as number;
+            for (const w of indexWatchers) w(left);
+          }
+          await walPause();
+        }
+      } catch (err) {
+        if (db.open) throw err;
+        // the database closed: the next start goes on
+      } finally {
+        indexing = null;
+      }
+    })();
+    return indexing;
+  }
+
+  /** Between two batches of a long job: see bulkPause. */
+  async function walPause(): Promise<void> {
+    const c = checkpointer;
+    if (c && c.frames > walLimit) await c.catchUp();
   }
 
   /** The total of a search without words: the tally's full hours, the cut hours counted in the table. */
@@ -360,6 +580,7 @@ export function auditCopyRepo(db: Db) {
       const removed = removeKeys(id, q.anyKeys.all(id, limit) as number[], false);
       if (removed === 0) {
         q.tallyForget.run(id); // a batch a stopping keep wrote after the copy was hidden counted itself again
+        q.pendingForget.run(id);
         q.removeCopy.run(id);
       }
       return removed;
@@ -388,40 +609,65 @@ export function auditCopyRepo(db: Db) {
     countFrom: (copyId: number, key: number): number => tallyTotal({ copies: [copyId], fromKey: key }),
 
     // ── writing ───────────────────────────────────────────────────────────────────────────
+    /** Adds events to a copy (inside the caller's transaction): packed and written as `insertPacked`. */
+    insertBatch(copyId: number, events: readonly EventInput[]): { added: number; duplicates: number } {
+      const packer = new AuditPacker();
+      for (const e of events) {
+        packer.add({ ...e, roles: rolesText(e.actorRoles), context: e.context ? JSON.stringify(e.context) : null });
+      }
+      return this.insertPacked(copyId, packer.take(), packRefs());
+    },
+
     /**
-     * Adds a batch of events to a copy (inside the caller's transaction): in time order, each at
-     * the first free slot of its millisecond, an event the copy already has (by the site's id)
-     * left alone; then their words and their tally. Answers what was added.
+     * Adds a packed batch (audit-pack.ts, oldest first) to a copy, inside the caller's transaction:
+     * each event at the first free slot of its millisecond, one the copy already has (by the
+     * site's id) left alone; then their words and their tally. `refs` carries the producer's kinds
+     * and actors from batch to batch. Answers what was added.
      */
-    insertBatch(copyId: number, events: readonly EventInput[]): { added: number; duplicates: number; keys: number[] } {
-      const sorted = events.length > 1 ? [...events].sort((a, b) => a.ts - b.ts) : events;
+    insertPacked(copyId: number, batch: PackedBatch, refs: PackRefs, opts: { deferText?: boolean } = {}): { added: number; duplicates: number } {
+      if (batch.reset) {
+        refs.kinds.length = 0;
+        refs.actors.length = 0;
+      }
+      const { kinds, actors, rows } = batch;
+      for (let i = 0; i < kinds.length; i += KIND_WIDTH) refs.kinds[kinds[i] as number] = kindId(kinds[i + 1] as string, kinds[i + 2] as string, kinds[i + 3] as string);
+      for (let i = 0; i < actors.length; i += ACTOR_WIDTH) {
+        refs.actors[actors[i] as number] = actorRowId(actors[i + 1] as string, actors[i + 2] as string, actors[i + 3] as string, actors[i + 4] as string, actors[i + 5] as string);
+      }
       const keys: number[] = [];
-      const tally = new Map<string, TallyGroup>();
       let duplicates = 0;
       let prev = -1;
       // one array bound positionally (the statement's cheapest form), refilled per event
-      const row: (string | number | null)[] = new Array(16).fill(null);
+      const row: (string | number | null)[] = new Array(10).fill(null);
       row[1] = copyId;
-      for (const e of sorted) {
-        let key = keyOf(e.ts);
+      // the tally of the hour being written: kind and actor → events
+      let hour = -1;
+      const counts = new Map<number | string, number>();
+      const tallyHour = () => {
+        for (const [ka, n] of counts) {
+          const [kind, actor] = typeof ka === 'number' ? [Math.floor(ka / ACTOR_SPAN), ka % ACTOR_SPAN] : (ka.split(':').map(Number) as [number, number]);
+          q.tallyAdd.run(copyId, hour, kind, actor, n);
+        }
+        counts.clear();
+      };
+      for (let o = 0; o < rows.length; o += PACKED_WIDTH) {
+        const ts = rows[o + P_TS] as number;
+        let key = ts * 1000;
         if (key <= prev) key = prev + 1;
+        const kind = refs.kinds[rows[o + P_KIND] as number]!;
+        const actor = refs.actors[rows[o + P_ACTOR] as number]!;
         row[0] = key;
-        row[2] = e.id;
-        row[3] = e.ts;
-        row[4] = e.event;
-        row[5] = e.severity;
-        row[6] = e.actorId;
-        row[7] = e.actorName;
-        row[8] = rolesText(e.actorRoles);
-        row[9] = e.authMethod;
-        row[10] = e.ip;
-        row[11] = e.userAgent;
-        row[12] = e.targetType;
-        row[13] = e.targetId;
-        row[14] = e.status;
-        row[15] = e.context ? JSON.stringify(e.context) : null;
+        const eventId = rows[o + P_ID] as number;
+        row[2] = eventId;
+        row[3] = kind;
+        row[4] = actor;
+        row[5] = rows[o + P_IP] as string | number | null;
+        row[6] = rows[o + P_TARGET] as string | number | null;
+        row[7] = rows[o + P_STATUS] as string | number | null;
+        row[8] = rows[o + P_CONTEXT] as string | number | null;
+        row[9] = key - (key % 1000) === ts * 1000 ? null : ts;
         if (q.insert.run(row).changes === 0) {
-          if (q.has.get(copyId, e.id)) {
+          if (q.has.get(copyId, eventId)) {
             duplicates++;
             continue;
           }
@@ -431,38 +677,78 @@ export function auditCopyRepo(db: Db) {
           for (let attempt = 0; attempt < 100 && !placed; attempt++) {
             key = Math.max(key, q.lastInRange.get(key, key + 1000)?.k ?? key) + 1;
             row[0] = key;
+            row[9] = key - (key % 1000) === ts * 1000 ? null : ts;
             placed = q.insert.run(row).changes === 1;
           }
           if (!placed) throw new Error('no free key for an audit event');
         }
         prev = key;
         keys.push(key);
-        const g = { hour: Math.floor(key / HOUR_KEYS), event: e.event, severity: e.severity, targetType: e.targetType ?? '', actorId: e.actorId ?? '', actorName: e.actorName ?? '' };
-        const k = tallyKey(g);
-        const t = tally.get(k);
-        if (t) t.n++;
-        else tally.set(k, { ...g, n: 1 });
+        const h = Math.floor(key / HOUR_KEYS);
+        if (h !== hour) {
+          if (counts.size) tallyHour();
+          hour = h;
+        }
+        const ka = actor < ACTOR_SPAN && kind < ACTOR_SPAN ? kind * ACTOR_SPAN + actor : `${kind}:${actor}`;
+        counts.set(ka, (counts.get(ka) ?? 0) + 1);
       }
-      if (keys.length) q.ftsAdd.run(JSON.stringify(keys));
-      for (const t of tally.values()) q.tallyAdd.run({ copyId, ...t });
-      return { added: keys.length, duplicates, keys };
+      if (counts.size) tallyHour();
+      if (keys.length) {
+        // the batch's key range holding only its own rows (a new time range, the usual case) is
+        // indexed as a range (a fifth of the index's cost per event), or, for an import
+        // (`deferText`) or inside a range of the copy still to index, left to the background
+        // indexing; otherwise by each key, those inside a range still to index left to it
+        const lo = keys[0]!;
+        const hi = keys[keys.length - 1]!;
+        if (q.countRange.get(lo, hi) === keys.length) {
+          if (opts.deferText || q.pendingOver.get(copyId, hi, lo)) addPending(copyId, lo, hi, keys.length);
+          else q.ftsAddRange.run(lo, hi);
+        } else {
+          const { outside } = splitPending(copyId, keys, 1);
+          if (outside.length) q.ftsAdd.run(JSON.stringify(outside));
+        }
+      }
+      return { added: keys.length, duplicates };
     },
 
     /**
-     * While a long job writes (an import, a keep): the WAL is written back every 40 MB instead of
-     * every 4 MB (each write-back waits for the disk; measured 15% of an import's time). Nested
-     * jobs share it; the last to end sets it back and, once its answer is out, writes the WAL back.
+     * While a long job writes (an import, a keep), the WAL is written back by a worker thread
+     * (db/checkpointer.ts) instead of by this connection at a commit: each write-back waits for the
+     * disk, and held the Host's event loop for up to 200 ms (a sixth of an import). Until the
+     * worker is there, and if it cannot start, SQLite writes it back itself every 40 MB instead of
+     * every 4 MB. Nested jobs share it; the last to end sets it back and, once its answer is out,
+     * writes the rest back.
      */
     bulk<T>(fn: () => Promise<T>): Promise<T> {
-      if (bulkJobs++ === 0) db.pragma('wal_autocheckpoint = 10000');
+      if (bulkJobs++ === 0) {
+        db.pragma('wal_autocheckpoint = 10000');
+        const round = ++bulkRound;
+        const file = db.name;
+        if (file && file !== ':memory:' && !db.memory) {
+          const c = startCheckpointer(file);
+          checkpointer = c;
+          const current = () => round === bulkRound && bulkJobs > 0 && db.open;
+          void c.started.then((ok) => {
+            if (!ok || !current()) return;
+            db.pragma('wal_autocheckpoint = 0');
+            // a worker that ends on its own leaves the write-back to SQLite again
+            void c.ended.then(() => {
+              if (current()) db.pragma('wal_autocheckpoint = 10000');
+            });
+          });
+        }
+      }
       return fn().finally(() => {
         if (--bulkJobs > 0) return;
+        bulkRound++;
+        const c = checkpointer;
+        checkpointer = null;
         try {
           db.pragma('wal_autocheckpoint = 1000');
         } catch {
           // the database went away: nothing to set back
         }
-        setImmediate(() => {
+        void c?.stop().then(() => {
           try {
             if (bulkJobs === 0 && db.open) db.pragma('wal_checkpoint(PASSIVE)');
           } catch {
@@ -473,17 +759,96 @@ export function auditCopyRepo(db: Db) {
     },
 
     /**
+     * Between two batches of a long job: once the WAL holds more than `walLimit` pages, waits for
+     * the worker to write it back (all of it: nothing is committed meanwhile), so the next batch
+     * starts the WAL from its beginning. The Host's loop answers other calls meanwhile.
+     */
+    bulkPause: walPause,
+
+    /**
      * A transaction of copy data: committed without waiting for the disk (synchronous=NORMAL under
      * WAL, as the mirror's batches: the copy can be kept again; a power cut may undo the last
      * batches, never corrupt them).
      */
-    transaction<T>(fn: () => T): T {
-      if (db.inTransaction) return fn();
-      setNormal.run();
+    transaction,
+
+    /**
+     * While `fn` stores an import's rows (`insertPacked` with `deferText`), the background
+     * indexing waits: the rows go in at full speed, their words after.
+     */
+    async storing<T>(fn: () => Promise<T>): Promise<T> {
+      storing++;
       try {
-        return db.transaction(fn)();
+        return await fn();
       } finally {
-        setFull.run();
+        if (--storing === 0) {
+          const ended = storingEnded;
+          storingEnded = [];
+          for (const w of ended) w();
+        }
+      }
+    },
+
+    /**
+     * The words of events stored without them (an import's, or left by a quit or crash) added to
+     * the full-text index in the background: in steps of a few milliseconds of the Host's thread,
+     * newest events first, each one transaction (the range still to index shrinks with it, so a
+     * quit loses nothing). Resolves when none is left; `progress` hears how many are left after
+     * each step; `signal` stops the waiting (not the indexing).
+     */
+    indexText(opts: { progress?: IndexProgress; signal?: AbortSignal } = {}): Promise<void> {
+      if (!q.pendingLeft.get() && !indexing) return Promise.resolve();
+      const run = runIndexing();
+      const { progress, signal } = opts;
+      if (progress) indexWatchers.add(progress);
+      const done = () => {
+        if (progress) indexWatchers.delete(progress);
+      };
+      if (!signal) return run.finally(done);
+      return new Promise<void>((resolve, reject) => {
+        const stop = () => reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason ?? 'stopped')));
+        if (signal.aborted) return stop();
+        signal.addEventListener('abort', stop, { once: true });
+        run.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+      }).finally(done);
+    },
+
+    /** Events of the copies (null: all) whose words are not in the full-text index yet. */
+    unindexed(copies: number[] | null): number {
+      return (copies ? q.pendingLeftOf.get(JSON.stringify(copies)) : q.pendingLeft.get()) as number;
+    },
+
+    /** Events of the copies (null: all): the tally. */
+    eventCount: (copies: number[] | null): number => tallyTotal({ copies }),
+
+    /**
+     * Removes the kinds and actors no kept event uses any more, with their words (names and user
+     * agents are personal data). Only the tally says what is used, so not while a forgotten copy's
+     * events are still being removed (its tally went first); the caller runs it when no keep or
+     * import is writing. Answers how many went.
+     */
+    pruneLabels(): number {
+      if (q.anyForgotten.get()) return 0;
+      return this.transaction(() => {
+        const gone = [...(q.kindsUnused.all() as number[]).map(kindLabel), ...(q.actorsUnused.all() as number[]).map(actorLabel)];
+        if (gone.length) {
+          q.labelRemove.run(JSON.stringify(gone));
+          labelIds.clear();
+        }
+        return gone.length;
+      });
+    },
+
+    /**
+     * The words of kinds and actors that one part of a MATCH expression (a quoted word or phrase,
+     * perhaps a prefix) finds in audit_labels: the events' index holds one word per kind and
+     * actor (zzk<id>, zza<id>) instead of their code, name and user agent. At most `limit`.
+     */
+    labelWords(part: string, limit = 1000): string[] {
+      try {
+        return (q.labelsMatching.all(part, limit) as number[]).map(labelWord);
+      } catch {
+        return []; // not an expression FTS5 reads: the events' index says so in the search itself
       }
     },
 
@@ -514,25 +879,27 @@ export function auditCopyRepo(db: Db) {
         const { where, params } = conditions(spec, 'e.');
         if (lo !== undefined) where.push('f.rowid >= @lo');
         if (hi !== undefined) where.push('f.rowid <= @hi');
-        const sql = `SELECT ${E_COLUMNS} FROM audit_fts f JOIN audit_events e NOT INDEXED ON e.id = f.rowid WHERE audit_fts MATCH @match${where.length ? ` AND ${where.join(' AND ')}` : ''} ORDER BY f.rowid DESC LIMIT @limit`;
+        const sql = `SELECT ${E_COLUMNS} FROM audit_fts f CROSS JOIN audit_events e NOT INDEXED ${LABEL_JOINS} WHERE audit_fts MATCH @match AND e.id = f.rowid AND ${LABEL_ON}${where.length ? ` AND ${where.join(' AND ')}` : ''} ORDER BY f.rowid DESC LIMIT @limit`;
         return (prepared(sql).all(pick(sql, { ...params, lo, hi, limit: spec.limit, match: spec.match })) as RawEvent[]).map(eventOf);
       }
-      const { where, params } = conditions(spec, '');
+      const { where, params } = conditions(spec, 'e.');
       if (!where.length) {
-        const range = [...(lo !== undefined ? ['id >= @lo'] : []), ...(hi !== undefined ? ['id <= @hi'] : [])];
-        const sql = `SELECT ${COLUMNS} FROM audit_events NOT INDEXED${range.length ? ` WHERE ${range.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
+        const range = [...(lo !== undefined ? ['e.id >= @lo'] : []), ...(hi !== undefined ? ['e.id <= @hi'] : [])];
+        const sql = `SELECT ${E_COLUMNS} FROM audit_events e NOT INDEXED ${LABEL_JOINS} WHERE ${[LABEL_ON, ...range].join(' AND ')} ORDER BY e.id DESC LIMIT @limit`;
         return (prepared(sql).all(pick(sql, { lo, hi, limit: spec.limit })) as RawEvent[]).map(eventOf);
       }
-      const hourWhere = [...where];
+      const hourWhere = conditions(spec, '').where;
       if (lo !== undefined) hourWhere.push('hour >= @firstHour');
       if (hi !== undefined) hourWhere.push('hour <= @lastHour');
-      const hoursSql = `SELECT hour, sum(n) AS n FROM audit_tally WHERE ${hourWhere.join(' AND ')} GROUP BY hour HAVING sum(n) > 0 ORDER BY hour DESC`;
-      const hours = prepared(hoursSql).all(pick(hoursSql, { ...params, firstHour: lo === undefined ? undefined : Math.floor(lo / HOUR_KEYS), lastHour: hi === undefined ? undefined : Math.floor(hi / HOUR_KEYS) })) as { hour: number; n: number }[];
+      // NOT INDEXED: in the table's own (hour) order, so the newest hours come first without a sort
+      const hoursSql = `SELECT hour, sum(n) AS n FROM audit_tally NOT INDEXED WHERE ${hourWhere.join(' AND ')} GROUP BY hour HAVING sum(n) > 0 ORDER BY hour DESC`;
+      const hourParams = pick(hoursSql, { ...params, firstHour: lo === undefined ? undefined : Math.floor(lo / HOUR_KEYS), lastHour: hi === undefined ? undefined : Math.floor(hi / HOUR_KEYS) });
       // the hour's key range (NOT INDEXED: the copy's index would read all of the copy's rows)
-      const rowsSql = `SELECT ${COLUMNS} FROM audit_events NOT INDEXED WHERE id BETWEEN @a AND @b AND ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
+      const rowsSql = `SELECT ${E_COLUMNS} FROM audit_events e NOT INDEXED ${LABEL_JOINS} WHERE e.id BETWEEN @a AND @b AND ${LABEL_ON} AND ${where.join(' AND ')} ORDER BY e.id DESC LIMIT @limit`;
       const rows = prepared(rowsSql);
       const out: StoredEvent[] = [];
-      for (const { hour } of hours) {
+      // the tally is in hour order: its newest hours are read first, and no further than the page needs
+      for (const { hour } of prepared(hoursSql).iterate(hourParams) as IterableIterator<{ hour: number; n: number }>) {
         const a = Math.max(hour * HOUR_KEYS, lo ?? -Infinity);
         const b = Math.min((hour + 1) * HOUR_KEYS - 1, hi ?? Infinity);
         for (const r of rows.all({ ...params, a, b, limit: spec.limit - out.length }) as RawEvent[]) out.push(eventOf(r));
@@ -577,16 +944,24 @@ export function auditCopyRepo(db: Db) {
 
     /** The values of the copies with their counts (the tally). */
     facets(copies: number[] | null) {
-      const where = copies ? 'WHERE copy_id IN (SELECT value FROM json_each(@copies))' : '';
+      const where = copies ? 'WHERE t.copy_id IN (SELECT value FROM json_each(@copies))' : '';
       const p = copies ? { copies: JSON.stringify(copies) } : {};
       const values = (col: string) =>
-        (prepared(`SELECT ${col} AS value, sum(n) AS count FROM audit_tally ${where} GROUP BY ${col} ORDER BY count DESC, value`).all(p) as { value: string; count: number }[]).filter((r) => r.value !== '');
-      const actors = (prepared(`SELECT actor_id, actor_name, sum(n) AS count FROM audit_tally ${where} GROUP BY actor_id, actor_name ORDER BY count DESC, actor_name`).all(p) as { actor_id: string; actor_name: string; count: number }[]).map((a) => ({
+        (prepared(`SELECT k.${col} AS value, sum(t.n) AS count FROM audit_tally t JOIN audit_kinds k ON k.id = t.kind ${where} GROUP BY k.${col} ORDER BY count DESC, value`).all(p) as { value: string; count: number }[]).filter(
+          (r) => r.value !== '',
+        );
+      const actors = (
+        prepared(`SELECT a.actor_id, a.actor_name, sum(t.n) AS count FROM audit_tally t JOIN audit_actors a ON a.id = t.actor ${where} GROUP BY a.actor_id, a.actor_name ORDER BY count DESC, a.actor_name`).all(p) as {
+          actor_id: string;
+          actor_name: string;
+          count: number;
+        }[]
+      ).map((a) => ({
         id: a.actor_id || null,
         name: a.actor_name || null,
         count: a.count,
       }));
-      const perCopy = (prepared(`SELECT copy_id AS copyId, sum(n) AS count FROM audit_tally ${where} GROUP BY copy_id ORDER BY count DESC`).all(p) as { copyId: number; count: number }[]);
+      const perCopy = prepared(`SELECT t.copy_id AS copyId, sum(t.n) AS count FROM audit_tally t ${where} GROUP BY t.copy_id ORDER BY count DESC`).all(p) as { copyId: number; count: number }[];
       return { events: values('event'), actors, targetTypes: values('target_type'), severities: values('severity'), copies: perCopy };
     },
   };
