@@ -37,6 +37,8 @@ function octopusCsv(dir: string): string {
 }
 
 test('a CSV imported: columns mapped with the preset prefilled, the dry run, the run with its progress, the history', async ({ page }) => {
+  // five steps, each previewed by the site, then a run at the site's pace followed second by second
+  test.setTimeout(120_000);
   const pane = await openSection(page, 'Imports');
   // the seeded history
   await expect(pane.getByRole('table', { name: /Past imports of Demo/ }).getByText('webinar-leads.csv')).toBeVisible();
