@@ -435,6 +435,27 @@ for (const scheme of ['light', 'dark'] as const) {
   });
 }
 
+/** The Mailer's subscribers (issue 17): the table with a person's page open, and narrow, where their page takes the table's place. */
+for (const scheme of ['light', 'dark'] as const) {
+  test(`mailer subscribers in ${scheme}`, async ({ browser }) => {
+    await withJournal(browser, scheme, { dismissToasts: true }, async ({ page, shot }) => {
+      await siteButton(page, JOURNAL).click();
+      const pane = sitePane(page, JOURNAL);
+      await openAreaIn(pane, 'Mailer');
+      const grid = pane.getByRole('grid', { name: `Subscribers of ${JOURNAL}` });
+      await expect(grid.locator('[data-index="2"]')).toContainText('@', { timeout: 60_000 });
+      await grid.locator('[data-index="2"]').click();
+      const person = pane.getByRole('complementary', { name: 'The person’s page' });
+      await expect(person.getByRole('heading', { name: 'Lists' })).toBeVisible();
+      await page.waitForTimeout(300);
+      await shot('mailer-subscribers');
+      await page.setViewportSize({ width: 900, height: 700 });
+      await page.waitForTimeout(300);
+      await shot('mailer-subscribers-narrow');
+    });
+  });
+}
+
 /** The editor, the conflict dialog, the translations and media (issue 4, editor side). */
 for (const scheme of ['light', 'dark'] as const) {
   test(`editor, translations and media in ${scheme}`, async ({ browser }) => {

@@ -12,12 +12,17 @@ export interface ChildSandbox {
   url: string;
   apiKey: string;
   pages: number;
+  /** The mailing plugin's generated audience, when asked for: how many and how long it took (ms). */
+  mailerSeeded?: { subscribers: number; ms: number } | null;
   pid: number;
   stop(): Promise<void>;
 }
 
-/** `options` go to the child as they are: `{flavor, api, auditSeed}` (see cms-child.ts). */
-export async function spawnSandbox(pages: number, options: { flavor?: 'spec' | 'real'; api?: { limit: number; windowSec: number } | null; auditSeed?: number } = {}): Promise<ChildSandbox> {
+/** `options` go to the child as they are: `{flavor, api, auditSeed, mailer}` (see cms-child.ts). */
+export async function spawnSandbox(
+  pages: number,
+  options: { flavor?: 'spec' | 'real'; api?: { limit: number; windowSec: number } | null; auditSeed?: number; mailer?: { subscribers: number; importRate?: number } } = {},
+): Promise<ChildSandbox> {
   const root = process.cwd();
   const outfile = join(root, 'out/bench/cms-child.mjs');
   await build({
@@ -33,7 +38,7 @@ export async function spawnSandbox(pages: number, options: { flavor?: 'spec' | '
   });
   const dir = tempDir('sitedesk-bench-cms-');
   const child: ChildProcess = spawn(process.execPath, [outfile, String(pages), dir.path, JSON.stringify(options)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  const info = await new Promise<{ url: string; apiKey: string; pages: number }>((resolve, reject) => {
+  const info = await new Promise<{ url: string; apiKey: string; pages: number; mailerSeeded?: { subscribers: number; ms: number } | null }>((resolve, reject) => {
     let out = '';
     child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before it listened`)));
     child.stdout!.on('data', (d: Buffer) => {
