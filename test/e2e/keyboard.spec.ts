@@ -107,7 +107,7 @@ test('add a site, sign in, open a page from the tree, edit and save it, back to 
   await tabTo(page, 'button', 'Save', { back: true });
   await page.keyboard.press('Enter');
   const editor = pane.getByRole('region', { name: 'Edit History', exact: true });
-  await expect(editor.getByRole('status').filter({ hasText: /^Saved$/ })).toBeVisible();
+  await expect(editor.getByText('Saved', { exact: true })).toBeVisible({ timeout: 20_000 });
   await expectFocus(page, 'button', 'Save');
   const [site] = await bridge<{ id: string }[]>(page, 'sites.list', undefined);
   const onSite = await bridge<{ content: string }>(page, 'pages.get', { siteId: site!.id, route: '/about/history' });
@@ -120,7 +120,7 @@ test('add a site, sign in, open a page from the tree, edit and save it, back to 
   await expectFocus(page, 'textbox', 'Markdown content');
   await page.keyboard.type(' Twice.');
   await page.keyboard.press('Control+S');
-  await expect(editor.getByRole('status').filter({ hasText: /^Saved$/ })).toBeVisible();
+  await expect(editor.getByText('Saved', { exact: true })).toBeVisible({ timeout: 20_000 });
   await expectFocus(page, 'textbox', 'Markdown content');
 
   // Ctrl+Shift+F: the focus in the search field
