@@ -63,6 +63,11 @@ export interface Checkpointer {
   started: Promise<boolean>;
   /** Frames in the WAL at its last write-back (-1: none yet). */
   readonly frames: number;
+  /**
+   * True when the worker has not reported for two of its periods: on a machine short of CPU its
+   * thread waits its turn, `frames` is old news and the WAL may have grown past any limit since.
+   */
+  readonly late: boolean;
   /** Writes back now and resolves when it has (at most `waitMs`): with no commit meanwhile, all of the WAL. */
   catchUp(waitMs?: number): Promise<void>;
   /** Resolves when the worker has ended (stopped, or on its own: then the caller's own checkpoints take over). */
@@ -76,6 +81,8 @@ export function startCheckpointer(file: string, everyMs = CHECKPOINT_MS): Checkp
   let worker: Worker | undefined;
   let ended: Promise<void> = Promise.resolve();
   let frames = -1;
+  let reportedAt = performance.now();
+  let gone = false;
   const waiting: (() => void)[] = [];
   const started = new Promise<boolean>((resolve) => {
     try {
@@ -88,6 +95,7 @@ export function startCheckpointer(file: string, everyMs = CHECKPOINT_MS): Checkp
     const w = worker;
     ended = new Promise<void>((done) =>
       w.once('exit', () => {
+        gone = true;
         for (const wake of waiting.splice(0)) wake();
         done();
       }),
@@ -96,6 +104,7 @@ export function startCheckpointer(file: string, everyMs = CHECKPOINT_MS): Checkp
       if (typeof m === 'string') resolve(m === 'started');
       else {
         frames = m.log;
+        reportedAt = performance.now();
         if (m.type === 'now') for (const wake of waiting.splice(0)) wake();
       }
     });
@@ -110,8 +119,11 @@ export function startCheckpointer(file: string, everyMs = CHECKPOINT_MS): Checkp
     get frames() {
       return frames;
     },
+    get late() {
+      return worker !== undefined && !gone && frames >= 0 && performance.now() - reportedAt > 2 * everyMs;
+    },
     catchUp(waitMs = 2_000) {
-      if (!worker) return Promise.resolve();
+      if (!worker || gone) return Promise.resolve();
       const w = worker;
       return new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, waitMs);

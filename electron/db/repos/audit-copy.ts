@@ -519,7 +519,8 @@ export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
   /** Between two batches of a long job: see bulkPause. */
   async function walPause(): Promise<void> {
     const c = checkpointer;
-    if (c && c.frames > walLimit) await c.catchUp();
+    // a late report is waited for too: a writer that went on would grow the WAL without bound
+    if (c && (c.frames > walLimit || c.late)) await c.catchUp();
   }
 
   /** The total of a search without words: the tally's full hours, the cut hours counted in the table. */
