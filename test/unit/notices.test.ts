@@ -8,33 +8,24 @@
  * check (scripts/package-contents.mjs) passes over it. A fresh checkout gets its build here first.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { shippedPackages, root } from '../../scripts/shipped-packages.mjs';
 import { collectNotices, NOTICES_FORMAT, noticesText, type NoticeEntry } from '../../scripts/notices.mjs';
 import { checkPackage, noticesGaps } from '../../scripts/package-contents.mjs';
+import { plantProject, type PlantedPackage } from '../support/planted-project';
 import { tempDir } from '../support/tmp';
 
 const dirs: { remove(): void }[] = [];
 const appPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main: string; dependencies: Record<string, string> };
 afterEach(() => dirs.splice(0).forEach((d) => d.remove()));
 
-function project(app: Record<string, unknown>, packages: Record<string, { pkg: Record<string, unknown>; files?: Record<string, string> }>): string {
+function project(app: Record<string, unknown>, packages: Record<string, PlantedPackage>): string {
   const dir = tempDir('sitedesk-notices-');
   dirs.push(dir);
-  writeFileSync(join(dir.path, 'package.json'), JSON.stringify({ name: 'app', productName: 'App', version: '1.0.0', ...app }));
-  const all: typeof packages = { electron: { pkg: { name: 'electron', version: '45.0.0', license: 'MIT' }, files: { LICENSE: 'Copyright (c) Electron contributors' } }, ...packages };
-  for (const [where, { pkg, files = {} }] of Object.entries(all)) {
-    const folder = join(dir.path, 'node_modules', where);
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'package.json'), JSON.stringify(pkg));
-    for (const [name, text] of Object.entries(files)) {
-      mkdirSync(join(folder, name, '..'), { recursive: true });
-      writeFileSync(join(folder, name), text);
-    }
-  }
-  return dir.path;
+  const electron = { pkg: { name: 'electron', version: '45.0.0', license: 'MIT' }, files: { LICENSE: 'Copyright (c) Electron contributors' } };
+  return plantProject(dir.path, { productName: 'App', ...app }, { electron, ...packages });
 }
 
 describe('the notices over a planted project', () => {

@@ -5,7 +5,7 @@
  * every form package.json allows). The real build's list is checked in notices.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   esbuildInputs,
@@ -16,26 +16,17 @@ import {
   runtimeDependencies,
   shippedPackages,
 } from '../../scripts/shipped-packages.mjs';
+import { plantProject, type PlantedPackage } from '../support/planted-project';
 import { tempDir } from '../support/tmp';
 
 const dirs: { remove(): void }[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => d.remove()));
 
 /** A project folder with node_modules laid out from `packages` (path under node_modules → package.json and files). */
-function project(app: Record<string, unknown>, packages: Record<string, { pkg: Record<string, unknown>; files?: Record<string, string> }>): string {
+function project(app: Record<string, unknown>, packages: Record<string, PlantedPackage>): string {
   const dir = tempDir('sitedesk-shipped-');
   dirs.push(dir);
-  writeFileSync(join(dir.path, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', ...app }));
-  for (const [where, { pkg, files = {} }] of Object.entries(packages)) {
-    const folder = join(dir.path, 'node_modules', ...where.split('/node_modules/').flatMap((p, i) => (i ? ['node_modules', p] : [p])));
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'package.json'), JSON.stringify(pkg));
-    for (const [name, text] of Object.entries(files)) {
-      mkdirSync(join(folder, name, '..'), { recursive: true });
-      writeFileSync(join(folder, name), text);
-    }
-  }
-  return dir.path;
+  return plantProject(dir.path, app, packages);
 }
 
 describe('the package a bundled file belongs to', () => {
