@@ -16,30 +16,15 @@
 import type { Db } from '../open';
 import { startCheckpointer, type Checkpointer } from '../checkpointer';
 import type { AuditCopy, AuditRetention, KeptAuditEvent } from '../../contract';
-import { ACTOR_WIDTH, AuditPacker, KIND_WIDTH, P_ACTOR, P_CONTEXT, P_ID, P_IP, P_KIND, P_STATUS, P_TARGET, P_TS, PACKED_WIDTH, type PackedBatch } from './audit-pack';
+import { ACTOR_WIDTH, AuditPacker, KIND_WIDTH, P_ACTOR, P_CONTEXT, P_ID, P_IP, P_KIND, P_STATUS, P_TARGET, P_TS, PACKED_WIDTH, type PackedBatch, type PackInput } from './audit-pack';
 
 /** Keys per hour (the tally's unit). */
 export const HOUR_KEYS = 3_600_000 * 1000;
 /** The first key of a time (epoch ms). */
 export const keyOf = (ts: number): number => ts * 1000;
 
-/** An event as written: AuditEvent's fields with the reserved `status`. */
-export interface EventInput {
-  id: number;
-  ts: number;
-  event: string;
-  severity: string;
-  actorId: string | null;
-  actorName: string | null;
-  actorRoles: string[];
-  authMethod: string | null;
-  ip: string | null;
-  userAgent: string | null;
-  targetType: string | null;
-  targetId: string | null;
-  status: number | null;
-  context: Record<string, unknown> | null;
-}
+/** An event as written: AuditEvent's fields with the reserved `status` (the packer's, with roles and context as values). */
+export type EventInput = Omit<PackInput, 'roles' | 'context'> & { actorRoles: string[]; context: Record<string, unknown> | null };
 
 export type StoredEvent = KeptAuditEvent & { status: number | null };
 
