@@ -13,6 +13,7 @@
  * better-sqlite3 (one SQLite library per process: two would break each other's locks).
  */
 import { Worker } from 'node:worker_threads';
+import { sqliteModule } from './integrity';
 
 /** How often the worker writes the WAL back. */
 export const CHECKPOINT_MS = 150;
@@ -52,11 +53,6 @@ try {
   parentPort.close();
 }
 `;
-
-/** Where this process loads better-sqlite3 from (the bundles and the tests all have a require). */
-function sqliteModule(): string {
-  return require.resolve('better-sqlite3');
-}
 
 export interface Checkpointer {
   /** Resolves true once its connection is open (false: it could not start; the caller keeps SQLite's own checkpoints). */

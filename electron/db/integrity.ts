@@ -28,8 +28,8 @@ try {
 }
 `;
 
-/** Where this process loads better-sqlite3 from (the bundles and the tests all have a require). */
-function sqliteModule(): string {
+/** Where this process loads better-sqlite3 from (the bundles and the tests all have a require); its workers load the same. */
+export function sqliteModule(): string {
   return require.resolve('better-sqlite3');
 }
 

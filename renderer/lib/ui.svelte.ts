@@ -28,8 +28,11 @@ class Ui {
   auditCopies = $state<{ copyId?: number } | null>(null);
   /** Modal dialogs currently open (Dialog/ConfirmDialog register themselves). */
   modalCount = $state(0);
-  /** Where focus goes when the current dialog closes, when the element that opened it is gone (menus). */
-  returnFocus: HTMLElement | null = null;
+  /**
+   * Where focus goes when the current dialog closes, when the element that opened it is gone
+   * (menus); a function when that element is drawn only as the dialog closes (a site just added).
+   */
+  returnFocus: HTMLElement | (() => HTMLElement | null) | null = null;
 
   readonly modalOpen: boolean = $derived(this.modalCount > 0);
 
@@ -50,8 +53,9 @@ class Ui {
 
   /** Returns and forgets the element to focus after a dialog, if it is still in the page. */
   takeReturnFocus(): HTMLElement | null {
-    const el = this.returnFocus;
+    const to = this.returnFocus;
     this.returnFocus = null;
+    const el = typeof to === 'function' ? to() : to;
     return el && el.isConnected ? el : null;
   }
 }
