@@ -6,9 +6,10 @@
  * import. Here its own connection, in its own thread, checkpoints PASSIVE every CHECKPOINT_MS:
  * it never waits for the Host's writer or readers. The WAL starts again from its beginning only
  * when a write begins with all of it written back, which a writer committing every few
- * milliseconds never sees; so once the WAL holds more than the writer allows (`frames`), the writer
- * asks for one more write-back and waits for it (`catchUp`, asynchronously: the Host's loop goes
- * on) before its next batch: most of the WAL is written back by then, so that wait is short.
+ * milliseconds never sees; so once the WAL holds more than the writer allows, the writer asks for
+ * one more write-back and waits for it (`catchUp`, asynchronously: the Host's loop goes on) before
+ * its next batch. How much the WAL holds is the writer's to measure (bulk's walPause), not this
+ * thread's to report: a report is up to a period old, and several batches commit in a period.
  * Started as the integrity check's worker is (db/integrity.ts): code as text, the Host's own
  * better-sqlite3 (one SQLite library per process: two would break each other's locks).
  */
@@ -41,10 +42,10 @@ const stop = () => {
 try {
   db = new Database(workerData.file, { fileMustExist: true });
   db.pragma('busy_timeout = 0');
-  timer = setInterval(() => parentPort.postMessage({ type: 'done', ...once() }), workerData.everyMs);
+  timer = setInterval(once, workerData.everyMs);
   parentPort.on('message', (m) => {
     if (m === 'stop') stop();
-    else if (m === 'now') parentPort.postMessage({ type: 'now', ...once() });
+    else if (m === 'now') parentPort.postMessage(once());
   });
   parentPort.postMessage('started');
 } catch (err) {
@@ -54,18 +55,20 @@ try {
 }
 `;
 
+/** What one write-back did: frames in the WAL and frames written back (-1 each: it failed). */
+export interface WriteBack {
+  log: number;
+  checkpointed: number;
+}
+
 export interface Checkpointer {
   /** Resolves true once its connection is open (false: it could not start; the caller keeps SQLite's own checkpoints). */
   started: Promise<boolean>;
-  /** Frames in the WAL at its last write-back (-1: none yet). */
-  readonly frames: number;
   /**
-   * True when the worker has not reported for two of its periods: on a machine short of CPU its
-   * thread waits its turn, `frames` is old news and the WAL may have grown past any limit since.
+   * Writes back now; resolves with what it did once it has, or null after `waitMs` without an
+   * answer (a thread starved of CPU or a checkpoint stuck on a dying disk) or once it ended.
    */
-  readonly late: boolean;
-  /** Writes back now and resolves when it has (at most `waitMs`): with no commit meanwhile, all of the WAL. */
-  catchUp(waitMs?: number): Promise<void>;
+  catchUp(waitMs?: number): Promise<WriteBack | null>;
   /** Resolves when the worker has ended (stopped, or on its own: then the caller's own checkpoints take over). */
   ended: Promise<void>;
   /** Writes back once more, closes its connection and ends; resolves when it has. */
@@ -76,10 +79,9 @@ export interface Checkpointer {
 export function startCheckpointer(file: string, everyMs = CHECKPOINT_MS): Checkpointer {
   let worker: Worker | undefined;
   let ended: Promise<void> = Promise.resolve();
-  let frames = -1;
-  let reportedAt = performance.now();
   let gone = false;
-  const waiting: (() => void)[] = [];
+  // answers come in the order the requests went: the oldest waiting request takes each
+  const waiting: ((r: WriteBack | null) => void)[] = [];
   const started = new Promise<boolean>((resolve) => {
     try {
       // a few statements and no data: the least heap V8 gives a thread (its memory is the Host's too)
@@ -92,17 +94,13 @@ export function startCheckpointer(file: string, everyMs = CHECKPOINT_MS): Checkp
     ended = new Promise<void>((done) =>
       w.once('exit', () => {
         gone = true;
-        for (const wake of waiting.splice(0)) wake();
+        for (const wake of waiting.splice(0)) wake(null);
         done();
       }),
     );
-    w.on('message', (m: string | { type: 'done' | 'now'; log: number; checkpointed: number }) => {
+    w.on('message', (m: string | WriteBack) => {
       if (typeof m === 'string') resolve(m === 'started');
-      else {
-        frames = m.log;
-        reportedAt = performance.now();
-        if (m.type === 'now') for (const wake of waiting.splice(0)) wake();
-      }
+      else waiting.shift()?.(m);
     });
     w.once('error', () => resolve(false));
     w.once('exit', () => resolve(false));
@@ -112,21 +110,20 @@ export function startCheckpointer(file: string, everyMs = CHECKPOINT_MS): Checkp
     get ended() {
       return ended;
     },
-    get frames() {
-      return frames;
-    },
-    get late() {
-      return worker !== undefined && !gone && frames >= 0 && performance.now() - reportedAt > 2 * everyMs;
-    },
-    catchUp(waitMs = 2_000) {
-      if (!worker || gone) return Promise.resolve();
+    catchUp(waitMs = 10_000) {
+      if (!worker || gone) return Promise.resolve(null);
       const w = worker;
-      return new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, waitMs);
-        waiting.push(() => {
+      return new Promise<WriteBack | null>((resolve) => {
+        let settled = false;
+        const settle = (r: WriteBack | null) => {
+          if (settled) return;
+          settled = true;
           clearTimeout(timer);
-          resolve();
-        });
+          resolve(r);
+        };
+        const timer = setTimeout(() => settle(null), waitMs);
+        // a late answer still takes its place in the queue (then finds this request settled)
+        waiting.push(settle);
         w.postMessage('now');
       });
     },

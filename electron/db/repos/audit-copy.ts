@@ -13,6 +13,7 @@
  * while rowids grow). Writes happen in batches, each one transaction with the caller's own state,
  * so a batch is all there or not at all. No statement here ever logs a value: they are personal data.
  */
+import { statSync } from 'node:fs';
 import type { Db } from '../open';
 import { startCheckpointer, type Checkpointer } from '../checkpointer';
 import type { AuditCopy, AuditRetention, KeptAuditEvent } from '../../contract';
@@ -360,6 +361,15 @@ export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
   /** Which run of bulk jobs a checkpointer belongs to (one that starts after its run ended is stopped). */
   let bulkRound = 0;
   let checkpointer: Checkpointer | null = null;
+  /** journal_size_limit before a run of bulk jobs set it (set back after). */
+  let sizeLimitBefore = -1;
+  // The WAL's bytes past its header for `walLimit` frames. While a job writes, journal_size_limit
+  // cuts the WAL file back to this when it starts again from its beginning, so the file's size says
+  // how much the WAL holds now (up to the limit: at least this much), at the cost of one stat.
+  const walFile = db.name && db.name !== ':memory:' && !db.memory ? `${db.name}-wal` : null;
+  const walLimitBytes = () => 32 + walLimit * ((db.pragma('page_size', { simple: true }) as number) + 24);
+  let walBytesAllowed = 0;
+  const walBytes = () => (walFile ? (statSync(walFile, { throwIfNoEntry: false })?.size ?? 0) : 0);
   // prepared once: a batch sets them twice (pragma() prepares its statement every time)
   const setNormal = db.prepare('PRAGMA synchronous = NORMAL');
   const setFull = db.prepare('PRAGMA synchronous = FULL');
@@ -504,8 +514,9 @@ export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
   /** Between two batches of a long job: see bulkPause. */
   async function walPause(): Promise<void> {
     const c = checkpointer;
-    // a late report is waited for too: a writer that went on would grow the WAL without bound
-    if (c && (c.frames > walLimit || c.late)) await c.catchUp();
+    // measured here, after this writer's last commit: the worker's own count is up to a period old,
+    // and a writer going on by an old count grew the WAL past any limit on a machine short of CPU
+    if (c && walBytes() > walBytesAllowed) await c.catchUp();
   }
 
   /** The total of a search without words: the tally's full hours, the cut hours counted in the table. */
@@ -708,6 +719,9 @@ export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
     bulk<T>(fn: () => Promise<T>): Promise<T> {
       if (bulkJobs++ === 0) {
         db.pragma('wal_autocheckpoint = 10000');
+        walBytesAllowed = walLimitBytes();
+        sizeLimitBefore = db.pragma('journal_size_limit', { simple: true }) as number;
+        db.pragma(`journal_size_limit = ${walBytesAllowed}`);
         const round = ++bulkRound;
         const file = db.name;
         if (file && file !== ':memory:' && !db.memory) {
@@ -731,6 +745,7 @@ export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
         checkpointer = null;
         try {
           db.pragma('wal_autocheckpoint = 1000');
+          db.pragma(`journal_size_limit = ${sizeLimitBefore}`);
         } catch {
           // the database went away: nothing to set back
         }
@@ -747,7 +762,9 @@ export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
     /**
      * Between two batches of a long job: once the WAL holds more than `walLimit` pages, waits for
      * the worker to write it back (all of it: nothing is committed meanwhile), so the next batch
-     * starts the WAL from its beginning. The Host's loop answers other calls meanwhile.
+     * starts the WAL from its beginning. The Host's loop answers other calls meanwhile. A reader
+     * holding an older state keeps part of the WAL: then each batch asks again, and the WAL grows
+     * only by what that reader holds.
      */
     bulkPause: walPause,
 
