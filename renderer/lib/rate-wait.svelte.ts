@@ -5,7 +5,8 @@
  * That is not a failure: the request waits here for those seconds, counted down where the person
  * is (RateWaitNotice in the area's bar), and goes out again by itself.
  *
- * Only the person's work in a site's areas waits here (pages, blueprints, translations, media).
+ * Only the person’s work in a site’s areas waits here (pages, blueprints, translations, media, and
+ * what the Mailer shows).
  * Sign-in has its own countdown and never sends again on its own; a store keeps its own budget.
  */
 import { UNKNOWN_WAIT_S } from './rate-wait-policy';

@@ -9,6 +9,15 @@ describe('held calls', () => {
     }
   });
 
+  test('the Mailer’s reads wait (its table, counts, lists, a person’s page); its writes fail at once, for their form to say', () => {
+    for (const channel of ['mailer.subscribers', 'mailer.count', 'mailer.lists', 'mailer.subscriber', 'mailer.previewSegment', 'mailer.suppressions']) {
+      expect(heldSite(channel, { siteId: 's1' }, 6, 1)).toBe('s1');
+    }
+    for (const channel of ['mailer.add', 'mailer.bulk', 'mailer.erase', 'mailer.createTag', 'mailer.setOffline']) {
+      expect(heldSite(channel, { siteId: 's1' }, 6, 1)).toBeNull();
+    }
+  });
+
   test('sign-in, the store, sync and calls without a site fail at once (they have their own waits)', () => {
     for (const channel of ['auth.signIn', 'auth.refreshMe', 'store.pets.list', 'sync.push', 'mirror.start']) {
       expect(heldSite(channel, { siteId: 's1' }, 6, 1)).toBeNull();
