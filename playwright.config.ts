@@ -62,9 +62,9 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'e2e', testIgnore: [...screenshots, '**/pages-perf.spec.ts'], metadata: { flavor: 'spec' } },
+    { name: 'e2e', testIgnore: [...screenshots, '**/*-perf.spec.ts'], metadata: { flavor: 'spec' } },
     ...(realFlavour.length ? [{ name: 'e2e-real', testMatch: realFlavour, metadata: { flavor: 'real' } }] : []),
     // measurements of smoothness run once everything else is done, so no other test shares the CPU
-    { name: 'perf', testMatch: ['**/pages-perf.spec.ts'], dependencies: ['e2e', ...(realFlavour.length ? ['e2e-real'] : [])], metadata: { flavor: 'spec' } },
+    { name: 'perf', testMatch: ['**/*-perf.spec.ts'], dependencies: ['e2e', ...(realFlavour.length ? ['e2e-real'] : [])], metadata: { flavor: 'spec' } },
   ],
 });
