@@ -11,6 +11,8 @@ import { expect, test } from '@playwright/test';
 import { openArea, useDemoSite, UNHURRIED } from './support/app';
 
 const demo = useDemoSite('sitedesk-audit-kept-e2e-', { ...UNHURRIED, audit: { enabled: true }, auditSeed: 2000 });
+// a long walk (keep, offline search, import, export, retention, forget): 41 s in a whole run, near the default minute
+test.describe.configure({ timeout: 120_000 });
 
 test('keep a copy, go offline and search it; import a file, export again, retention, forget', async ({ page }) => {
   const out = mkdtempSync(join(tmpdir(), 'sitedesk-audit-kept-'));

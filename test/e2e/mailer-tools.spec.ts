@@ -9,6 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { suppressionHash } from '../../electron/common/email-hash';
 import { bridge, openArea, useDemoSite, UNHURRIED } from './support/app';
 
 // a small audience (seeding 20,000 people is not what these tests are about) and an import slow
@@ -215,6 +216,30 @@ test('an address suppressed, then its suppression removed by the address typed (
   await dialog.getByRole('button', { name: 'Remove suppression' }).click();
   await expect(dialog).toBeHidden();
   await expect(table.getByRole('row').filter({ hasText: 'q***@fair.example' })).toHaveCount(0);
+});
+
+test('a suppression the site’s rate limit holds back: counted down in the dialog, then sent once more by itself, applied once', async ({ page }, info) => {
+  const pane = await openSection(page, 'Suppressions');
+  const table = pane.getByRole('table', { name: /Suppressed addresses of Demo/ });
+  await expect(table.getByRole('row').nth(1)).toBeVisible();
+  const plugin = info.project.metadata?.flavor === 'real' ? 'mailroom' : 'mailer';
+  // the site answers the first try 429 (nothing done) with a Retry-After of 7 s, longer than the
+  // Host sits out by itself (5 s), and the next one as usual
+  demo.cms.faults.set({ route: `POST /${plugin}/suppressions`, rateLimit: { retryAfter: 7 }, times: 1 });
+
+  await pane.getByRole('button', { name: 'Suppress an address…' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Suppress an address' });
+  await dialog.getByLabel('Address').fill('held.back@fair.example');
+  await dialog.getByRole('button', { name: 'Suppress', exact: true }).click();
+  // the wait is said in the dialog, counting down, with a way not to retry
+  const wait = dialog.locator('[data-rate-limited]');
+  await expect(wait).toContainText(/Trying again in \d+ s/);
+  await expect(wait.getByRole('button', { name: 'Don’t retry' })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Suppress', exact: true })).toHaveAttribute('aria-disabled', 'true');
+  // then sent once more without anyone asking: done, and only once
+  await expect(dialog).toBeHidden({ timeout: 20_000 });
+  await expect(table.getByRole('row').filter({ hasText: 'h***@fair.example' })).toHaveCount(1);
+  expect(demo.cms.mailer.store.suppression(suppressionHash('held.back@fair.example'))).toBeTruthy();
 });
 
 test('an address erased: a plain warning first, then the counts of what was forgotten; again, nothing is left', async ({ page }) => {
