@@ -11,6 +11,7 @@
 import { expect, test } from '@playwright/test';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { addCmsSite, openArea, useBrowserMode } from './support/app';
+import { longTasks, recordLongTasks } from './support/long-tasks';
 
 const PEOPLE = 100_000;
 const PER_PAGE = 200; // the table's page of the site (SubscribersTable)
@@ -40,13 +41,7 @@ test('100,000 people: a bounded DOM, only the pages shown read, no long stall wh
   const body = grid.locator(':scope > [role="rowgroup"]').nth(1);
   const before = tableReads();
 
-  await page.evaluate(() => {
-    const w = window as unknown as { __long: number[] };
-    w.__long = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__long.push(e.duration);
-    }).observe({ type: 'longtask', buffered: false });
-  });
+  await recordLongTasks(page);
   // In the page, frame by frame as a wheel or a touchpad moves it: eight flicks far across the
   // table, each over 30 frames and then left to rest until its rows are read; then a slow read of
   // 3 rows a frame for 300 frames. Notes which pages were under the view at rest or moving slowly.
@@ -86,7 +81,7 @@ test('100,000 people: a bounded DOM, only the pages shown read, no long stall wh
   }, PER_PAGE);
   expect(await body.locator('[role="row"][aria-busy="true"]').count()).toBe(0);
 
-  const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
+  const long = await longTasks(page);
   const reads = tableReads() - before;
   const rowsInDom = await body.locator('[role="row"]').count();
   console.log(`mailer table: ${pagesShown} pages shown, ${reads} read; ${rowsInDom} rows in the DOM; long tasks ${long.length} (max ${Math.round(Math.max(0, ...long))} ms)`);

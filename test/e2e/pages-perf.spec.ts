@@ -11,6 +11,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { startCmsSandbox, type CmsSandbox } from '../sandbox/cms/server';
 import { tempDir } from '../support/tmp';
 import { addCmsSite, bridge, expand, markdown, openArea, pageTree, treeItem, useBrowserMode } from './support/app';
+import { longTasks, recordLongTasks } from './support/long-tasks';
 
 let cms: CmsSandbox;
 const session = useBrowserMode('sitedesk-perf-e2e-');
@@ -32,17 +33,6 @@ test.describe('a 10,000-page site', () => {
     return openArea(page, 'Big', 'Pages');
   }
 
-  /** Starts recording long tasks (main-thread work over 50 ms) in the page. */
-  async function recordLongTasks(page: Page) {
-    await page.evaluate(() => {
-      const w = window as unknown as { __long: number[] };
-      w.__long = [];
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.__long.push(e.duration);
-      }).observe({ type: 'longtask', buffered: false });
-    });
-  }
-  const longTasks = (page: Page) => page.evaluate(() => (window as unknown as { __long: number[] }).__long);
 
   test('the tree with 10,000 rows: a bounded DOM and no long stalls while scrolling end to end', async ({ page }) => {
     test.setTimeout(240_000);
