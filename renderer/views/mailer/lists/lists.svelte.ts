@@ -121,6 +121,7 @@ export class ListForm {
   readonly action = new FormAction<ListField>({
     fields: ['code', 'name', 'description', 'doubleOptIn', 'public', 'isDefault', 'position', 'fromName', 'fromEmail'],
     alertWithFields: true,
+    rateLimit: 'retry',
     disposeWith: 'owner',
   });
 

@@ -113,7 +113,7 @@ export class SegmentDraft {
   previewing = $state(false);
   /** What is wrong with a row (the site's words, or the save's own check), by the row's id. */
   rowErrors = $state.raw<Record<string, string>>({});
-  readonly action = new FormAction<DraftField>({ fields: { name: 'name', description: 'description', listId: 'listId' }, disposeWith: 'owner' });
+  readonly action = new FormAction<DraftField>({ fields: { name: 'name', description: 'description', listId: 'listId' }, rateLimit: 'retry', disposeWith: 'owner' });
   #timer: ReturnType<typeof setTimeout> | null = null;
   #seq = 0;
   #savedKey = '';
