@@ -30,6 +30,7 @@ import { json, readBody, type Router } from '../../http';
 import type { CmsContext } from '../context';
 import { authorize, type Principal } from '../credentials';
 import { BULK_BATCH, isObj } from './audience';
+import { registerCampaignRoutes } from './campaign-routes';
 import { csvCell, csvLine } from './csv';
 import { countRows, layoutOf, previewImport } from './imports';
 import { normaliseEmail, normaliseTag } from './presets';
@@ -52,6 +53,8 @@ export function registerMailerRoutes(router: Router, ctx: CmsContext): void {
   const allow = (req: IncomingMessage, url: URL, level: 'view' | 'manage'): Principal => authorize(ctx, req, url, `${wire.perm}.${level}`);
   const actor = (p: Principal) => ({ username: p.account.username });
   const selfPath = (path: string) => `${ctx.prefix}${B}${path}`;
+  // campaigns: the documents' routes only, for now (the real flavour answers as it did)
+  if (!real) registerCampaignRoutes(router, ctx);
   const idOf = (raw: string | undefined, what: string): number => {
     if (!raw || !/^\d{1,15}$/.test(raw)) throw notFound(what);
     return Number(raw);

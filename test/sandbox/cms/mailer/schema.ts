@@ -38,7 +38,8 @@ CREATE TABLE IF NOT EXISTS consent (
   list_id INTEGER, by TEXT NOT NULL, admin TEXT, note TEXT, ip TEXT, via TEXT);
 CREATE TABLE IF NOT EXISTS campaigns (
   id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, status TEXT NOT NULL, segment_id INTEGER,
-  list_ids TEXT NOT NULL DEFAULT '[]', created_at INTEGER NOT NULL, sent_at INTEGER, scheduled_at INTEGER);
+  list_ids TEXT NOT NULL DEFAULT '[]', created_at INTEGER NOT NULL, sent_at INTEGER, scheduled_at INTEGER,
+  fields TEXT NOT NULL DEFAULT '{}', updated_at INTEGER, started_at INTEGER, paused_at INTEGER, canceled_at INTEGER);
 CREATE TABLE IF NOT EXISTS sends (
   campaign_id INTEGER NOT NULL, subscriber_id INTEGER NOT NULL, status TEXT NOT NULL, sent_at INTEGER NOT NULL,
   opened_at INTEGER, clicked_at INTEGER, PRIMARY KEY (campaign_id, subscriber_id)) WITHOUT ROWID;

@@ -89,6 +89,12 @@ export interface RawCampaign {
   created_at: number;
   sent_at: number | null;
   scheduled_at: number | null;
+  /** the content fields as JSON (docs/mailer-campaigns.md, "Record"); `{}` for the seed's references */
+  fields: string;
+  updated_at: number | null;
+  started_at: number | null;
+  paused_at: number | null;
+  canceled_at: number | null;
 }
 
 export interface RawSegment {

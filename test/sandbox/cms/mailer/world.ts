@@ -17,6 +17,7 @@ import { Audience } from './audience';
 import { ImportRun } from './imports';
 import { openMailerDb } from './schema';
 import { checkDefinition, groupSql, type Group } from './segments';
+import { startDue } from './campaigns';
 import { seedMailer } from './seed-mailer';
 import { MailerStore, type RawImport } from './store';
 
@@ -172,6 +173,12 @@ export class MailerWorld {
 
   // ---- the worker
 
+  /** Scheduled campaigns whose time has passed on the sandbox's clock start sending (when the site's queue runs). */
+  campaignsDue(): number {
+    if (!this.knobs.worker || this.flavor === 'real') return 0;
+    return this.store.tx(() => startDue(this.store, this.nowSec()));
+  }
+
   /** One run of the worker's periodic jobs: recount segments never counted or counted too long ago. */
   runWorkerJobs(): void {
     const stale = this.nowSec() - this.knobs.segmentRecountMinutes * 60;
@@ -212,6 +219,7 @@ export class MailerWorld {
       this.lastTickMs = now;
       if (!this.knobs.worker) return;
       if (now - this.lastWorkerRunMs >= this.knobs.workerEverySeconds * 1000) this.runWorkerJobs();
+      this.campaignsDue();
       if (!this.nextImport() && (!this.run || this.run.done)) {
         this.allowance = 0;
         return;
