@@ -172,6 +172,16 @@ describe('spec flavour', () => {
     expect(data(await go(p.id, 'resume')).status).toBe('sending');
   });
 
+  test('a segment a draft or scheduled campaign uses cannot be deleted; once it is canceled, it can', async () => {
+    const seg = data(await api.post('/mailer/segments', { name: 'For a campaign', definition: { all: [{ field: 'status', op: 'is', value: 'subscribed' }] } }), 201);
+    const c = await make({ segment_id: seg.id });
+    expectCode(await api.delete(`/mailer/segments/${seg.id}`), 409, 'segment_in_use');
+    data(await go(c.id, 'start', { scheduled_at: now() + 3600 }));
+    expectCode(await api.delete(`/mailer/segments/${seg.id}`), 409, 'segment_in_use');
+    data(await go(c.id, 'cancel'));
+    expect((await api.delete(`/mailer/segments/${seg.id}`)).status).toBe(204);
+  });
+
   test('permissions: view reads, manage writes, send as well to start and resume', async () => {
     const viewer = await mailerAccount(api, 'camp-viewer', ['view']);
     const manager = await mailerAccount(api, 'camp-manager', ['view', 'manage']);

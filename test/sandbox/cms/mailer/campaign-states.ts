@@ -94,5 +94,3 @@ export function move(state: CampaignState, m: Move, ctx: MoveContext): MoveAnswe
 /** The caller's moves open from `state`: the record's `next_moves`. */
 export const nextMoves = (state: CampaignState): UserMove[] => USER_MOVES.filter((m) => FROM[m].includes(state));
 
-/** States a campaign can still leave by a caller's move (sent has none; canceled only delete). */
-export const FINAL_STATES: readonly CampaignState[] = ['sent', 'canceled'];
