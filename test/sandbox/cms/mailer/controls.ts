@@ -8,8 +8,8 @@
  *   POST      /__sandbox/mailer/seed         {subscribers}: throws the audience away and seeds that many
  *                                            (the benchmarks' 500,000) → {subscribers, ms}
  *   POST      /__sandbox/mailer/worker       runs the worker now: its periodic jobs and every queued import to the end
- *   GET|POST  /__sandbox/mailer/campaigns    the campaign references the audience needs (campaigns are
- *                                            another slice): {name, status, segment_id?, list_ids?};
+ *   GET|POST  /__sandbox/mailer/campaigns    campaign rows in any state, past the state table (the spec flavour's
+ *                                            routes are campaign-routes.ts): {name, status, segment_id?, list_ids?};
  *   PATCH|DELETE /__sandbox/mailer/campaigns/{id}   {status?, segment_id?}
  *   POST      /__sandbox/mailer/act          what a person or the mail provider does: {action: signup, email,
  *                                            list_id?} | {action: confirm | leave (list_id) | leave_all | bounce |
