@@ -26,12 +26,7 @@ const Database = require(workerData.module);
 let db;
 let timer;
 const once = () => {
-  try {
-    const r = db.pragma('wal_checkpoint(PASSIVE)')[0];
-    return { log: r.log, checkpointed: r.checkpointed };
-  } catch {
-    return { log: -1, checkpointed: -1 };
-  }
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
 };
 const stop = () => {
   clearInterval(timer);
@@ -45,7 +40,7 @@ try {
   timer = setInterval(once, workerData.everyMs);
   parentPort.on('message', (m) => {
     if (m === 'stop') stop();
-    else if (m === 'now') parentPort.postMessage(once());
+    else if (m === 'now') { once(); parentPort.postMessage('written'); }
   });
   parentPort.postMessage('started');
 } catch (err) {
@@ -55,20 +50,15 @@ try {
 }
 `;
 
-/** What one write-back did: frames in the WAL and frames written back (-1 each: it failed). */
-export interface WriteBack {
-  log: number;
-  checkpointed: number;
-}
-
 export interface Checkpointer {
   /** Resolves true once its connection is open (false: it could not start; the caller keeps SQLite's own checkpoints). */
   started: Promise<boolean>;
   /**
-   * Writes back now; resolves with what it did once it has, or null after `waitMs` without an
-   * answer (a thread starved of CPU or a checkpoint stuck on a dying disk) or once it ended.
+   * Writes back now and resolves once it has (with no commit meanwhile, all of the WAL), after
+   * `waitMs` without an answer (a thread starved of CPU, a checkpoint stuck on a dying disk) or
+   * once the worker ended.
    */
-  catchUp(waitMs?: number): Promise<WriteBack | null>;
+  catchUp(waitMs?: number): Promise<void>;
   /** Resolves when the worker has ended (stopped, or on its own: then the caller's own checkpoints take over). */
   ended: Promise<void>;
   /** Writes back once more, closes its connection and ends; resolves when it has. */
@@ -80,8 +70,8 @@ export function startCheckpointer(file: string, everyMs = CHECKPOINT_MS): Checkp
   let worker: Worker | undefined;
   let ended: Promise<void> = Promise.resolve();
   let gone = false;
-  // answers come in the order the requests went: the oldest waiting request takes each
-  const waiting: ((r: WriteBack | null) => void)[] = [];
+  // answers come in the order the requests went: each wakes the oldest request waiting
+  const waiting: (() => void)[] = [];
   const started = new Promise<boolean>((resolve) => {
     try {
       // a few statements and no data: the least heap V8 gives a thread (its memory is the Host's too)
@@ -94,13 +84,13 @@ export function startCheckpointer(file: string, everyMs = CHECKPOINT_MS): Checkp
     ended = new Promise<void>((done) =>
       w.once('exit', () => {
         gone = true;
-        for (const wake of waiting.splice(0)) wake(null);
+        for (const wake of waiting.splice(0)) wake();
         done();
       }),
     );
-    w.on('message', (m: string | WriteBack) => {
-      if (typeof m === 'string') resolve(m === 'started');
-      else waiting.shift()?.(m);
+    w.on('message', (m: string) => {
+      if (m === 'written') waiting.shift()?.();
+      else resolve(m === 'started');
     });
     w.once('error', () => resolve(false));
     w.once('exit', () => resolve(false));
@@ -111,19 +101,15 @@ export function startCheckpointer(file: string, everyMs = CHECKPOINT_MS): Checkp
       return ended;
     },
     catchUp(waitMs = 10_000) {
-      if (!worker || gone) return Promise.resolve(null);
+      if (!worker || gone) return Promise.resolve();
       const w = worker;
-      return new Promise<WriteBack | null>((resolve) => {
-        let settled = false;
-        const settle = (r: WriteBack | null) => {
-          if (settled) return;
-          settled = true;
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, waitMs);
+        // one given up on stays in the queue, to take its own late answer (resolving twice is nothing)
+        waiting.push(() => {
           clearTimeout(timer);
-          resolve(r);
-        };
-        const timer = setTimeout(() => settle(null), waitMs);
-        // a late answer still takes its place in the queue (then finds this request settled)
-        waiting.push(settle);
+          resolve();
+        });
         w.postMessage('now');
       });
     },

@@ -723,9 +723,8 @@ export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
         sizeLimitBefore = db.pragma('journal_size_limit', { simple: true }) as number;
         db.pragma(`journal_size_limit = ${walBytesAllowed}`);
         const round = ++bulkRound;
-        const file = db.name;
-        if (file && file !== ':memory:' && !db.memory) {
-          const c = startCheckpointer(file);
+        if (walFile) {
+          const c = startCheckpointer(db.name);
           checkpointer = c;
           const current = () => round === bulkRound && bulkJobs > 0 && db.open;
           void c.started.then((ok) => {
