@@ -7,19 +7,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { A11Y_SIZES, expectAccessibleEverywhere } from './support/a11y';
+import { A11Y_SIZES, checkScreen as check, checkState } from './support/a11y';
 import { DEMO, openArea, rail, UNHURRIED, useDemoSite } from './support/app';
 
 // a small audience: these tests are about the screens, not about 20,000 people
 const demo = useDemoSite('sitedesk-a11y-added-e2e-', { ...UNHURRIED, mailer: { subscribers: 1500 }, audit: { enabled: true }, auditSeed: 200 });
 
-/** Checks the screen in light and dark, wide and narrow, once `ready` shows. */
-const check = (page: Page, name: string, ready?: Locator) => expectAccessibleEverywhere(page, name, { ready });
-/**
- * Checks a passing state (a hovered row, a focused control), or a screen already checked at both
- * sizes with only its words changed (a count, a message), in light and dark.
- */
-const checkState = (page: Page, name: string) => expectAccessibleEverywhere(page, name, { themesOnly: true });
 
 // each test walks many screens, each checked four ways by axe (seconds each on a busy machine)
 test.describe.configure({ timeout: 600_000 });

@@ -6,15 +6,11 @@
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { startStoreSandbox } from '../sandbox/store/server';
-import { A11Y_SIZES, expectAccessibleEverywhere } from './support/a11y';
+import { A11Y_SIZES, checkScreen as check, checkState } from './support/a11y';
 import { addStoreSite, bridge, DEMO, editorOf, markdown, openArea, rail, siteButton, sitePane, switchArea, treeItem, UNHURRIED, useDemoSite } from './support/app';
 
 const demo = useDemoSite('sitedesk-a11y-e2e-', { ...UNHURRIED, audit: { enabled: true }, auditSeed: 200 });
 
-/** Checks the screen in light and dark, wide and narrow, once `ready` shows. */
-const check = (page: Page, name: string, ready?: Locator) => expectAccessibleEverywhere(page, name, { ready });
-/** Checks a passing state (a hovered row, a selected result, a focused button) in light and dark. */
-const checkState = (page: Page, name: string) => expectAccessibleEverywhere(page, name, { themesOnly: true });
 
 /** Opens an area of a site's pane from wherever the pane is. */
 const area = (pane: Locator, name: string, site = DEMO) => switchArea(pane, site, name);

@@ -127,3 +127,12 @@ export async function expectAccessibleEverywhere(
     if (was && !opts.themesOnly) await page.setViewportSize(was);
   }
 }
+
+/** Checks the screen in light and dark, wide and narrow, once `ready` shows. */
+export const checkScreen = (page: Page, name: string, ready?: Locator): Promise<void> => expectAccessibleEverywhere(page, name, { ready });
+
+/**
+ * Checks a passing state (a hovered row, a selected result, a focused control), or a screen
+ * already checked at both sizes with only its words changed (a count, a message), in light and dark.
+ */
+export const checkState = (page: Page, name: string): Promise<void> => expectAccessibleEverywhere(page, name, { themesOnly: true });
