@@ -188,7 +188,7 @@ describe('the WAL written back beside the import', () => {
   test('a worker thread writes it back while a long job writes; SQLite’s own write-back is off meanwhile and on again after', async () => {
     repo = auditCopyRepo(db, { walLimit: 300 }); // 1.2 MB
     const copyId = repo.createCopy('file', null, 'Wal');
-    const path = file('wal.csv', exportText('csv', 80_000, { step: 13 }));
+    const path = file('wal.csv', exportText('csv', 100_000, { step: 13 }));
     const autocheckpoint = () => db.pragma('wal_autocheckpoint', { simple: true });
     const walBytes = () => (existsSync(`${join(dir.path, 'sitedesk.db')}-wal`) ? statSync(`${join(dir.path, 'sitedesk.db')}-wal`).size : 0);
     const seen: number[] = [];
@@ -202,7 +202,7 @@ describe('the WAL written back beside the import', () => {
     expect(autocheckpoint()).toBe(1000);
     // the WAL file is cut back at each restart only while the job writes (its size is the measure)
     expect(db.pragma('journal_size_limit', { simple: true })).toBe(-1);
-    expect(count(copyId)).toBe(80_000);
+    expect(count(copyId)).toBe(100_000);
     // written back as it went: the WAL started again from its beginning instead of holding the
     // import (it would hold some 20 MB: more than the database file itself)
     const { n: size } = db.prepare('SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()').get() as { n: number };
@@ -272,6 +272,70 @@ describe('the full-text index of an import', () => {
     expect(names).toHaveLength(24_000);
     expect(names.every((r) => r.name === `Person ${r.id}`)).toBe(true);
   }, 60_000);
+});
+
+describe('a batch written many rows to a statement', () => {
+  const event = (id: number, ts: number): EventInput => ({
+    id, ts, event: 'page.update', severity: 'info', actorId: 'admin', actorName: 'Ada', actorRoles: ['administrators'], authMethod: 'token',
+    ip: '203.0.113.7', userAgent: 'curl/8.5.0', targetType: 'page', targetId: `/blog/post-${id}`, status: 200, context: id % 2 ? { lang: 'en' } : null,
+  });
+  const rowsOf = (copyId: number) => db.prepare('SELECT id, event_id, target_id, context, ts FROM audit_events WHERE copy_id = ? ORDER BY id').all(copyId) as { id: number; event_id: number; target_id: string; context: string | null; ts: number | null }[];
+  const tallied = (copyId: number) => db.prepare('SELECT coalesce(sum(n), 0) AS n FROM audit_tally WHERE copy_id = ?').pluck().get(copyId);
+
+  test('a new time range: every event at its key with its values, the tally and the index agreeing', () => {
+    const copyId = repo.createCopy('file', null, 'Fresh');
+    // 100 events (three statements of 32 and four one by one), two to a second
+    const added = repo.transaction(() => repo.insertBatch(copyId, Array.from({ length: 100 }, (_, i) => event(i + 1, T + Math.floor(i / 2) * 1000))));
+    expect(added).toEqual({ added: 100, duplicates: 0 });
+    const rows = rowsOf(copyId);
+    expect(rows.map((r) => r.event_id)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(rows[0]).toEqual({ id: T * 1000, event_id: 1, target_id: '/blog/post-1', context: '{"lang":"en"}', ts: null });
+    expect(rows[1]).toEqual({ id: T * 1000 + 1, event_id: 2, target_id: '/blog/post-2', context: null, ts: null });
+    expect(rows[99]!.id).toBe((T + 49_000) * 1000 + 1);
+    expect(tallied(copyId)).toBe(100);
+    expect(ftsAgrees()).toBe(true);
+  });
+
+  test('an id twice in one batch: the batch goes in one by one and the second is a duplicate', () => {
+    const copyId = repo.createCopy('file', null, 'Twice');
+    const batch = Array.from({ length: 70 }, (_, i) => event(i + 1, T + i * 1000));
+    batch.push(event(40, T + 39_000)); // the same event read twice
+    expect(repo.transaction(() => repo.insertBatch(copyId, batch))).toEqual({ added: 70, duplicates: 1 });
+    expect(count(copyId)).toBe(70);
+    expect(tallied(copyId)).toBe(70);
+    expect(ftsAgrees()).toBe(true);
+  });
+
+  test('more events in one millisecond than it has keys: the rest after it, their time kept', () => {
+    const copyId = repo.createCopy('file', null, 'Crowded');
+    expect(repo.transaction(() => repo.insertBatch(copyId, Array.from({ length: 1_200 }, (_, i) => event(i + 1, T))))).toEqual({ added: 1_200, duplicates: 0 });
+    const rows = rowsOf(copyId);
+    expect(rows[999]).toMatchObject({ id: T * 1000 + 999, ts: null });
+    expect(rows[1_000]).toMatchObject({ id: T * 1000 + 1000, ts: T });
+    expect(rows[1_199]).toMatchObject({ id: T * 1000 + 1199, ts: T });
+    // read again: each one found, those kept past the millisecond's keys too
+    expect(repo.transaction(() => repo.insertBatch(copyId, Array.from({ length: 1_200 }, (_, i) => event(i + 1, T))))).toEqual({ added: 0, duplicates: 1_200 });
+    // a batch of the millisecond after: its keys free, but events of the one before are kept past their keys
+    expect(repo.transaction(() => repo.insertBatch(copyId, [event(1_000, T), event(5_000, T + 1)]))).toEqual({ added: 1, duplicates: 1 });
+    expect(count(copyId)).toBe(1_201);
+  });
+
+  test('a batch whose ids the copy partly holds, or whose keys another copy holds, goes in one by one', () => {
+    const a = repo.createCopy('file', null, 'A');
+    const b = repo.createCopy('file', null, 'B');
+    repo.transaction(() => repo.insertBatch(a, Array.from({ length: 40 }, (_, i) => event(i + 1, T + i * 1000))));
+    // A again, half of it events it has (the same ids at the same times) and half new ones
+    expect(repo.transaction(() => repo.insertBatch(a, Array.from({ length: 40 }, (_, i) => event(i + 21, T + (i + 20) * 1000))))).toEqual({ added: 20, duplicates: 20 });
+    // an id A has at another time is another event (a trail the site started again)
+    expect(repo.transaction(() => repo.insertBatch(a, [event(1, T + 500_000)]))).toEqual({ added: 1, duplicates: 0 });
+    // B at A's times: its events after A's in each millisecond
+    expect(repo.transaction(() => repo.insertBatch(b, Array.from({ length: 40 }, (_, i) => event(i + 1, T + i * 1000))))).toEqual({ added: 40, duplicates: 0 });
+    expect(rowsOf(b)[0]).toMatchObject({ id: T * 1000 + 1, event_id: 1, ts: null });
+    expect(count(a)).toBe(61);
+    expect(tallied(a)).toBe(61);
+    expect(tallied(b)).toBe(40);
+    expect(ftsAgrees()).toBe(true);
+  });
 });
 
 describe('the full-text index added after an import’s rows', () => {

@@ -276,7 +276,14 @@ export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
     copyHours: db.prepare<[number], { hour: number; n: number }>('SELECT hour, sum(n) AS n FROM audit_tally WHERE copy_id = ? GROUP BY hour ORDER BY hour DESC'),
     nthIn: db.prepare<[number, number, number, number], { id: number }>('SELECT id FROM audit_events WHERE id BETWEEN ? AND ? AND copy_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?'),
     insert: db.prepare('INSERT OR IGNORE INTO audit_events (id, copy_id, event_id, kind, actor, ip, target_id, status, context, ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
-    has: db.prepare<[number, number]>('SELECT 1 FROM audit_events WHERE copy_id = ? AND event_id = ?'),
+    // the copy's event of this site id at this millisecond (migration 14): in the millisecond's
+    // keys, or kept past them with its time
+    has: db
+      .prepare<{ ts: number; copy: number; event: number }>(
+        'SELECT 1 FROM audit_events WHERE id BETWEEN :ts * 1000 AND :ts * 1000 + 999 AND ts IS NULL AND copy_id = :copy AND event_id = :event UNION ALL SELECT 1 FROM audit_events WHERE ts = :ts AND copy_id = :copy AND event_id = :event LIMIT 1',
+      )
+      .pluck(),
+    movedIn: db.prepare<[number, number]>('SELECT 1 FROM audit_events WHERE ts BETWEEN ? AND ? LIMIT 1').pluck(),
     lastInRange: db.prepare<[number, number], { k: number | null }>('SELECT max(id) AS k FROM audit_events WHERE id >= ? AND id < ?'),
     ftsAdd: db.prepare<[string]>('INSERT INTO audit_fts (rowid, words) SELECT id, words FROM audit_words WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id'),
     ftsAddRange: db.prepare<[number, number]>('INSERT INTO audit_fts (rowid, words) SELECT id, words FROM audit_words WHERE id BETWEEN ? AND ? ORDER BY id'),
@@ -385,6 +392,100 @@ export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
     }
     return s;
   };
+
+  const EVENT_COLUMNS = '(id, copy_id, event_id, kind, actor, ip, target_id, status, context, ts)';
+  const EVENT_WIDTH = 10;
+  const ROWS_PER_INSERT = 32;
+  const insertRows = db.prepare(`INSERT INTO audit_events ${EVENT_COLUMNS} VALUES ${Array(ROWS_PER_INSERT).fill(`(${Array(EVENT_WIDTH).fill('?').join(', ')})`).join(', ')}`);
+  const insertRow = db.prepare(`INSERT INTO audit_events ${EVENT_COLUMNS} VALUES (${Array(EVENT_WIDTH).fill('?').join(', ')})`);
+  const rowValues = new Array<string | number | null>(EVENT_WIDTH * ROWS_PER_INSERT).fill(null);
+
+  /** One event's columns into `to` from `at`. */
+  function eventValues(to: (string | number | null)[], at: number, copyId: number, rows: PackedBatch['rows'], o: number, key: number, refs: PackRefs): void {
+    const ts = rows[o + P_TS] as number;
+    to[at] = key;
+    to[at + 1] = copyId;
+    to[at + 2] = rows[o + P_ID]!;
+    to[at + 3] = refs.kinds[rows[o + P_KIND] as number]!;
+    to[at + 4] = refs.actors[rows[o + P_ACTOR] as number]!;
+    to[at + 5] = rows[o + P_IP] ?? null;
+    to[at + 6] = rows[o + P_TARGET] ?? null;
+    to[at + 7] = rows[o + P_STATUS] ?? null;
+    to[at + 8] = rows[o + P_CONTEXT] ?? null;
+    // the time is kept only where the key is outside its millisecond
+    to[at + 9] = key - (key % 1000) === ts * 1000 ? null : ts;
+  }
+
+  /** Whether an event repeats in a batch (oldest first): the same site id twice in one millisecond. */
+  function repeats(rows: PackedBatch['rows']): boolean {
+    let seen: Set<number> | null = null;
+    for (let o = PACKED_WIDTH; o < rows.length; o += PACKED_WIDTH) {
+      if (rows[o + P_TS] !== rows[o - PACKED_WIDTH + P_TS]) {
+        seen = null;
+        continue;
+      }
+      if (!seen) seen = new Set([rows[o - PACKED_WIDTH + P_ID] as number]);
+      const id = rows[o + P_ID] as number;
+      if (seen.has(id)) return true;
+      seen.add(id);
+    }
+    return false;
+  }
+
+  /** A batch none of whose keys the database holds, each event once, at the keys given. */
+  function insertFresh(copyId: number, rows: PackedBatch['rows'], keys: readonly number[], refs: PackRefs): void {
+    const n = keys.length;
+    let i = 0;
+    for (; i + ROWS_PER_INSERT <= n; i += ROWS_PER_INSERT) {
+      for (let j = 0; j < ROWS_PER_INSERT; j++) eventValues(rowValues, j * EVENT_WIDTH, copyId, rows, (i + j) * PACKED_WIDTH, keys[i + j]!, refs);
+      insertRows.run(rowValues);
+    }
+    const one = rowValues.slice(0, EVENT_WIDTH);
+    for (; i < n; i++) {
+      eventValues(one, 0, copyId, rows, i * PACKED_WIDTH, keys[i]!, refs);
+      insertRow.run(one);
+    }
+  }
+
+  /**
+   * A batch one event at a time: one the copy already has (the same site id at the same
+   * millisecond) left alone, the others each at the first free slot of its millisecond. Answers
+   * the keys given and which events they are.
+   */
+  function insertOneByOne(copyId: number, rows: PackedBatch['rows'], refs: PackRefs): { keys: number[]; added: number[]; duplicates: number } {
+    const keys: number[] = [];
+    const added: number[] = [];
+    let duplicates = 0;
+    let prev = -1;
+    const row = new Array<string | number | null>(EVENT_WIDTH).fill(null);
+    const kept = { ts: 0, copy: copyId, event: 0 };
+    for (let o = 0; o < rows.length; o += PACKED_WIDTH) {
+      const ts = rows[o + P_TS] as number;
+      kept.ts = ts;
+      kept.event = rows[o + P_ID] as number;
+      if (q.has.get(kept)) {
+        duplicates++;
+        continue;
+      }
+      let key = Math.max(ts * 1000, prev + 1);
+      eventValues(row, 0, copyId, rows, o, key, refs);
+      if (q.insert.run(row).changes === 0) {
+        // the slot is another event's: the one after the last taken from here on (rare: the same
+        // millisecond in two copies, or more than 1,000 events in one)
+        let placed = false;
+        for (let attempt = 0; attempt < 100 && !placed; attempt++) {
+          key = Math.max(key, q.lastInRange.get(key, key + 1000)?.k ?? key) + 1;
+          eventValues(row, 0, copyId, rows, o, key, refs);
+          placed = q.insert.run(row).changes === 1;
+        }
+        if (!placed) throw new Error('no free key for an audit event');
+      }
+      prev = key;
+      keys.push(key);
+      added.push(o / PACKED_WIDTH);
+    }
+    return { keys, added, duplicates };
+  }
 
   /** Removes events by key (their index words, tally counts and rows); `tally: false` when the copy's tally is already gone. */
   function removeKeys(copyId: number, keys: number[], tally = true): number {
@@ -631,57 +732,40 @@ export function auditCopyRepo(db: Db, options: AuditCopyRepoOptions = {}) {
       for (let i = 0; i < actors.length; i += ACTOR_WIDTH) {
         refs.actors[actors[i] as number] = actorRowId(actors[i + 1] as string, actors[i + 2] as string, actors[i + 3] as string, actors[i + 4] as string, actors[i + 5] as string);
       }
-      const keys: number[] = [];
-      let duplicates = 0;
+      const n = rows.length / PACKED_WIDTH;
+      // each event at the first free slot of its millisecond after the one before
+      let keys: number[] = new Array(n);
       let prev = -1;
-      // one array bound positionally (the statement's cheapest form), refilled per event
-      const row: (string | number | null)[] = new Array(10).fill(null);
-      row[1] = copyId;
-      // the tally of the hour being written: kind and actor → events
+      for (let i = 0, o = 0; i < n; i++, o += PACKED_WIDTH) keys[i] = prev = Math.max((rows[o + P_TS] as number) * 1000, prev + 1);
+      let duplicates = 0;
+      // added events by their index in the batch (every one unless some were duplicates)
+      let added: number[] | null = null;
+      // no event in the batch's key range nor any kept past its millisecond in its time range, and
+      // none twice in the batch (a new time range, the usual case): nothing in it can be kept
+      // already, and the rows go in 32 to a statement (a third less per event than one by one)
+      const fresh = n > 0 && q.countRange.get(keys[0]!, keys[n - 1]!) === 0 && !q.movedIn.get(rows[P_TS] as number, rows[rows.length - PACKED_WIDTH + P_TS] as number) && !repeats(rows);
+      if (fresh) insertFresh(copyId, rows, keys, refs);
+      else {
+        const slow = insertOneByOne(copyId, rows, refs);
+        keys = slow.keys;
+        added = slow.added;
+        duplicates = slow.duplicates;
+      }
+      // the tally of each hour written: kind and actor → events
       let hour = -1;
       const counts = new Map<number | string, number>();
       const tallyHour = () => {
-        for (const [ka, n] of counts) {
+        for (const [ka, c] of counts) {
           const [kind, actor] = typeof ka === 'number' ? [Math.floor(ka / ACTOR_SPAN), ka % ACTOR_SPAN] : (ka.split(':').map(Number) as [number, number]);
-          q.tallyAdd.run(copyId, hour, kind, actor, n);
+          q.tallyAdd.run(copyId, hour, kind, actor, c);
         }
         counts.clear();
       };
-      for (let o = 0; o < rows.length; o += PACKED_WIDTH) {
-        const ts = rows[o + P_TS] as number;
-        let key = ts * 1000;
-        if (key <= prev) key = prev + 1;
+      for (let j = 0; j < keys.length; j++) {
+        const o = (added ? added[j]! : j) * PACKED_WIDTH;
         const kind = refs.kinds[rows[o + P_KIND] as number]!;
         const actor = refs.actors[rows[o + P_ACTOR] as number]!;
-        row[0] = key;
-        const eventId = rows[o + P_ID] as number;
-        row[2] = eventId;
-        row[3] = kind;
-        row[4] = actor;
-        row[5] = rows[o + P_IP] as string | number | null;
-        row[6] = rows[o + P_TARGET] as string | number | null;
-        row[7] = rows[o + P_STATUS] as string | number | null;
-        row[8] = rows[o + P_CONTEXT] as string | number | null;
-        row[9] = key - (key % 1000) === ts * 1000 ? null : ts;
-        if (q.insert.run(row).changes === 0) {
-          if (q.has.get(copyId, eventId)) {
-            duplicates++;
-            continue;
-          }
-          // the slot is another copy's: the one after the last taken from here on (rare: the same
-          // millisecond in two copies, or more than 1,000 events in one)
-          let placed = false;
-          for (let attempt = 0; attempt < 100 && !placed; attempt++) {
-            key = Math.max(key, q.lastInRange.get(key, key + 1000)?.k ?? key) + 1;
-            row[0] = key;
-            row[9] = key - (key % 1000) === ts * 1000 ? null : ts;
-            placed = q.insert.run(row).changes === 1;
-          }
-          if (!placed) throw new Error('no free key for an audit event');
-        }
-        prev = key;
-        keys.push(key);
-        const h = Math.floor(key / HOUR_KEYS);
+        const h = Math.floor(keys[j]! / HOUR_KEYS);
         if (h !== hour) {
           if (counts.size) tallyHour();
           hour = h;
