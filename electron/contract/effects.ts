@@ -290,6 +290,14 @@ export const channelEffects = {
   'mailer.deleteSegment': 'site-write',
   // POST …/segments/{id}/count: the site stores the count it takes
   'mailer.recountSegment': 'site-write',
+  'mailer.campaigns': 'read',
+  'mailer.campaign': 'read',
+  // GET …/campaigns/audience: counts, saves nothing
+  'mailer.campaignAudience': 'read',
+  'mailer.createCampaign': 'site-write',
+  // a move puts mail into inboxes (start, resume) or stops it: sent now or refused, never queued
+  'mailer.moveCampaign': 'site-write',
+  'mailer.deleteCampaign': 'site-write',
   'library.uploadChunk': 'local',
   'library.upload': 'site-write',
   'library.delete': 'site-write',

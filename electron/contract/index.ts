@@ -74,6 +74,7 @@ export * from './mailer-common';
 export * from './mailer-subscribers';
 export * from './mailer-imports';
 export * from './mailer-segments';
+export * from './mailer-campaigns';
 export * from './mailer';
 export * from './about';
 export type { ChannelDef, EventDef } from './define';

@@ -18,6 +18,7 @@ import { EmailAddress, MailerId, PageNumber, PerPage, TagText, type MailerBase, 
 import { mailerSubscriberChannels, mailerSubscriberEvents } from './mailer-subscribers';
 import { mailerImportChannels, mailerImportEvents } from './mailer-imports';
 import { mailerSegmentChannels } from './mailer-segments';
+import { mailerCampaignChannels } from './mailer-campaigns';
 
 /** The plugin a site runs, as found. */
 export interface MailerPlugin {
@@ -175,6 +176,7 @@ export const mailerChannels = {
   ...mailerSubscriberChannels,
   ...mailerImportChannels,
   ...mailerSegmentChannels,
+  ...mailerCampaignChannels,
 };
 
 export const mailerEvents = {

@@ -156,8 +156,12 @@ export const AREA_PERMISSION: Record<CmsArea, string> = {
   mailer: 'mailer.view',
 };
 
-/** The mailing plugin's permission levels: `view` reads the audience, `manage` changes it (and exports it: a copy of personal data leaving the site). */
-export type MailerLevel = 'view' | 'manage';
+/**
+ * The mailing plugin's permission levels: `view` reads the audience, `manage` changes it (and
+ * exports it: a copy of personal data leaving the site), `send` puts mail into inboxes (with
+ * `manage`: start, resume, a test copy).
+ */
+export type MailerLevel = 'view' | 'manage' | 'send';
 
 /** The permission of `level` in a site's spelling: `mailer.manage`, `mailroom.view`. */
 export const mailerPermission = (prefix: MailerBase, level: MailerLevel): string => `${prefix}.${level}`;

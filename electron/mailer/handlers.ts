@@ -51,5 +51,12 @@ export function mailerHandlers(mailer: Lazy<MailerService>): HandlersOf<typeof m
     'mailer.updateSegment': (input) => mailer().updateSegment(input),
     'mailer.deleteSegment': ({ siteId, id }) => mailer().deleteSegment(siteId, id),
     'mailer.recountSegment': ({ siteId, id }) => mailer().recountSegment(siteId, id),
+
+    'mailer.campaigns': ({ siteId, status, page, perPage }) => mailer().campaigns(siteId, status, page, perPage),
+    'mailer.campaign': ({ siteId, id }) => mailer().campaign(siteId, id),
+    'mailer.campaignAudience': ({ siteId, listIds, segmentId }) => mailer().campaignAudience(siteId, listIds, segmentId),
+    'mailer.createCampaign': (input) => mailer().createCampaign(input),
+    'mailer.moveCampaign': (input) => mailer().moveCampaign(input),
+    'mailer.deleteCampaign': ({ siteId, id }) => mailer().deleteCampaign(siteId, id),
   };
 }

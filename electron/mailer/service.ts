@@ -52,6 +52,7 @@ import { suppressionHash } from '../common/email-hash';
 import type { MailerRepo } from '../db/repos/mailer';
 import type { SiteCacheRepo } from '../db/repos/site-cache';
 import { siteCalls, unreachable, type SiteCallDeps } from '../sites/calls';
+import { mailerCampaigns } from './campaigns';
 import { mailerBases, pluginOf } from './base';
 import { csvRecords, exportToFile, jsonDocument } from './export-file';
 import { mailerImports, type ImportDeps } from './imports';
@@ -208,6 +209,8 @@ export function mailerService(deps: MailerServiceDeps) {
     sendNow,
     said,
   });
+
+  const campaigns = mailerCampaigns({ t, reading, writing, copied, keepCopy, ...(deps.now ? { now: deps.now } : {}) });
 
   async function rowOf(siteId: string, id: number): Promise<SubscriberRow> {
     const s = await reading(siteId, (b) => cmsMailer.subscriber(t(siteId), b, id));
@@ -702,6 +705,15 @@ export function mailerService(deps: MailerServiceDeps) {
       const removedHere = copy.removeAddress(siteId, email);
       return { erased: r.erased, counts: r.counts, removedHere, earlier: earlier && !r.erased };
     },
+
+    // ── campaigns
+
+    campaigns: campaigns.list,
+    campaign: campaigns.one,
+    campaignAudience: campaigns.audience,
+    createCampaign: campaigns.create,
+    moveCampaign: campaigns.move,
+    deleteCampaign: campaigns.remove,
 
     // ── imports
 

@@ -985,6 +985,29 @@ Object.assign(ROWS, {
     act: (c: Ctx, s: { id: number }) => c.invoke('mailer.recountSegment', { siteId: c.site.id, id: s.id }),
     applied: (_c: Ctx, s: { id: number }) => (mailer().store.segment(s.id)?.counted_at ? 1 : 0),
   },
+  // a draft made once: a lost answer's retry finds the one it made (same name, newer than the newest before)
+  'mailer.createCampaign': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ name: `Campaign ${c.cell}` }),
+    route: () => 'POST /mailer/campaigns',
+    act: (c: Ctx, s: { name: string }) => c.invoke('mailer.createCampaign', { siteId: c.site.id, name: s.name, subject: 'Hello' }),
+    applied: (_c: Ctx, s: { name: string }) => (mailer().store.prep('SELECT count(*) AS n FROM campaigns WHERE name = ?').get(s.name) as { n: number }).n,
+  },
+  // a pause asked again finds the campaign paused and answers it (the site refuses a second pause)
+  'mailer.moveCampaign': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: campaignMade(`Pause ${c.cell}`, 'scheduled') }),
+    route: (s: { id: number }) => `POST /mailer/campaigns/${s.id}/pause`,
+    act: (c: Ctx, s: { id: number }) => c.invoke('mailer.moveCampaign', { siteId: c.site.id, id: s.id, move: 'pause' }),
+    applied: (_c: Ctx, s: { id: number }) => (mailer().store.campaign(s.id)?.status === 'paused' ? 1 : 0),
+  },
+  'mailer.deleteCampaign': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: campaignMade(`Gone ${c.cell}`, 'draft') }),
+    route: (s: { id: number }) => `DELETE /mailer/campaigns/${s.id}`,
+    act: (c: Ctx, s: { id: number }) => c.invoke('mailer.deleteCampaign', { siteId: c.site.id, id: s.id }),
+    applied: (_c: Ctx, s: { id: number }) => (mailer().store.campaign(s.id) ? 0 : 1),
+  },
   // an address suppressed is answered as it is, not suppressed twice
   'mailer.suppress': {
     target: 'cms',
@@ -1023,6 +1046,15 @@ function bulkTagged(s: { ids: number[]; tag: string }): number {
   return tag && s.ids.every((id) => mailer().store.hasTag(id, tag.id)) ? 1 : 0;
 }
 /** A segment made behind the app's back, not counted yet. */
+/** A campaign ready to send, made behind the app's back (scheduled a day ahead, or a draft). */
+function campaignMade(name: string, status: 'draft' | 'scheduled'): number {
+  const at = Math.floor(Date.now() / 1000);
+  const info = mailer()
+    .store.prep("INSERT INTO campaigns (name, status, segment_id, list_ids, created_at, fields, updated_at, scheduled_at) VALUES (?, ?, NULL, '[1]', ?, ?, ?, ?)")
+    .run(name, status, at, JSON.stringify({ subject: 'Hello', body_md: 'Hello' }), at, status === 'scheduled' ? at + 86_400 : null);
+  return Number(info.lastInsertRowid);
+}
+
 function segmentMade(name: string): number {
   const at = Math.floor(Date.now() / 1000);
   const info = mailer().store.prep('INSERT INTO segments (name, description, list_id, definition, created_at, updated_at) VALUES (?, NULL, NULL, ?, ?, ?)').run(name, JSON.stringify({ all: [{ field: 'language', op: 'is', value: 'de' }] }), at, at);

@@ -741,3 +741,6 @@ export const cmsMailer = {
 };
 
 export type { Paging };
+
+/** The readers the mailer's other route files share (mailer-campaigns.ts). */
+export const mailerWire = { text, plain, int, count, bool, need, one, paged, path: p, idSegment: id, Unreadable };

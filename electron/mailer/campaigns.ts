@@ -1,0 +1,152 @@
+/**
+ * The mailer's campaigns (contract/mailer-campaigns.ts) through the site's base: the table (its
+ * first unfiltered page kept as a copy with its time, read while the site is away), one campaign,
+ * the audience before one is made, a draft made, the moves and a delete. A move is sent now or
+ * refused, never queued: mail goes out only by a person's action while the site answers. A move
+ * whose answer was lost and is asked again meets the state it made (409 `campaign_state`): the
+ * campaign is read and, standing where that move leads, answered as done.
+ */
+import { AppError, isAppError, mayHaveArrived } from '../base/app-error';
+import { UncertainWrites } from '../base/uncertain';
+import type { Transport } from '../api/transport';
+import { cmsMailerCampaigns } from '../api/cms/mailer-campaigns';
+import { routeMissing } from './base';
+import type { CampaignAudience, CampaignPage, CampaignStatus, ChannelParsed, MailerBase, MailerCampaign } from '../contract';
+
+export interface CampaignDeps {
+  t: (siteId: string) => Transport;
+  reading: <T>(siteId: string, call: (b: MailerBase) => Promise<T>) => Promise<T>;
+  writing: <T>(siteId: string, refused: string, call: (b: MailerBase, transport: Transport) => Promise<T>) => Promise<T>;
+  copied: <T>(siteId: string, key: string, call: (t: Transport, b: MailerBase) => Promise<T>) => Promise<{ value: T; copiedAt: string | null }>;
+  /** Changes the kept copy of the table as a write's answer says. */
+  keepCopy: <T>(siteId: string, key: string, change: (value: T) => T) => void;
+  now?: () => number;
+}
+
+const TABLE_KEY = 'mailer:campaigns';
+
+/**
+ * Where each move leads, as a refusal of the same move again finds it: a start refused is one
+ * already sending (a start at a time is never refused by a scheduled campaign: it is scheduled
+ * again), a resume one sending or scheduled again; both may have finished since.
+ */
+const LEADS_TO: Record<'start' | 'pause' | 'resume' | 'cancel', readonly CampaignStatus[]> = {
+  start: ['sending', 'sent'],
+  pause: ['paused'],
+  resume: ['sending', 'scheduled', 'sent'],
+  cancel: ['canceled'],
+};
+
+const REFUSED: Record<'start' | 'pause' | 'resume' | 'cancel', string> = {
+  start: 'The campaign was not started',
+  pause: 'The campaign was not paused',
+  resume: 'The campaign was not resumed',
+  cancel: 'The campaign was not canceled',
+};
+
+type Table = Omit<CampaignPage, 'copiedAt'>;
+
+/** A site whose plugin has no campaign routes (a 404 no plugin sent), said as such. */
+const noCampaigns = (err: unknown): never => {
+  if (routeMissing(err)) throw new AppError({ code: 'not_found', status: 404, reason: 'no_campaigns', message: 'This site’s mailing plugin has no campaigns to read or send (it answers no …/campaigns route).' }, { cause: err });
+  throw err;
+};
+
+export function mailerCampaigns(deps: CampaignDeps) {
+  const t = deps.t;
+  const reading = <T>(siteId: string, call: (b: MailerBase) => Promise<T>) => deps.reading(siteId, call).catch(noCampaigns);
+  const writing = <T>(siteId: string, refused: string, call: (b: MailerBase, transport: Transport) => Promise<T>) => deps.writing(siteId, refused, call).catch(noCampaigns);
+
+  /** The kept table with this campaign as the site now says it (added when new). */
+  const lost = new UncertainWrites<{ newest: number }>(deps.now);
+
+  const keep = (siteId: string, c: MailerCampaign) =>
+    deps.keepCopy<Table>(siteId, TABLE_KEY, (table) => (table.items.some((x) => x.id === c.id) ? { ...table, items: table.items.map((x) => (x.id === c.id ? c : x)) } : table));
+
+  const gone = (err: unknown): never => {
+    if (isAppError(err) && err.code === 'not_found' && err.info.reason) throw new AppError({ ...err.info, message: 'The site has no campaign of that id any more: it was deleted, perhaps by someone else.' }, { cause: err });
+    throw err;
+  };
+
+  return {
+    async list(siteId: string, status: CampaignStatus | undefined, page: number, perPage: number): Promise<CampaignPage> {
+      if (!status && page === 1) {
+        const { value, copiedAt } = await deps.copied(siteId, TABLE_KEY, (transport, b) => cmsMailerCampaigns.campaigns(transport, b, { page, perPage })).catch(noCampaigns);
+        return { ...value, copiedAt };
+      }
+      const r = await reading(siteId, (b) => cmsMailerCampaigns.campaigns(t(siteId), b, { status, page, perPage }));
+      return { ...r, copiedAt: null };
+    },
+
+    async one(siteId: string, id: number): Promise<{ campaign: MailerCampaign }> {
+      const campaign = await reading(siteId, (b) => cmsMailerCampaigns.campaign(t(siteId), b, id)).catch(gone);
+      keep(siteId, campaign);
+      return { campaign };
+    },
+
+    audience(siteId: string, listIds: number[], segmentId: number | null | undefined): Promise<CampaignAudience> {
+      return reading(siteId, (b) => cmsMailerCampaigns.audience(t(siteId), b, { listIds, segmentId: segmentId ?? null }));
+    },
+
+    /**
+     * Makes a draft. One whose answer was lost may have been made: asked again, a campaign of the
+     * same name and subject newer than the newest there was before is that one, answered instead
+     * of a second draft.
+     */
+    async create(input: ChannelParsed<'mailer.createCampaign'>): Promise<{ campaign: MailerCampaign }> {
+      const { siteId, name, subject, bodyMd, listIds, segmentId } = input;
+      const body: Record<string, unknown> = { name };
+      if (subject) body.subject = subject;
+      if (bodyMd) body.body_md = bodyMd;
+      if (listIds) body.list_ids = listIds;
+      if (segmentId !== undefined) body.segment_id = segmentId;
+      const key = `${siteId}\ncampaign\n${name}\n${subject ?? ''}`;
+      const same = (c: MailerCampaign, newest: number) => c.id > newest && c.name === name && (c.subject ?? '') === (subject ?? '');
+      const earlier = lost.get(key)?.value;
+      if (earlier) {
+        const found = (await reading(siteId, (b) => cmsMailerCampaigns.campaigns(t(siteId), b, { page: 1, perPage: 50 }))).items.find((c) => same(c, earlier.newest));
+        lost.forget(key);
+        if (found) return { campaign: found };
+      }
+      // the newest there is now, so one a lost answer made can be told apart later (not known: no such lookup)
+      const newest = await reading(siteId, (b) => cmsMailerCampaigns.campaigns(t(siteId), b, { page: 1, perPage: 50 })).then(
+        (r) => r.items.reduce((m, c) => Math.max(m, c.id), 0),
+        () => null,
+      );
+      let campaign: MailerCampaign;
+      try {
+        campaign = await writing(siteId, 'No campaign was made', (b, transport) => cmsMailerCampaigns.create(transport, b, body));
+      } catch (err) {
+        if (mayHaveArrived(err) && newest !== null) lost.remember(key, { newest });
+        throw err;
+      }
+      deps.keepCopy<Table>(siteId, TABLE_KEY, (table) => ({ ...table, items: [campaign, ...table.items], total: table.total + 1 }));
+      return { campaign };
+    },
+
+    async move(input: ChannelParsed<'mailer.moveCampaign'>): Promise<{ campaign: MailerCampaign }> {
+      const { siteId, id, move } = input;
+      const scheduledAt = move === 'start' ? (input.scheduledAt ?? null) : null;
+      try {
+        const campaign = await writing(siteId, REFUSED[move], (b, transport) => cmsMailerCampaigns.move(transport, b, id, move, scheduledAt));
+        keep(siteId, campaign);
+        return { campaign };
+      } catch (err) {
+        if (!(isAppError(err) && err.info.reason === 'campaign_state')) throw gone(err);
+        // the state it is in may be the one this move makes (an answer lost, or someone else did it)
+        const now = await reading(siteId, (b) => cmsMailerCampaigns.campaign(t(siteId), b, id)).catch(() => null);
+        if (!now || !LEADS_TO[move].includes(now.status)) throw err;
+        keep(siteId, now);
+        return { campaign: now };
+      }
+    },
+
+    async remove(siteId: string, id: number): Promise<{ id: number }> {
+      await writing(siteId, 'The campaign was not deleted', (b, transport) =>
+        cmsMailerCampaigns.remove(transport, b, id).catch((err: unknown) => (isAppError(err) && err.info.reason === 'not_found' ? undefined : Promise.reject(err))),
+      );
+      deps.keepCopy<Table>(siteId, TABLE_KEY, (table) => ({ ...table, items: table.items.filter((x) => x.id !== id), total: Math.max(0, table.total - (table.items.some((x) => x.id === id) ? 1 : 0)) }));
+      return { id };
+    },
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * A site's mailer campaigns through the Host against the CMS sandbox (docs/mailer-campaigns.md):
+ * the table with every state's count (its first page kept for reading while the site is away),
+ * the audience counted before a campaign is made, a draft made, scheduled at a time that starts
+ * on the sandbox's clock, paused, resumed, canceled and deleted, each only as the state allows and
+ * refused in the site's words otherwise; a start whose answer was lost, asked again, answered as
+ * done; and a site whose plugin has no campaign routes said as such (the real flavour has none yet).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { withHost, type DemoHost } from '../support/demo-host';
+import { UNHURRIED } from '../support/limits';
+
+describe('spec flavour', () => {
+  let fx: DemoHost;
+  const siteId = () => fx.site.id;
+  const store = () => fx.cms.mailer.store;
+
+  beforeAll(async () => {
+    fx = await withHost({ sandbox: { flavor: 'spec', ...UNHURRIED, mailer: { subscribers: 800 } } });
+  });
+  afterAll(async () => {
+    await fx?.close();
+  });
+
+  test('the table: newest first with every state’s count over the whole table, a status filter; the first page kept for reading offline', async () => {
+    const all = await fx.call('mailer.campaigns', { siteId: siteId() });
+    expect(all.items.map((c) => c.name)).toEqual(['Winter preview', 'VIP evening', 'Autumn news', 'Summer events', 'Product update 3.2', 'Spring news']);
+    expect(all.statusCounts).toEqual({ draft: 1, scheduled: 1, sending: 0, paused: 0, stopped: 0, canceled: 0, sent: 4 });
+    expect(all).toMatchObject({ total: 6, page: 1, copiedAt: null, unreadable: [] });
+    const sent = all.items.find((c) => c.status === 'sent')!;
+    expect(sent.nextMoves).toEqual([]);
+    expect(sent.counters.sent).toBeGreaterThan(0);
+    expect(sent.rates.open).toBeGreaterThan(0);
+    expect(sent.sentAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const draft = all.items.find((c) => c.status === 'draft')!;
+    expect(draft.nextMoves).toEqual(['edit', 'delete', 'start', 'schedule']);
+    const onlySent = await fx.call('mailer.campaigns', { siteId: siteId(), status: 'sent' });
+    expect(onlySent.items.map((c) => c.status)).toEqual(['sent', 'sent', 'sent', 'sent']);
+
+    // the site away: the kept first page, with its time
+    fx.cms.faults.set({ route: '*', drop: true });
+    try {
+      const kept = await fx.call('mailer.campaigns', { siteId: siteId() });
+      expect(kept.copiedAt).toMatch(/^\d{4}-/);
+      expect(kept.items).toHaveLength(6);
+      // a move is never kept for later: refused now
+      const err = await fx.fails('mailer.moveCampaign', { siteId: siteId(), id: draft.id, move: 'start' });
+      expect(err.message).toMatch(/The campaign was not started/);
+    } finally {
+      fx.cms.faults.clear();
+    }
+  });
+
+  test('the audience before a campaign is made: who can be mailed on those lists, and who is left out', async () => {
+    const lists = (await fx.call('mailer.lists', { siteId: siteId() })).lists;
+    const first = lists[0]!;
+    const one = await fx.call('mailer.campaignAudience', { siteId: siteId(), listIds: [first.id] });
+    const any = await fx.call('mailer.campaignAudience', { siteId: siteId(), listIds: [] });
+    expect(one.count).toBeGreaterThan(0);
+    expect(any.count).toBeGreaterThanOrEqual(one.count);
+    // the site's own count, by a query of its tables
+    const n = store()
+      .prep("SELECT count(DISTINCT s.id) AS n FROM subscribers s JOIN memberships m ON m.subscriber_id = s.id WHERE m.list_id = ? AND m.status = 'subscribed' AND s.status = 'subscribed' AND s.suppressed = 0")
+      .get(first.id) as { n: number };
+    expect(one.count).toBe(n.n);
+    const err = await fx.fails('mailer.campaignAudience', { siteId: siteId(), listIds: [9999] });
+    expect(err.status).toBe(422);
+  });
+
+  test('a draft made, scheduled, started on the moved clock, paused, resumed, canceled, deleted — each move only as the state allows', async () => {
+    const lists = (await fx.call('mailer.lists', { siteId: siteId() })).lists;
+    const made = await fx.call('mailer.createCampaign', { siteId: siteId(), name: 'December news', subject: 'What is new', listIds: [lists[0]!.id] });
+    expect(made.campaign).toMatchObject({ name: 'December news', status: 'draft', subject: 'What is new', listIds: [lists[0]!.id], missing: ['body_md'] });
+    // not ready: start refused with what it needs, in the site's words
+    const notReady = await fx.fails('mailer.moveCampaign', { siteId: siteId(), id: made.campaign.id, move: 'start' });
+    expect(notReady.reason).toBe('campaign_not_ready');
+    expect(notReady.message).toMatch(/body/i);
+    // a draft cannot be paused: the site says why
+    const paused = await fx.fails('mailer.moveCampaign', { siteId: siteId(), id: made.campaign.id, move: 'pause' });
+    expect(paused.reason).toBe('campaign_state');
+    expect(paused.message).toMatch(/draft/);
+
+    // written whole: a second draft with its body (edits are the editor's; not yet)
+    const ready = await fx.call('mailer.createCampaign', { siteId: siteId(), name: 'December news', subject: 'What is new', bodyMd: '# Hello', listIds: [lists[0]!.id] });
+    expect(ready.campaign.missing).toEqual([]);
+    await fx.call('mailer.deleteCampaign', { siteId: siteId(), id: made.campaign.id });
+    made.campaign = ready.campaign;
+    const at = new Date(fx.cms.clock.now() + 3_600_000).toISOString();
+    const scheduled = await fx.call('mailer.moveCampaign', { siteId: siteId(), id: made.campaign.id, move: 'start', scheduledAt: at });
+    expect(scheduled.campaign.status).toBe('scheduled');
+    expect(Date.parse(scheduled.campaign.scheduledAt!)).toBe(Math.floor(Date.parse(at) / 1000) * 1000);
+    const past = await fx.fails('mailer.moveCampaign', { siteId: siteId(), id: made.campaign.id, move: 'start', scheduledAt: new Date(fx.cms.clock.now() - 60_000).toISOString() });
+    expect(past.fields).toHaveProperty('scheduledAt');
+
+    expect((await fx.call('mailer.moveCampaign', { siteId: siteId(), id: made.campaign.id, move: 'pause' })).campaign.status).toBe('paused');
+    // resumed while its time is ahead: scheduled again
+    expect((await fx.call('mailer.moveCampaign', { siteId: siteId(), id: made.campaign.id, move: 'resume' })).campaign.status).toBe('scheduled');
+    fx.cms.clock.advance(3_601_000);
+    const started = await fx.call('mailer.campaign', { siteId: siteId(), id: made.campaign.id });
+    expect(['sending', 'sent']).toContain(started.campaign.status);
+    expect(started.campaign.startedAt).not.toBeNull();
+
+    expect((await fx.call('mailer.moveCampaign', { siteId: siteId(), id: made.campaign.id, move: 'cancel' })).campaign.status).toBe('canceled');
+    expect((await fx.call('mailer.deleteCampaign', { siteId: siteId(), id: made.campaign.id })).id).toBe(made.campaign.id);
+    const gone = await fx.fails('mailer.campaign', { siteId: siteId(), id: made.campaign.id });
+    expect(gone.message).toMatch(/no campaign of that id/);
+    // deleting it again is no error: it is gone either way
+    expect((await fx.call('mailer.deleteCampaign', { siteId: siteId(), id: made.campaign.id })).id).toBe(made.campaign.id);
+  });
+
+  test('a start asked again after its answer was lost answers the campaign it started, not a refusal', async () => {
+    const made = await fx.call('mailer.createCampaign', { siteId: siteId(), name: 'Once only', subject: 'Hi', bodyMd: 'Hello', listIds: [1] });
+    const first = await fx.call('mailer.moveCampaign', { siteId: siteId(), id: made.campaign.id, move: 'start' });
+    expect(['sending', 'sent']).toContain(first.campaign.status);
+    const again = await fx.call('mailer.moveCampaign', { siteId: siteId(), id: made.campaign.id, move: 'start' });
+    expect(again.campaign.id).toBe(made.campaign.id);
+    expect(['sending', 'sent']).toContain(again.campaign.status);
+    // a cancel asked twice: the second finds it canceled and answers so
+    expect((await fx.call('mailer.moveCampaign', { siteId: siteId(), id: made.campaign.id, move: 'cancel' })).campaign.status).toBe('canceled');
+    expect((await fx.call('mailer.moveCampaign', { siteId: siteId(), id: made.campaign.id, move: 'cancel' })).campaign.status).toBe('canceled');
+    // a resume of a canceled one is refused: that is not where a resume leads
+    expect((await fx.fails('mailer.moveCampaign', { siteId: siteId(), id: made.campaign.id, move: 'resume' })).reason).toBe('campaign_state');
+  });
+});
+
+describe('real flavour', () => {
+  let fx: DemoHost;
+  beforeAll(async () => {
+    fx = await withHost({ sandbox: { flavor: 'real', ...UNHURRIED, mailer: { subscribers: 200 } } });
+  });
+  afterAll(async () => {
+    await fx?.close();
+  });
+
+  test('a plugin without campaign routes: said as such, not as a missing plugin', async () => {
+    const err = await fx.fails('mailer.campaigns', { siteId: fx.site.id });
+    expect(err.reason).toBe('no_campaigns');
+    expect(err.message).toMatch(/no campaigns/);
+    // the audience still answers
+    expect((await fx.call('mailer.lists', { siteId: fx.site.id })).lists.length).toBeGreaterThan(0);
+  });
+});
