@@ -94,3 +94,37 @@ export function move(state: CampaignState, m: Move, ctx: MoveContext): MoveAnswe
 /** The caller's moves open from `state`: the record's `next_moves`. */
 export const nextMoves = (state: CampaignState): UserMove[] => USER_MOVES.filter((m) => FROM[m].includes(state));
 
+
+/**
+ * What a campaign's mail routes may do beside the moves (they send, but change no state): count
+ * and send catch-up, retry failed sends. Not in `next_moves`, which lists state changes.
+ */
+export const SEND_ACTIONS = ['catch_up_count', 'catch_up', 'retry_failed'] as const;
+export type SendAction = (typeof SEND_ACTIONS)[number];
+
+const ACTION_FROM: Record<SendAction, readonly CampaignState[]> = {
+  catch_up_count: ['sending', 'paused', 'stopped', 'sent'],
+  // while it sends, those who joined since are after its run; once sent, they are catch-up's
+  catch_up: ['sent'],
+  // a paused or stopped campaign was halted by someone or the sender: resume it, then retry
+  retry_failed: ['sending', 'sent'],
+};
+
+const ACTION_VERB: Record<SendAction, string> = { catch_up_count: 'be caught up', catch_up: 'be caught up', retry_failed: 'retry failed sends' };
+
+const ACTION_WHY_NOT: Record<CampaignState, string> = {
+  draft: 'it has not gone out yet',
+  scheduled: 'it has not gone out yet',
+  sending: 'it is still sending: catch-up is for people who join after it is sent',
+  paused: 'it is paused: resume it first',
+  stopped: 'it was stopped by the sender: resume it first',
+  canceled: 'it was canceled for good',
+  sent: 'it has been sent',
+};
+
+/** Whether `state` allows `action`, or why not (`code` campaign_state). */
+export function allows(state: CampaignState, action: SendAction): { ok: true } | { ok: false; code: 'campaign_state'; reason: string } {
+  if (ACTION_FROM[action].includes(state)) return { ok: true };
+  const why = action === 'catch_up' && (state === 'paused' || state === 'stopped') ? `${ACTION_WHY_NOT[state]}, and catch up once it is sent` : ACTION_WHY_NOT[state];
+  return { ok: false, code: 'campaign_state', reason: `The campaign cannot ${ACTION_VERB[action]}: ${why}.` };
+}

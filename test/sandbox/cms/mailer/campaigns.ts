@@ -2,12 +2,12 @@
  * The mailer's campaigns, spec flavour (document 2 "Campaigns"; docs/mailer-campaigns.md): the
  * fields a create or PATCH takes, checked; the record with its counters, rates and next moves;
  * the table with status counts; the audience a set of lists and a segment reach; and the moves,
- * asked of campaign-states.ts and written with their times. Sending itself (the outbox) is not
- * here yet: a campaign that starts stays `sending`.
+ * asked of campaign-states.ts and written with their times. Sending itself is sending.ts's.
  */
 import { isObj } from './audience';
 import { CAMPAIGN_STATES, isState, move, nextMoves, type CampaignState, type Move } from './campaign-states';
 import { checkDefinition, groupSql } from './segments';
+import { STOP_REASONS } from './send-rules';
 import type { MailerStore, RawCampaign } from './store';
 import { invalid, refuse } from './wire';
 
@@ -177,6 +177,9 @@ export function moveCampaign(store: MailerStore, c: RawCampaign, m: Move, nowSec
   // start now clears a time it had: it went out now, not then
   if (m === 'start') set.scheduled_at = null;
   if (r.next === 'sending' && c.started_at === null) set.started_at = nowSec;
+  // the sending worker counts its allowance from here, and judges its bounce share from here
+  if (r.next === 'sending') Object.assign(set, { send_mark: nowSec * 1000, sending_since: nowSec });
+  if (r.next === 'stopped') set.stopped_at = nowSec;
   if (r.next === 'paused') set.paused_at = nowSec;
   if (r.next === 'canceled') set.canceled_at = nowSec;
   if (r.next === 'sent') set.sent_at = nowSec;
@@ -227,6 +230,7 @@ export function campaignWire(store: MailerStore, c: RawCampaign) {
     paused_at: c.paused_at,
     sent_at: c.sent_at,
     canceled_at: c.canceled_at,
+    stopped: state === 'stopped' ? { at: c.stopped_at, reason: c.stop_reason, detail: c.stop_reason ? (STOP_REASONS[c.stop_reason] ?? null) : null } : null,
     created_at: c.created_at,
     updated_at: c.updated_at ?? c.created_at,
   };
@@ -242,23 +246,38 @@ export function campaignTable(store: MailerStore, status: CampaignState | null, 
   return { rows, total, counts };
 }
 
+type Known = Parameters<typeof checkDefinition>[1]['known'];
+
+/**
+ * The condition (over `s`, the subscribers) of being on one of the lists (any list when none is
+ * given) and matching the segment; `joinedBy`: on one of them since that time or before (the
+ * audience a campaign had when it went out).
+ */
+export function audienceWhere(store: MailerStore, listIds: number[], segmentId: number | null, nowSec: number, known: Known, params: Record<string, unknown>, joinedBy?: number): string {
+  const since = joinedBy === undefined ? '' : ((params.joined_by = joinedBy), ' AND am.since <= @joined_by');
+  const onList = listIds.length
+    ? `EXISTS (SELECT 1 FROM memberships am WHERE am.subscriber_id = s.id AND am.status = 'subscribed'${since} AND am.list_id IN (${listIds.map((id, k) => ((params[`l${k}`] = id), `@l${k}`)).join(', ')}))`
+    : `EXISTS (SELECT 1 FROM memberships am WHERE am.subscriber_id = s.id AND am.status = 'subscribed'${since})`;
+  let cond = '1';
+  if (segmentId !== null) {
+    const seg = store.segment(segmentId);
+    // a segment deleted under a campaign that is already out: its lists alone
+    if (seg) cond = groupSql(checkDefinition(JSON.parse(seg.definition), { flavor: 'spec', lenient: true, known }).group, nowSec, params);
+  }
+  return `(${cond}) AND ${onList}`;
+}
+
+/** Who can be mailed at all: subscribed and not suppressed overall. */
+export const MAILABLE = "s.status = 'subscribed' AND s.suppressed = 0";
+
 /**
  * Who a campaign of these lists and segment would reach now: subscribed, not suppressed, subscribed
  * on one of the lists (any list when none is given), matching the segment when there is one.
  */
-export function audienceCount(store: MailerStore, listIds: number[], segmentId: number | null, nowSec: number, known: Parameters<typeof checkDefinition>[1]['known']) {
+export function audienceCount(store: MailerStore, listIds: number[], segmentId: number | null, nowSec: number, known: Known) {
   const params: Record<string, unknown> = {};
-  const onList = listIds.length
-    ? `EXISTS (SELECT 1 FROM memberships am WHERE am.subscriber_id = s.id AND am.status = 'subscribed' AND am.list_id IN (${listIds.map((id, k) => ((params[`l${k}`] = id), `@l${k}`)).join(', ')}))`
-    : "EXISTS (SELECT 1 FROM memberships am WHERE am.subscriber_id = s.id AND am.status = 'subscribed')";
-  let cond = '1';
-  if (segmentId !== null) {
-    const seg = store.segment(segmentId)!;
-    const checked = checkDefinition(JSON.parse(seg.definition), { flavor: 'spec', lenient: true, known });
-    cond = groupSql(checked.group, nowSec, params);
-  }
-  const base = `FROM subscribers s WHERE (${cond}) AND ${onList}`;
+  const base = `FROM subscribers s WHERE ${audienceWhere(store, listIds, segmentId, nowSec, known, params)}`;
   const matching = (store.db.prepare(`SELECT count(*) AS n ${base}`).get(params) as { n: number }).n;
-  const count = (store.db.prepare(`SELECT count(*) AS n ${base} AND s.status = 'subscribed' AND s.suppressed = 0`).get(params) as { n: number }).n;
+  const count = (store.db.prepare(`SELECT count(*) AS n ${base} AND ${MAILABLE}`).get(params) as { n: number }).n;
   return { count, left_out: matching - count };
 }

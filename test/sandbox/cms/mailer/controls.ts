@@ -2,7 +2,8 @@
  * The mailer's test controls under `/__sandbox` (see ../control-routes.ts):
  *
  *   GET|POST  /__sandbox/mailer              the knobs {importRate, worker, workerEverySeconds,
- *                                            segmentRecountMinutes} (POST changes the ones sent), with
+ *                                            segmentRecountMinutes, sendRate, bouncePercent, failPercent,
+ *                                            stopBouncePercent} (POST changes the ones sent), with
  *                                            whether the store is open, how many people it holds and
  *                                            what seeding took
  *   POST      /__sandbox/mailer/seed         {subscribers}: throws the audience away and seeds that many
@@ -14,7 +15,9 @@
  *   POST      /__sandbox/mailer/act          what a person or the mail provider does: {action: signup, email,
  *                                            list_id?} | {action: confirm | leave (list_id) | leave_all | bounce |
  *                                            complaint, subscriber_id}
- *   GET       /__sandbox/mailer/messages     the message log (confirmation emails "sent"), newest first
+ *   GET       /__sandbox/mailer/messages     the outbox: the message log (confirmation emails, campaign messages,
+ *                                            test copies with their HTML), newest first; campaign_id, kind
+ *                                            (confirmation | campaign | campaign_test), limit (default 100)
  */
 import { badControl } from '../../control';
 import { json, readBody, type Router } from '../../http';
@@ -41,9 +44,14 @@ export function registerMailerControls(router: Router, ctx: CmsContext): void {
       if (typeof body.worker !== 'boolean') throw badControl('worker must be a boolean.');
       next.worker = body.worker;
     }
-    for (const k of ['importRate', 'workerEverySeconds', 'segmentRecountMinutes'] as const) {
+    for (const k of ['importRate', 'workerEverySeconds', 'segmentRecountMinutes', 'sendRate'] as const) {
       if (body[k] === undefined) continue;
       if (typeof body[k] !== 'number' || !Number.isInteger(body[k]) || body[k] < 0) throw badControl(`${k} must be a whole number, 0 or more.`);
+      next[k] = body[k];
+    }
+    for (const k of ['bouncePercent', 'failPercent', 'stopBouncePercent'] as const) {
+      if (body[k] === undefined) continue;
+      if (typeof body[k] !== 'number' || !(body[k] >= 0 && body[k] <= 100)) throw badControl(`${k} must be a percentage from 0 to 100.`);
       next[k] = body[k];
     }
     Object.assign(world.knobs, next);
@@ -97,5 +105,12 @@ export function registerMailerControls(router: Router, ctx: CmsContext): void {
     json(res, 200, { data: world.audience.act(body) });
   });
 
-  router.on('GET', '/mailer/messages', (_req, res) => json(res, 200, { data: world.store.messages() }));
+  router.on('GET', '/mailer/messages', (_req, res, _p, url) => {
+    const q = url.searchParams;
+    const campaign = q.get('campaign_id');
+    const limit = Number(q.get('limit') ?? 100);
+    if (campaign !== null && !/^\d{1,15}$/.test(campaign)) throw badControl('campaign_id must be a campaign id.');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100_000) throw badControl('limit must be a whole number from 1 to 100,000.');
+    json(res, 200, { data: world.store.messages(limit, { ...(campaign !== null ? { campaign_id: Number(campaign) } : {}), ...(q.get('kind') ? { kind: q.get('kind')! } : {}) }) });
+  });
 }

@@ -39,10 +39,12 @@ CREATE TABLE IF NOT EXISTS consent (
 CREATE TABLE IF NOT EXISTS campaigns (
   id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, status TEXT NOT NULL, segment_id INTEGER,
   list_ids TEXT NOT NULL DEFAULT '[]', created_at INTEGER NOT NULL, sent_at INTEGER, scheduled_at INTEGER,
-  fields TEXT NOT NULL DEFAULT '{}', updated_at INTEGER, started_at INTEGER, paused_at INTEGER, canceled_at INTEGER);
+  fields TEXT NOT NULL DEFAULT '{}', updated_at INTEGER, started_at INTEGER, paused_at INTEGER, canceled_at INTEGER,
+  send_mark REAL, send_cursor INTEGER NOT NULL DEFAULT 0, sending_since INTEGER, stopped_at INTEGER, stop_reason TEXT);
 CREATE TABLE IF NOT EXISTS sends (
   campaign_id INTEGER NOT NULL, subscriber_id INTEGER NOT NULL, status TEXT NOT NULL, sent_at INTEGER NOT NULL,
-  opened_at INTEGER, clicked_at INTEGER, PRIMARY KEY (campaign_id, subscriber_id)) WITHOUT ROWID;
+  opened_at INTEGER, clicked_at INTEGER, id INTEGER, attempts INTEGER NOT NULL DEFAULT 1, error TEXT,
+  open_due INTEGER, click_due INTEGER, click_url TEXT, PRIMARY KEY (campaign_id, subscriber_id)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS clicks (
   id INTEGER PRIMARY KEY AUTOINCREMENT, campaign_id INTEGER NOT NULL, subscriber_id INTEGER NOT NULL, url TEXT NOT NULL, at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS suppressions (
@@ -51,7 +53,8 @@ CREATE TABLE IF NOT EXISTS suppressions (
 CREATE TABLE IF NOT EXISTS events (
   id INTEGER PRIMARY KEY AUTOINCREMENT, subscriber_id INTEGER, email_hash TEXT NOT NULL, type TEXT NOT NULL, at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS messages (
-  id INTEGER PRIMARY KEY AUTOINCREMENT, subscriber_id INTEGER, email TEXT NOT NULL, kind TEXT NOT NULL, subject TEXT NOT NULL, at INTEGER NOT NULL);
+  id INTEGER PRIMARY KEY AUTOINCREMENT, subscriber_id INTEGER, email TEXT NOT NULL, kind TEXT NOT NULL, subject TEXT NOT NULL, at INTEGER NOT NULL,
+  campaign_id INTEGER, body_html TEXT);
 CREATE TABLE IF NOT EXISTS enrolments (
   id INTEGER PRIMARY KEY AUTOINCREMENT, flow_id INTEGER NOT NULL, subscriber_id INTEGER NOT NULL, status TEXT NOT NULL, at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS segments (
@@ -79,6 +82,10 @@ CREATE INDEX IF NOT EXISTS idx_clicks_sub ON clicks (subscriber_id);
 CREATE INDEX IF NOT EXISTS idx_events_sub ON events (subscriber_id);
 CREATE INDEX IF NOT EXISTS idx_events_hash ON events (email_hash);
 CREATE INDEX IF NOT EXISTS idx_messages_email ON messages (email);
+CREATE INDEX IF NOT EXISTS idx_messages_campaign ON messages (campaign_id, subscriber_id);
+CREATE INDEX IF NOT EXISTS idx_sends_id ON sends (id);
+CREATE INDEX IF NOT EXISTS idx_sends_open_due ON sends (open_due) WHERE opened_at IS NULL AND open_due IS NOT NULL;
+CREATE INDEX IF NOT EXISTS idx_sends_click_due ON sends (click_due) WHERE clicked_at IS NULL AND click_due IS NOT NULL;
 CREATE INDEX IF NOT EXISTS idx_enrol_sub ON enrolments (subscriber_id);
 `;
 
@@ -96,6 +103,37 @@ export function maskEmail(email: string): string {
   return `${email[0]}***${email.slice(at)}`;
 }
 
+/** Columns added since a data folder's file was made (the sending worker's): added where missing, so an old file opens. */
+const ADDED: [table: string, column: string, type: string][] = [
+  ['campaigns', 'send_mark', 'REAL'],
+  ['campaigns', 'send_cursor', 'INTEGER NOT NULL DEFAULT 0'],
+  ['campaigns', 'sending_since', 'INTEGER'],
+  ['campaigns', 'stopped_at', 'INTEGER'],
+  ['campaigns', 'stop_reason', 'TEXT'],
+  ['sends', 'id', 'INTEGER'],
+  ['sends', 'attempts', 'INTEGER NOT NULL DEFAULT 1'],
+  ['sends', 'error', 'TEXT'],
+  ['sends', 'open_due', 'INTEGER'],
+  ['sends', 'click_due', 'INTEGER'],
+  ['sends', 'click_url', 'TEXT'],
+  ['messages', 'campaign_id', 'INTEGER'],
+  ['messages', 'body_html', 'TEXT'],
+];
+
+function addMissingColumns(db: Database.Database): void {
+  for (const [table, column, type] of ADDED) {
+    const has = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((c) => c.name === column);
+    if (!has) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  }
+  // sends made before they had ids
+  if (db.prepare('SELECT 1 FROM sends WHERE id IS NULL LIMIT 1').get()) {
+    db.exec(`CREATE TEMP TABLE send_ids (c INTEGER, s INTEGER, n INTEGER, PRIMARY KEY (c, s)) WITHOUT ROWID;
+      INSERT INTO send_ids SELECT campaign_id, subscriber_id, (SELECT coalesce(max(id), 0) FROM sends) + row_number() OVER (ORDER BY campaign_id, subscriber_id) FROM sends WHERE id IS NULL;
+      UPDATE sends SET id = (SELECT n FROM send_ids WHERE c = sends.campaign_id AND s = sends.subscriber_id) WHERE id IS NULL;
+      DROP TABLE send_ids;`);
+  }
+}
+
 export function openMailerDb(dataDir: string): Database.Database {
   const db = new Database(join(dataDir, 'mailer.sqlite'));
   db.pragma('journal_mode = WAL');
@@ -105,6 +143,7 @@ export function openMailerDb(dataDir: string): Database.Database {
   db.function('sha256', { deterministic: true }, (email: unknown) => emailHash(String(email)));
   db.function('mask_email', { deterministic: true }, (email: unknown) => maskEmail(String(email)));
   db.exec(DDL);
+  addMissingColumns(db);
   db.exec(INDEXES);
   return db;
 }

@@ -187,9 +187,10 @@ export function seedMailer(db: Database.Database, count: number, nowSec: number,
       const sentAt = nowSec - ago * DAY;
       const opened = `${h(30 + k, 's.id')} % 100 < 42`;
       const clicked = `${h(34 + k, 's.id')} % 100 < 11`;
+      const firstId = (db.prepare('SELECT coalesce(max(id), 0) AS n FROM sends').get() as { n: number }).n;
       db.prepare(
-        `INSERT INTO sends (campaign_id, subscriber_id, status, sent_at, opened_at, clicked_at)
-         SELECT ${k + 1}, s.id,
+        `INSERT INTO sends (id, campaign_id, subscriber_id, status, sent_at, opened_at, clicked_at)
+         SELECT ${firstId} + row_number() OVER (ORDER BY s.id), ${k + 1}, s.id,
            CASE WHEN s.status = 'bounced' THEN 'bounced' WHEN ${opened} AND ${clicked} THEN 'clicked' WHEN ${opened} THEN 'opened' ELSE 'delivered' END,
            ${sentAt},
            CASE WHEN s.status <> 'bounced' AND ${opened} THEN ${sentAt} + (${h(38, 's.id')} % 48) * 1800 END,

@@ -95,6 +95,13 @@ export interface RawCampaign {
   started_at: number | null;
   paused_at: number | null;
   canceled_at: number | null;
+  /** the sending worker's (sending.ts): where its last message went (epoch ms), the last subscriber id it passed */
+  send_mark: number | null;
+  send_cursor: number;
+  /** when it last started or resumed sending: the bounce limit judges the sends since */
+  sending_since: number | null;
+  stopped_at: number | null;
+  stop_reason: string | null;
 }
 
 export interface RawSegment {
@@ -443,12 +450,23 @@ export class MailerStore {
       .run({ admin: null, note: null, ip: null, via: null, ...e });
   }
 
-  logMessage(subscriberId: number, email: string, kind: string, subject: string, at: number): void {
-    this.prep('INSERT INTO messages (subscriber_id, email, kind, subject, at) VALUES (?, ?, ?, ?, ?)').run(subscriberId, email, kind, subject, at);
+  logMessage(subscriberId: number | null, email: string, kind: string, subject: string, at: number, campaignId: number | null = null, bodyHtml: string | null = null): number {
+    return Number(this.prep('INSERT INTO messages (subscriber_id, email, kind, subject, at, campaign_id, body_html) VALUES (?, ?, ?, ?, ?, ?, ?)').run(subscriberId, email, kind, subject, at, campaignId, bodyHtml).lastInsertRowid);
   }
 
-  messages(limit = 100) {
-    return this.prep('SELECT id, subscriber_id, email, kind, subject, at FROM messages ORDER BY id DESC LIMIT ?').all(limit) as { id: number; subscriber_id: number | null; email: string; kind: string; subject: string; at: number }[];
+  /** The outbox: what the site mailed, newest first; a campaign's messages, a kind. */
+  messages(limit = 100, f: { campaign_id?: number; kind?: string } = {}) {
+    const where = [f.campaign_id !== undefined ? 'campaign_id = @campaign_id' : '', f.kind !== undefined ? 'kind = @kind' : ''].filter(Boolean);
+    return this.prep(`SELECT id, subscriber_id, email, kind, subject, at, campaign_id, body_html FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`).all({ ...f, limit }) as {
+      id: number;
+      subscriber_id: number | null;
+      email: string;
+      kind: string;
+      subject: string;
+      at: number;
+      campaign_id: number | null;
+      body_html: string | null;
+    }[];
   }
 
   /** Status from the memberships: subscribed on any, else waiting on any, else off every list; bounced and complained stay. */

@@ -2,8 +2,9 @@
  * The mailing plugin of one sandbox (docs/mailer-audience.md): its store, opened and seeded on
  * first use (the first mailer request, or `sandbox.mailer.store`), so a sandbox that never serves
  * the mailer starts as fast as before; its knobs; and its worker, which works through queued
- * imports at `importRate` rows per second of the sandbox's clock and recounts segments every
- * `workerEverySeconds` of it, as the real plugin's worker does on cron.
+ * imports at `importRate` rows per second of the sandbox's clock, recounts segments every
+ * `workerEverySeconds` of it, as the real plugin's worker does on cron, and sends campaigns at
+ * `sendRate` messages per second of it (sending.ts; docs/mailer-campaigns.md, "Sending").
  *
  * Knobs: options at start (`mailer` of startCmsSandbox), `sandbox.mailer.knobs` while running, or
  * `POST /__sandbox/mailer` (controls.ts).
@@ -18,6 +19,8 @@ import { ImportRun } from './imports';
 import { openMailerDb } from './schema';
 import { checkDefinition, groupSql, type Group } from './segments';
 import { startDue } from './campaigns';
+import { DEFAULT_SEND_KNOBS } from './send-rules';
+import { stepSending, type SendContext } from './sending';
 import { seedMailer } from './seed-mailer';
 import { MailerStore, type RawImport } from './store';
 
@@ -30,6 +33,14 @@ export interface MailerKnobs {
   workerEverySeconds: number;
   /** a segment's count older than this is taken again by the worker (default 15) */
   segmentRecountMinutes: number;
+  /** campaign messages per second of the sandbox's clock; 0 = as fast as it can (default 50) */
+  sendRate: number;
+  /** recipients whose address bounces, in percent (default 2) */
+  bouncePercent: number;
+  /** sending attempts the provider refuses for now, in percent (default 3) */
+  failPercent: number;
+  /** a run's bounce share above which the sender stops a campaign, in percent; 0 = never (default 10) */
+  stopBouncePercent: number;
 }
 
 export interface MailerOptions extends Partial<MailerKnobs> {
@@ -66,7 +77,16 @@ export class MailerWorld {
     opts: MailerOptions = {},
     readonly siteName = 'Sitedesk Sandbox',
   ) {
-    this.knobs = { importRate: opts.importRate ?? 2000, worker: opts.worker ?? true, workerEverySeconds: opts.workerEverySeconds ?? 60, segmentRecountMinutes: opts.segmentRecountMinutes ?? 15 };
+    this.knobs = {
+      importRate: opts.importRate ?? 2000,
+      worker: opts.worker ?? true,
+      workerEverySeconds: opts.workerEverySeconds ?? 60,
+      segmentRecountMinutes: opts.segmentRecountMinutes ?? 15,
+      sendRate: opts.sendRate ?? DEFAULT_SEND_KNOBS.sendRate,
+      bouncePercent: opts.bouncePercent ?? DEFAULT_SEND_KNOBS.bouncePercent,
+      failPercent: opts.failPercent ?? DEFAULT_SEND_KNOBS.failPercent,
+      stopBouncePercent: opts.stopBouncePercent ?? DEFAULT_SEND_KNOBS.stopBouncePercent,
+    };
     this.seedCount = opts.subscribers ?? DEFAULT_SUBSCRIBERS;
   }
 
@@ -173,10 +193,22 @@ export class MailerWorld {
 
   // ---- the worker
 
-  /** Scheduled campaigns whose time has passed on the sandbox's clock start sending (when the site's queue runs). */
-  campaignsDue(): number {
-    if (!this.knobs.worker || this.flavor === 'real') return 0;
-    return this.store.tx(() => startDue(this.store, this.nowSec()));
+  /** What the sending worker and the routes that mail need (sending.ts). */
+  sendContext(): SendContext {
+    return { store: this.store, knobs: this.knobs, known: this.knownIds(), bounce: (id) => void this.audience.act({ action: 'bounce', subscriber_id: id }) };
+  }
+
+  /**
+   * The campaigns' worker, caught up to the sandbox's clock (when the site's queue runs): scheduled
+   * campaigns whose time has passed start sending, sending ones mail what the clock allows since
+   * they last did (sending.ts), readers open and click. Before every campaign route answers too.
+   */
+  campaignsDue(): void {
+    if (!this.knobs.worker || this.flavor === 'real') return;
+    this.store.tx(() => {
+      startDue(this.store, this.nowSec());
+      stepSending(this.sendContext(), this.clock.now());
+    });
   }
 
   /** One run of the worker's periodic jobs: recount segments never counted or counted too long ago. */
