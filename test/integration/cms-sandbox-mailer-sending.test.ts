@@ -180,7 +180,7 @@ describe('spec flavour', () => {
     const copies = await outbox(c.id, 'campaign_test');
     expect(copies).toHaveLength(1);
     expect(copies[0]).toMatchObject({ id: r.message_id, email: 'me@example.com', subject: '[Test] This season' });
-    expect(copies[0].body_html).toContain('<h1>Events</h1>');
+    expect(copies[0]!.body_html).toContain('<h1>Events</h1>');
     expect(await read(c.id)).toMatchObject({ status: 'draft', counters: { sent: 0 } });
     expectCode(await go(c.id, 'test', {}), 422, 'invalid_email');
     expectCode(await go(c.id, 'test', { email: 'nope' }), 422, 'invalid_email');
