@@ -195,7 +195,16 @@ export class MailerWorld {
 
   /** What the sending worker and the routes that mail need (sending.ts). */
   sendContext(): SendContext {
-    return { store: this.store, knobs: this.knobs, known: this.knownIds(), bounce: (id) => void this.audience.act({ action: 'bounce', subscriber_id: id }) };
+    const world = this;
+    return {
+      store: this.store,
+      knobs: this.knobs,
+      // read when a campaign's audience is, not on every tick (the tags' counts are a scan each)
+      get known() {
+        return world.knownIds();
+      },
+      bounce: (id) => void this.audience.act({ action: 'bounce', subscriber_id: id }),
+    };
   }
 
   /**
