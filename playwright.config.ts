@@ -45,6 +45,7 @@ const realFlavour: string[] = [
   '**/audit-kept.spec.ts',
   '**/mailer-subscribers.spec.ts',
   '**/mailer-tools.spec.ts',
+  '**/mailer-campaigns.spec.ts',
 ];
 
 export default defineConfig({

@@ -232,6 +232,32 @@ test('the Mailer’s tools: an import step by step, lists and tags, segments wit
   await page.getByRole('dialog', { name: 'Erased' }).getByRole('button', { name: 'Done' }).click();
 });
 
+test('the Mailer’s campaigns: the table and its filters, a new campaign with its audience, sending now or at a time, canceling', async ({ page }) => {
+  const pane = await openMailer(page);
+  await section(pane, 'Campaigns');
+  const table = pane.getByRole('table', { name: /Campaigns of Demo/ });
+  await check(page, 'mailer: campaigns', table.getByRole('row', { name: /Winter preview/ }));
+  await pane.getByRole('group', { name: 'Show campaigns by state' }).getByRole('button', { name: /^Sent/ }).click();
+  await expect(table.getByRole('row', { name: /Winter preview/ })).toHaveCount(0);
+  await checkState(page, 'mailer: campaigns, the sent ones');
+  await pane.getByRole('group', { name: 'Show campaigns by state' }).getByRole('button', { name: /^All/ }).click();
+  await pane.getByRole('button', { name: 'New campaign…' }).click();
+  const made = page.getByRole('dialog', { name: 'New campaign' });
+  await check(page, 'mailer: new campaign', made.getByText(/would reach/));
+  await made.getByRole('button', { name: 'Make draft' }).click();
+  await check(page, 'mailer: new campaign, no name', made.getByText(/Give the campaign a name/));
+  await made.getByRole('button', { name: 'Cancel' }).click();
+  await expect(made).toBeHidden();
+  await table.getByRole('button', { name: 'Schedule VIP evening' }).click();
+  const send = page.getByRole('dialog', { name: 'Send “VIP evening”?' });
+  await send.getByLabel('At a date and time').check();
+  await check(page, 'mailer: send at a time, not ready', send.getByText(/It cannot go out yet/));
+  await send.getByRole('button', { name: 'Cancel' }).click();
+  await table.getByRole('button', { name: 'Cancel VIP evening' }).click();
+  await check(page, 'mailer: cancel a campaign', page.getByRole('alertdialog', { name: /Cancel “VIP evening” for good/ }));
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Keep it' }).click();
+});
+
 test('Sites at a glance, About Sitedesk and the audit trails kept on this computer', async ({ page }) => {
   await demo.connect(page);
   await rail(page).getByRole('button', { name: 'Sites at a glance' }).click();

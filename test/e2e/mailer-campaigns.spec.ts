@@ -1,0 +1,107 @@
+/**
+ * Issue 18 end to end, the Mailer's campaigns on the demo site (document 2's mailer; the real
+ * flavour's Mailroom answers no campaign route yet, and the section says so): the table with its
+ * states as filters, a draft made with who it reaches counted as its lists change, sent at a time
+ * after a confirm that names how many people receive it, watched starting on the moved clock,
+ * paused, resumed and canceled, each move offered only as the state allows.
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { openArea, useDemoSite, UNHURRIED } from './support/app';
+
+const demo = useDemoSite('sitedesk-mailer-campaigns-e2e-', { ...UNHURRIED, mailer: { subscribers: 600 } });
+
+async function openCampaigns(page: Page): Promise<Locator> {
+  await demo.connect(page);
+  const pane = await openArea(page, 'Demo', 'Mailer');
+  await pane.getByRole('navigation', { name: /sections$/ }).getByRole('button', { name: 'Campaigns' }).click();
+  return pane;
+}
+
+test('a draft made with its audience counted, scheduled after a confirm naming how many, started on the moved clock, paused, resumed, canceled', async ({ page }, info) => {
+  test.skip(info.project.metadata?.flavor === 'real', 'Mailroom answers no campaign routes: the next test');
+  test.setTimeout(90_000);
+  const pane = await openCampaigns(page);
+  await expect(pane.getByRole('heading', { name: 'Campaigns', level: 4 })).toBeVisible();
+  const table = pane.getByRole('table', { name: /Campaigns of Demo/ });
+  await expect(table.getByRole('row', { name: /Winter preview/ })).toBeVisible();
+  // the states as filters, with the whole table's counts
+  const states = pane.getByRole('group', { name: 'Show campaigns by state' });
+  await states.getByRole('button', { name: /^Sent 4$/ }).click();
+  await expect(table.getByRole('row')).toHaveCount(5);
+  await expect(table.getByRole('row', { name: /Winter preview/ })).toHaveCount(0);
+  // a sent one: nothing more to do, said
+  await expect(table.getByRole('row').nth(1)).toContainText('It has been sent.');
+  await states.getByRole('button', { name: /^All/ }).click();
+  await expect(table.getByRole('row', { name: /Winter preview/ })).toBeVisible();
+
+  // a draft made: the audience counted by the site as lists are chosen
+  await pane.getByRole('button', { name: 'New campaign…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New campaign' });
+  await dialog.getByRole('button', { name: 'Make draft' }).click();
+  await expect(dialog.getByText(/Give the campaign a name/)).toBeVisible();
+  await dialog.getByLabel('Name').fill('December news');
+  await dialog.getByLabel('Subject').fill('What is new in December');
+  const reach = dialog.getByRole('status').filter({ hasText: /would reach/ });
+  await expect(reach).toContainText('everybody on any list');
+  const everybody = Number((await reach.locator('strong').innerText()).replace(/[^\d].*$/s, '').replace(/,/g, ''));
+  const firstList = dialog.getByRole('group', { name: 'Lists it goes to' }).getByRole('checkbox').first();
+  await firstList.check();
+  await expect(reach).toContainText('On these lists');
+  const onList = Number((await reach.locator('strong').innerText()).replace(/[^\d].*$/s, '').replace(/,/g, ''));
+  expect(onList).toBeGreaterThan(0);
+  expect(onList).toBeLessThanOrEqual(everybody);
+  await dialog.getByRole('button', { name: 'Make draft' }).click();
+  await expect(dialog).toBeHidden();
+  const row = table.getByRole('row', { name: /December news/ });
+  await expect(row).toContainText('Draft');
+  // a draft offers sending and deleting, not pausing
+  await expect(row.getByRole('button', { name: 'Pause December news' })).toHaveCount(0);
+
+  // the site needs a body before it sends: written by the site's own hand here (the editor is not built yet)
+  demo.cms.mailer.store.db.prepare("UPDATE campaigns SET fields = json_set(fields, '$.body_md', '# December') WHERE name = 'December news'").run();
+
+  // scheduled a day ahead after a confirm that names how many people receive it
+  await row.getByRole('button', { name: 'Schedule December news' }).click();
+  const send = page.getByRole('dialog', { name: 'Send “December news”?' });
+  await expect(send.getByRole('status')).toContainText(`It goes to ${onList.toLocaleString('en')}`);
+  await send.getByLabel('At a date and time').check();
+  const at = new Date(Date.now() + 86_400_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  await send.getByLabel('Date and time', { exact: true }).fill(`${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`);
+  await send.getByRole('button', { name: `Schedule for ${onList.toLocaleString('en')} ${onList === 1 ? 'person' : 'people'}` }).click();
+  await expect(send).toBeHidden();
+  await expect(row).toContainText('Scheduled');
+  await expect(row).toContainText('Due');
+
+  // paused (no confirm: nothing is lost), then resumed while its time is ahead: scheduled again
+  await row.getByRole('button', { name: 'Pause December news' }).click();
+  await expect(row).toContainText('Paused');
+  await row.getByRole('button', { name: 'Resume December news' }).click();
+  const resume = page.getByRole('dialog', { name: 'Resume “December news”?' });
+  await resume.getByRole('button', { name: /^Resume: send to the rest of/ }).click();
+  await expect(resume).toBeHidden();
+  await expect(row).toContainText('Scheduled');
+
+  // the sandbox's clock moved past its time: it starts by itself, seen when read again
+  demo.cms.clock.advance(86_400_000 + 120_000);
+  await pane.getByRole('button', { name: 'Read again' }).click();
+  await expect(row).toContainText(/Sending|Sent/);
+
+  // canceled for good after a confirm
+  if (await row.getByRole('button', { name: 'Cancel December news' }).count()) {
+    await row.getByRole('button', { name: 'Cancel December news' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Cancel “December news” for good?' });
+    await confirm.getByRole('button', { name: 'Cancel campaign' }).click();
+    await expect(row).toContainText('Canceled');
+    await expect(row.getByRole('button', { name: 'Delete December news' })).toBeVisible();
+  }
+});
+
+test('a plugin without campaigns says so, and the rest of the Mailer works', async ({ page }, info) => {
+  test.skip(info.project.metadata?.flavor !== 'real', 'document 2’s mailer has campaigns: the test before');
+  const pane = await openCampaigns(page);
+  await expect(pane.getByText('No campaigns on this site')).toBeVisible();
+  await expect(pane.getByText(/has no campaigns to read or send/)).toBeVisible();
+  await pane.getByRole('navigation', { name: /sections$/ }).getByRole('button', { name: 'Lists and tags' }).click();
+  await expect(pane.getByRole('heading', { name: 'Lists and tags', level: 4 })).toBeVisible();
+});
