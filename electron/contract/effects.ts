@@ -298,6 +298,13 @@ export const channelEffects = {
   // a move puts mail into inboxes (start, resume) or stops it: sent now or refused, never queued
   'mailer.moveCampaign': 'site-write',
   'mailer.deleteCampaign': 'site-write',
+  'mailer.updateCampaign': 'site-write',
+  // POST …/preview renders unsaved text, saves nothing
+  'mailer.previewCampaign': 'read',
+  'mailer.testCampaign': 'site-write',
+  'mailer.campaignSends': 'read',
+  'mailer.campaignLinks': 'read',
+  'mailer.campaignTimeline': 'read',
   'library.uploadChunk': 'local',
   'library.upload': 'site-write',
   'library.delete': 'site-write',

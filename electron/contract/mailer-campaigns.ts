@@ -54,7 +54,15 @@ export interface MailerCampaign {
   status: CampaignStatus;
   subject: string | null;
   preheader: string | null;
+  /** The text, Markdown; null until written. */
+  bodyMd: string | null;
   layout: 'store' | 'plain' | null;
+  trackOpens: boolean;
+  trackClicks: boolean;
+  /** The A/B subject test: the second subject, the share of the audience it is tried on (10–50 %), and how long before the winner goes to the rest. */
+  subjectB: string | null;
+  abSamplePercent: number | null;
+  abWindowMinutes: number | null;
   fromName: string | null;
   fromEmail: string | null;
   replyTo: string | null;
@@ -90,6 +98,59 @@ export interface CampaignPage {
   copiedAt: string | null;
 }
 
+/** The campaign rendered by the site: the HTML its readers get (sanitised before it is shown), the text version, and what it still lacks. */
+export interface CampaignPreview {
+  subject: string | null;
+  preheader: string | null;
+  layout: 'store' | 'plain' | null;
+  html: string;
+  text: string;
+  /** `subject`, `body_md` where empty. */
+  missing: string[];
+}
+
+export const SEND_OUTCOMES = ['delivered', 'opened', 'clicked', 'bounced', 'failed'] as const;
+export type SendOutcome = (typeof SEND_OUTCOMES)[number];
+
+/** One person's send of a campaign (their address: the site shows it to whoever may read the subscribers). */
+export interface CampaignSend {
+  id: number;
+  subscriberId: number | null;
+  email: string;
+  name: string;
+  status: SendOutcome | string;
+  attempts: number;
+  sentAt: string | null;
+  openedAt: string | null;
+  clickedAt: string | null;
+  /** Why it failed, in the provider's words. */
+  error: string | null;
+}
+
+export interface CampaignSendPage {
+  items: CampaignSend[];
+  unreadable: UnreadableRow[];
+  total: number;
+  page: number;
+  perPage: number;
+  next: number | null;
+  statusCounts: Record<string, number> | null;
+}
+
+export interface CampaignLink {
+  url: string;
+  clicks: number;
+  uniqueClicks: number;
+  /** A link of the text (shown with no clicks too). */
+  inBody: boolean;
+}
+
+/** Sends, first opens and first clicks per hour from the start (at most 48 hours). */
+export interface CampaignTimeline {
+  startedAt: string | null;
+  hours: { hour: number; from: string | null; sent: number; opened: number; clicked: number }[];
+}
+
 /** Who a campaign would reach: `count` can be mailed; `leftOut` match but cannot (suppressed, unsubscribed). */
 export interface CampaignAudience {
   count: number;
@@ -100,6 +161,31 @@ const Name = v.pipe(v.string(), v.trim(), v.nonEmpty('Give the campaign a name.'
 const Subject = v.pipe(v.string(), v.trim(), v.maxLength(300, 'At most 300 characters.'));
 const BodyMd = v.pipe(v.string(), v.maxLength(500_000, 'At most 500,000 characters.'));
 const ListIds = v.pipe(v.array(MailerId), v.maxLength(100, 'At most 100 lists.'));
+const Preheader = v.pipe(v.string(), v.trim(), v.maxLength(300, 'At most 300 characters.'));
+const Layout = v.picklist(['store', 'plain']);
+const Email = v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(254, 'An email address has at most 254 characters.'), v.regex(/^$|^[^\s@]+@[^\s@]+$/, 'Not an email address.')));
+const Percent = v.nullable(v.pipe(v.number(), v.integer('A whole number.'), v.minValue(10, 'At least 10 %.'), v.maxValue(50, 'At most 50 %.')));
+const Minutes = v.nullable(v.pipe(v.number(), v.integer('A whole number of minutes.'), v.minValue(1, 'At least a minute.'), v.maxValue(10_080, 'At most a week.')));
+/** What an edit may change (the state is the moves', the times the site's). */
+export const CampaignChanges = v.strictObject({
+  name: v.optional(Name),
+  subject: v.optional(v.nullable(Subject)),
+  preheader: v.optional(v.nullable(Preheader)),
+  bodyMd: v.optional(v.nullable(BodyMd)),
+  layout: v.optional(Layout),
+  fromName: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(120, 'At most 120 characters.')))),
+  fromEmail: v.optional(Email),
+  replyTo: v.optional(Email),
+  trackOpens: v.optional(v.boolean()),
+  trackClicks: v.optional(v.boolean()),
+  subjectB: v.optional(v.nullable(Subject)),
+  abSamplePercent: v.optional(Percent),
+  abWindowMinutes: v.optional(Minutes),
+  listIds: v.optional(ListIds),
+  segmentId: v.optional(v.nullable(MailerId)),
+});
+export type CampaignChangesInput = v.InferInput<typeof CampaignChanges>;
+
 /** A time ahead, as ISO text (the person's time zone made UTC by the renderer); the site takes epoch seconds. */
 const When = v.pipe(v.string(), v.isoTimestamp('A date and time.'));
 
@@ -120,6 +206,23 @@ export const mailerCampaignChannels = {
   'mailer.moveCampaign': channel<{ campaign: MailerCampaign }>()(
     v.strictObject({ siteId: SiteId, id: MailerId, move: v.picklist(['start', 'pause', 'resume', 'cancel']), scheduledAt: v.optional(When) }),
   ),
+  /** Changes a draft or a scheduled campaign (only what is given). */
+  'mailer.updateCampaign': channel<{ campaign: MailerCampaign }>()(v.strictObject({ siteId: SiteId, id: MailerId, changes: CampaignChanges })),
+  /** The campaign rendered by the site: as saved, or with unsaved `draft` text over it (saves nothing). */
+  'mailer.previewCampaign': channel<CampaignPreview>()(
+    v.strictObject({ siteId: SiteId, id: MailerId, draft: v.optional(v.strictObject({ subject: v.optional(v.nullable(Subject)), preheader: v.optional(v.nullable(Preheader)), bodyMd: v.optional(v.nullable(BodyMd)), layout: v.optional(Layout) })) }),
+  ),
+  /**
+   * One test copy to an address (not counted, any state). A test whose answer was lost may have
+   * gone out: asked again it is refused with that said, unless `again` (send another).
+   */
+  'mailer.testCampaign': channel<{ subject: string; sentAt: string | null }>()(
+    v.strictObject({ siteId: SiteId, id: MailerId, email: v.pipe(v.string(), v.trim(), v.nonEmpty('The address the test copy goes to.'), v.maxLength(254, 'An email address has at most 254 characters.'), v.regex(/^[^\s@]+@[^\s@]+$/, 'Not an email address.')), again: v.optional(v.boolean()) }),
+  ),
+  /** Who it was sent to and how each went, in the order mailed, paged; by outcome. */
+  'mailer.campaignSends': channel<CampaignSendPage>()(v.strictObject({ siteId: SiteId, id: MailerId, status: v.optional(v.picklist(SEND_OUTCOMES)), page: PageNumber, perPage: PerPage })),
+  'mailer.campaignLinks': channel<{ links: CampaignLink[]; totalClicks: number; uniqueClickers: number }>()(v.strictObject({ siteId: SiteId, id: MailerId })),
+  'mailer.campaignTimeline': channel<CampaignTimeline>()(v.strictObject({ siteId: SiteId, id: MailerId })),
   /** Deletes a draft or a canceled campaign. */
   'mailer.deleteCampaign': channel<{ id: number }>()(v.strictObject({ siteId: SiteId, id: MailerId })),
 };

@@ -59,6 +59,7 @@ export function mailerCampaigns(deps: CampaignDeps) {
 
   /** The kept table with this campaign as the site now says it (added when new). */
   const lost = new UncertainWrites<{ newest: number }>(deps.now);
+  const lostTests = new UncertainWrites<true>(deps.now);
 
   const keep = (siteId: string, c: MailerCampaign) =>
     deps.keepCopy<Table>(siteId, TABLE_KEY, (table) => (table.items.some((x) => x.id === c.id) ? { ...table, items: table.items.map((x) => (x.id === c.id ? c : x)) } : table));
@@ -139,6 +140,52 @@ export function mailerCampaigns(deps: CampaignDeps) {
         keep(siteId, now);
         return { campaign: now };
       }
+    },
+
+    async update(input: ChannelParsed<'mailer.updateCampaign'>): Promise<{ campaign: MailerCampaign }> {
+      const { siteId, id, changes } = input;
+      // an empty text is none: the site keeps null, not ''
+      const body = Object.fromEntries(Object.entries(changes).map(([k, val]) => [k, val === '' ? null : val]));
+      const campaign = await writing(siteId, 'The campaign was not changed', (b, transport) => cmsMailerCampaigns.update(transport, b, id, body)).catch(gone);
+      keep(siteId, campaign);
+      return { campaign };
+    },
+
+    preview(input: ChannelParsed<'mailer.previewCampaign'>) {
+      const { siteId, id, draft } = input;
+      return reading(siteId, (b) => cmsMailerCampaigns.preview(t(siteId), b, id, draft ?? null)).catch(gone);
+    },
+
+    /**
+     * A test copy. It puts mail into an inbox and nothing on the site says whether a lost one
+     * arrived: asked again, it is refused saying so, unless the person asks for another (`again`).
+     */
+    async test(input: ChannelParsed<'mailer.testCampaign'>): Promise<{ subject: string; sentAt: string | null }> {
+      const { siteId, id, email, again } = input;
+      const key = `${siteId}\ntest\n${id}\n${email.toLowerCase()}`;
+      if (lostTests.get(key) && !again) {
+        throw new AppError({ code: 'conflict', status: 409, reason: 'may_have_arrived', message: 'The last test copy to that address may already have gone out (its answer was lost): look in that inbox first, or send another.' });
+      }
+      try {
+        const r = await writing(siteId, 'No test copy was sent', (b, transport) => cmsMailerCampaigns.test(transport, b, id, email)).catch(gone);
+        lostTests.forget(key);
+        return r;
+      } catch (err) {
+        if (mayHaveArrived(err)) lostTests.remember(key, true);
+        throw err;
+      }
+    },
+
+    sends(siteId: string, id: number, status: string | undefined, page: number, perPage: number) {
+      return reading(siteId, (b) => cmsMailerCampaigns.sends(t(siteId), b, id, { status, page, perPage })).catch(gone);
+    },
+
+    links(siteId: string, id: number) {
+      return reading(siteId, (b) => cmsMailerCampaigns.links(t(siteId), b, id)).catch(gone);
+    },
+
+    timeline(siteId: string, id: number) {
+      return reading(siteId, (b) => cmsMailerCampaigns.timeline(t(siteId), b, id)).catch(gone);
     },
 
     async remove(siteId: string, id: number): Promise<{ id: number }> {

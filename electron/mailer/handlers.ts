@@ -58,5 +58,11 @@ export function mailerHandlers(mailer: Lazy<MailerService>): HandlersOf<typeof m
     'mailer.createCampaign': (input) => mailer().createCampaign(input),
     'mailer.moveCampaign': (input) => mailer().moveCampaign(input),
     'mailer.deleteCampaign': ({ siteId, id }) => mailer().deleteCampaign(siteId, id),
+    'mailer.updateCampaign': (input) => mailer().updateCampaign(input),
+    'mailer.previewCampaign': (input) => mailer().previewCampaign(input),
+    'mailer.testCampaign': (input) => mailer().testCampaign(input),
+    'mailer.campaignSends': ({ siteId, id, status, page, perPage }) => mailer().campaignSends(siteId, id, status, page, perPage),
+    'mailer.campaignLinks': ({ siteId, id }) => mailer().campaignLinks(siteId, id),
+    'mailer.campaignTimeline': ({ siteId, id }) => mailer().campaignTimeline(siteId, id),
   };
 }

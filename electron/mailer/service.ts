@@ -714,6 +714,12 @@ export function mailerService(deps: MailerServiceDeps) {
     createCampaign: campaigns.create,
     moveCampaign: campaigns.move,
     deleteCampaign: campaigns.remove,
+    updateCampaign: campaigns.update,
+    previewCampaign: campaigns.preview,
+    testCampaign: campaigns.test,
+    campaignSends: campaigns.sends,
+    campaignLinks: campaigns.links,
+    campaignTimeline: campaigns.timeline,
 
     // ── imports
 

@@ -108,6 +108,64 @@ describe('spec flavour', () => {
     expect((await fx.call('mailer.deleteCampaign', { siteId: siteId(), id: made.campaign.id })).id).toBe(made.campaign.id);
   });
 
+  test('written and previewed: an edit saves what changed, the preview renders saved and unsaved text, a test copy goes out; once sent, its sends by outcome, links and timeline', async () => {
+    const lists = (await fx.call('mailer.lists', { siteId: siteId() })).lists;
+    const made = await fx.call('mailer.createCampaign', { siteId: siteId(), name: 'Written here', listIds: [lists[1]!.id] });
+    const edited = await fx.call('mailer.updateCampaign', {
+      siteId: siteId(),
+      id: made.campaign.id,
+      changes: { subject: 'Autumn at the fair', preheader: 'Three new stalls', bodyMd: '# Hello\n\nSee [the stalls](https://fair.example/stalls).', layout: 'plain', trackClicks: true },
+    });
+    expect(edited.campaign).toMatchObject({ subject: 'Autumn at the fair', preheader: 'Three new stalls', bodyMd: expect.stringContaining('# Hello'), layout: 'plain', missing: [] });
+    // a refused field is under the input's own name
+    const bad = await fx.fails('mailer.updateCampaign', { siteId: siteId(), id: made.campaign.id, changes: { fromEmail: 'nobody' } });
+    expect(Object.keys(bad.fields ?? {})).toEqual(['changes.fromEmail']);
+
+    const saved = await fx.call('mailer.previewCampaign', { siteId: siteId(), id: made.campaign.id });
+    expect(saved).toMatchObject({ subject: 'Autumn at the fair', layout: 'plain', missing: [] });
+    expect(saved.html).toContain('<h1');
+    expect(saved.html).toContain('https://fair.example/stalls');
+    const unsaved = await fx.call('mailer.previewCampaign', { siteId: siteId(), id: made.campaign.id, draft: { bodyMd: '## Changed *here*', subject: 'Not saved' } });
+    expect(unsaved.subject).toBe('Not saved');
+    expect(unsaved.html).toContain('<em>here</em>');
+    // nothing of the unsaved text was kept
+    expect((await fx.call('mailer.campaign', { siteId: siteId(), id: made.campaign.id })).campaign.subject).toBe('Autumn at the fair');
+
+    const outbox = () => store().prep("SELECT count(*) AS n FROM messages WHERE kind = 'campaign_test' AND campaign_id = ?").get(made.campaign.id) as { n: number };
+    const test1 = await fx.call('mailer.testCampaign', { siteId: siteId(), id: made.campaign.id, email: 'tester@fair.example' });
+    expect(test1.subject).toMatch(/Autumn at the fair/);
+    expect(outbox().n).toBe(1);
+    expect((await fx.fails('mailer.testCampaign', { siteId: siteId(), id: made.campaign.id, email: 'no-address' })).fields).toHaveProperty('email');
+
+    // sent, on the moved clock
+    await fx.call('mailer.moveCampaign', { siteId: siteId(), id: made.campaign.id, move: 'start' });
+    for (let i = 0; i < 20 && (await fx.call('mailer.campaign', { siteId: siteId(), id: made.campaign.id })).campaign.status !== 'sent'; i++) fx.cms.clock.advance(60_000);
+    const sent = (await fx.call('mailer.campaign', { siteId: siteId(), id: made.campaign.id })).campaign;
+    expect(sent.status).toBe('sent');
+    // an edit now: refused in the site's words
+    expect((await fx.fails('mailer.updateCampaign', { siteId: siteId(), id: made.campaign.id, changes: { subject: 'Too late' } })).reason).toBe('campaign_state');
+    fx.cms.clock.advance(6 * 3_600_000);
+
+    const sends = await fx.call('mailer.campaignSends', { siteId: siteId(), id: made.campaign.id, perPage: 20 });
+    expect(sends.total).toBe(sent.counters.sent);
+    expect(sends.items[0]).toMatchObject({ id: expect.any(Number), email: expect.stringContaining('@'), sentAt: expect.any(String) });
+    const counts = sends.statusCounts!;
+    expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(sends.total);
+    const failed = await fx.call('mailer.campaignSends', { siteId: siteId(), id: made.campaign.id, status: 'failed' });
+    expect(failed.items.every((x) => x.status === 'failed')).toBe(true);
+    expect(failed.total).toBe(counts.failed ?? 0);
+
+    const links = await fx.call('mailer.campaignLinks', { siteId: siteId(), id: made.campaign.id });
+    expect(links.links.map((l) => l.url)).toContain('https://fair.example/stalls');
+    expect(links.links.find((l) => l.url === 'https://fair.example/stalls')!.inBody).toBe(true);
+
+    const timeline = await fx.call('mailer.campaignTimeline', { siteId: siteId(), id: made.campaign.id });
+    expect(timeline.startedAt).not.toBeNull();
+    expect(timeline.hours.length).toBeGreaterThan(0);
+    expect(timeline.hours.length).toBeLessThanOrEqual(48);
+    expect(timeline.hours.reduce((a, h) => a + h.sent, 0)).toBe(sent.counters.sent);
+  });
+
   test('a start asked again after its answer was lost answers the campaign it started, not a refusal', async () => {
     const made = await fx.call('mailer.createCampaign', { siteId: siteId(), name: 'Once only', subject: 'Hi', bodyMd: 'Hello', listIds: [1] });
     const first = await fx.call('mailer.moveCampaign', { siteId: siteId(), id: made.campaign.id, move: 'start' });

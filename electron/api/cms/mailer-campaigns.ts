@@ -5,7 +5,7 @@
  * given the moves its state allows, a row that cannot be read set aside with its place and field.
  */
 import type { CallOptions, Transport } from '../transport';
-import type { CampaignAudience, CampaignCounters, CampaignMove, CampaignPage, CampaignStatus, MailerBase, MailerCampaign } from '../../contract';
+import type { CampaignAudience, CampaignCounters, CampaignLink, CampaignMove, CampaignPage, CampaignPreview, CampaignSend, CampaignSendPage, CampaignStatus, CampaignTimeline, MailerBase, MailerCampaign } from '../../contract';
 import { CAMPAIGN_MOVES, CAMPAIGN_STATUSES, isPlainObject, MOVES_OF } from '../../contract';
 import { isoOf, mailerWire as w, refusedFields } from './mailer';
 import { request } from './envelope';
@@ -30,6 +30,12 @@ export function campaignOf(raw: unknown): MailerCampaign {
     status,
     subject: w.text(raw.subject),
     preheader: w.text(raw.preheader),
+    bodyMd: typeof raw.body_md === 'string' && raw.body_md !== '' ? raw.body_md : null,
+    trackOpens: raw.track_opens === undefined ? true : w.bool(raw.track_opens),
+    trackClicks: raw.track_clicks === undefined ? true : w.bool(raw.track_clicks),
+    subjectB: w.text(raw.subject_b),
+    abSamplePercent: w.int(raw.ab_sample_percent),
+    abWindowMinutes: w.int(raw.ab_window_minutes),
     layout: raw.layout === 'store' || raw.layout === 'plain' ? raw.layout : null,
     fromName: w.text(raw.from_name),
     fromEmail: w.text(raw.from_email),
@@ -54,6 +60,67 @@ function statusCountsOf(raw: unknown): Record<CampaignStatus, number> | null {
   if (!isPlainObject(raw)) return null;
   return Object.fromEntries(CAMPAIGN_STATUSES.map((s) => [s, w.count(raw[s])])) as Record<CampaignStatus, number>;
 }
+
+function sendOf(raw: unknown): CampaignSend {
+  if (!isPlainObject(raw)) throw new w.Unreadable('(the send itself)');
+  return {
+    id: w.need(w.int(raw.id), 'id'),
+    subscriberId: w.int(raw.subscriber_id),
+    email: w.plain(raw.email),
+    name: w.plain(raw.name),
+    status: w.need(w.text(raw.status), 'status'),
+    attempts: Math.max(1, w.count(raw.attempts)),
+    sentAt: isoOf(raw.sent_at),
+    openedAt: isoOf(raw.opened_at),
+    clickedAt: isoOf(raw.clicked_at),
+    error: w.text(raw.error),
+  };
+}
+
+function linkOf(raw: unknown): CampaignLink {
+  if (!isPlainObject(raw)) throw new w.Unreadable('(the link itself)');
+  return { url: w.need(w.text(raw.url), 'url'), clicks: w.count(raw.clicks), uniqueClicks: w.count(raw.unique_clicks), inBody: w.bool(raw.in_body) };
+}
+
+function previewOf(raw: unknown): CampaignPreview {
+  if (!isPlainObject(raw)) throw new w.Unreadable('(the preview itself)');
+  return {
+    subject: w.text(raw.subject),
+    preheader: w.text(raw.preheader),
+    layout: raw.layout === 'store' || raw.layout === 'plain' ? raw.layout : null,
+    html: w.need(typeof raw.html === 'string' ? raw.html : null, 'html'),
+    text: w.plain(raw.text),
+    missing: Array.isArray(raw.missing) ? raw.missing.filter((m): m is string => typeof m === 'string') : [],
+  };
+}
+
+function timelineOf(raw: unknown): CampaignTimeline {
+  if (!isPlainObject(raw)) throw new w.Unreadable('(the timeline itself)');
+  const hours = Array.isArray(raw.hours) ? raw.hours : [];
+  return {
+    startedAt: isoOf(raw.started_at),
+    hours: hours.slice(0, 48).flatMap((h, i) => (isPlainObject(h) ? [{ hour: w.int(h.hour) ?? i, from: isoOf(h.from), sent: w.count(h.sent), opened: w.count(h.opened), clicked: w.count(h.clicked) }] : [])),
+  };
+}
+
+/** An edit's changes as the site names them. */
+const FIELD_NAMES: Record<string, string> = {
+  bodyMd: 'body_md',
+  fromName: 'from_name',
+  fromEmail: 'from_email',
+  replyTo: 'reply_to',
+  trackOpens: 'track_opens',
+  trackClicks: 'track_clicks',
+  subjectB: 'subject_b',
+  abSamplePercent: 'ab_sample_percent',
+  abWindowMinutes: 'ab_window_minutes',
+  listIds: 'list_ids',
+  segmentId: 'segment_id',
+};
+export const campaignBody = (changes: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(changes).map(([k, val]) => [FIELD_NAMES[k] ?? k, val]));
+/** The site's field names back as the channel's (`changes.bodyMd`). */
+const INPUT_NAMES: Record<string, string> = Object.fromEntries(Object.entries(FIELD_NAMES).map(([k, val]) => [val, k]));
+const inputOf = (prefix: string) => (f: string) => `${prefix}${INPUT_NAMES[f] ?? (f === 'list_id' ? 'listIds' : f)}`;
 
 const p = (b: MailerBase, path: string) => w.path(b, `/campaigns${path}`);
 const cid = (n: number) => w.idSegment(n, 'campaign id');
@@ -89,6 +156,53 @@ export const cmsMailerCampaigns = {
     const call: CallOptions = { method: 'POST', path: p(b, `/${cid(id)}/${move}`), body };
     const r = await request(t, call).catch((err: unknown) => refusedFields(err, (f) => (f === 'scheduled_at' ? 'scheduledAt' : f)));
     return w.one(t, 'the campaign', call, r.data, campaignOf);
+  },
+
+  async update(t: Transport, b: MailerBase, id: number, changes: Record<string, unknown>): Promise<MailerCampaign> {
+    const call: CallOptions = { method: 'PATCH', path: p(b, `/${cid(id)}`), body: campaignBody(changes) };
+    const r = await request(t, call).catch((err: unknown) => refusedFields(err, inputOf('changes.')));
+    return w.one(t, 'the campaign', call, r.data, campaignOf);
+  },
+
+  async preview(t: Transport, b: MailerBase, id: number, draft: Record<string, unknown> | null): Promise<CampaignPreview> {
+    const call: CallOptions = draft ? { method: 'POST', path: p(b, `/${cid(id)}/preview`), body: campaignBody(draft) } : { path: p(b, `/${cid(id)}/preview`) };
+    const r = await request(t, call).catch((err: unknown) => refusedFields(err, inputOf('draft.')));
+    return w.one(t, 'the preview', call, r.data, previewOf);
+  },
+
+  async test(t: Transport, b: MailerBase, id: number, email: string): Promise<{ subject: string; sentAt: string | null }> {
+    const call: CallOptions = { method: 'POST', path: p(b, `/${cid(id)}/test`), body: { email } };
+    const r = await request(t, call).catch((err: unknown) => refusedFields(err));
+    const d = isPlainObject(r.data) ? r.data : {};
+    return { subject: w.plain(d.subject), sentAt: isoOf(d.sent_at) };
+  },
+
+  async sends(t: Transport, b: MailerBase, id: number, q: { status?: string | undefined; page: number; perPage: number }): Promise<CampaignSendPage> {
+    const call: CallOptions = { path: p(b, `/${cid(id)}/sends`), query: { ...(q.status ? { status: q.status } : {}), page: String(q.page), per_page: String(q.perPage) } };
+    const r = await w.paged(t, call, 'the sends', sendOf, q);
+    const counts = isPlainObject(r.meta.status_counts) ? Object.fromEntries(Object.entries(r.meta.status_counts).map(([k, n]) => [k, w.count(n)])) : null;
+    return { items: r.items, unreadable: r.unreadable, total: r.paging.total ?? r.items.length, page: r.page, perPage: r.perPage, next: r.next, statusCounts: counts };
+  },
+
+  async links(t: Transport, b: MailerBase, id: number): Promise<{ links: CampaignLink[]; totalClicks: number; uniqueClickers: number }> {
+    const call: CallOptions = { path: p(b, `/${cid(id)}/links`) };
+    const r = await request(t, call);
+    const list = Array.isArray(r.data) ? r.data : [];
+    const meta = isPlainObject(r.meta) ? r.meta : {};
+    const links = list.flatMap((x) => {
+      try {
+        return [linkOf(x)];
+      } catch {
+        return [];
+      }
+    });
+    return { links, totalClicks: w.count(meta.total_clicks), uniqueClickers: w.count(meta.unique_clickers) };
+  },
+
+  async timeline(t: Transport, b: MailerBase, id: number): Promise<CampaignTimeline> {
+    const call: CallOptions = { path: p(b, `/${cid(id)}/timeline`) };
+    const r = await request(t, call);
+    return w.one(t, 'the timeline', call, r.data, timelineOf);
   },
 
   async remove(t: Transport, b: MailerBase, id: number): Promise<void> {
