@@ -248,4 +248,108 @@ describe('the worker’s step', () => {
     expect(store.prep('SELECT 1 FROM sends WHERE campaign_id = ? AND subscriber_id = ?').get(id, late.id)).toBeUndefined();
     expect(catchUpCount(ctx, store.campaign(id)!, sec(clock))).toBe(2);
   });
+
+  const ab = { subject: 'Subject A', subject_b: 'Subject B', ab_sample_percent: 20, ab_window_minutes: 60 };
+  const subjects = (w: MailerWorld, id: number) => w.store.prep("SELECT subscriber_id, subject, at FROM messages WHERE campaign_id = ? AND kind = 'campaign' ORDER BY subscriber_id").all(id) as { subscriber_id: number; subject: string; at: number }[];
+
+  test('the subject test: the sample first, A and B by turns; the window on the clock; the winner to the rest; nobody twice', () => {
+    const { w, clock, store } = world({ failPercent: 0 });
+    const id = campaign(store, sec(clock), ab);
+    const audience = audienceCount(store, [1], null, sec(clock), w.knownIds()).count;
+    moveCampaign(store, store.campaign(id)!, 'start', sec(clock));
+    clock.at += 200;
+    step(w, clock);
+    const size = Math.floor(audience * 0.2 + 0.5);
+    expect(store.campaign(id)).toMatchObject({ ab_phase: 'sample', ab_sample_size: size });
+    const sample = store.prep('SELECT variant, count(*) AS n FROM ab_sample WHERE campaign_id = ? GROUP BY variant ORDER BY variant').all(id) as { variant: string; n: number }[];
+    expect(sample.map((r) => r.variant)).toEqual(['a', 'b']);
+    expect(Math.abs(sample[0]!.n - sample[1]!.n)).toBeLessThanOrEqual(1);
+    // spread over the audience, not its oldest ids
+    const sampled = store.prep('SELECT subscriber_id FROM ab_sample WHERE campaign_id = ? ORDER BY subscriber_id').pluck().all(id) as number[];
+    expect(sampled.at(-1)! - sampled[0]!).toBeGreaterThan(300);
+    clock.at += 60_000;
+    step(w, clock);
+    const inWindow = store.campaign(id)!;
+    expect(inWindow.ab_phase).toBe('window');
+    expect(sendsOf(w, id)).toHaveLength(size);
+    expect(inWindow.ab_sample_done_at).toBe(Math.max(...sendsOf(w, id).map((s) => s.sent_at)));
+    const bySubject = (rows: { subject: string }[], x: string) => rows.filter((r) => r.subject === x).length;
+    expect(bySubject(subjects(w, id), 'Subject A') + bySubject(subjects(w, id), 'Subject B')).toBe(subjects(w, id).length);
+    expect(bySubject(subjects(w, id), 'Subject B')).toBeGreaterThan(0);
+    // the window has not passed: nothing more goes out
+    clock.at += 59 * 60_000 - 60_000;
+    step(w, clock);
+    expect(sendsOf(w, id)).toHaveLength(size);
+    expect(store.campaign(id)!.ab_winner).toBeNull();
+    clock.at += 2 * 3_600_000;
+    step(w, clock);
+    const done = store.campaign(id)!;
+    const end = inWindow.ab_sample_done_at! + 3600;
+    expect(done).toMatchObject({ status: 'sent', ab_phase: 'rest', ab_picked_at: end });
+    expect(['a', 'b']).toContain(done.ab_winner);
+    // the rest started at the window's end, with the winner's subject only
+    const winner = done.ab_winner === 'b' ? 'Subject B' : 'Subject A';
+    const rest = subjects(w, id).filter((m) => !sampled.includes(m.subscriber_id));
+    expect(rest.length).toBeGreaterThan(0);
+    expect(rest.every((m) => m.subject === winner && m.at >= end)).toBe(true);
+    expect(sendsOf(w, id)).toHaveLength(audience);
+    expect(twice(w, id).n).toBe(0);
+    // the pick is the rule's over the sample's opens up to the window's end
+    const figures = JSON.parse(done.ab_result!) as Record<'a' | 'b', { delivered: number; opened: number }>;
+    const rate = (v: 'a' | 'b') => figures[v].opened / figures[v].delivered;
+    expect(done.ab_winner).toBe(rate('b') > rate('a') ? 'b' : 'a');
+    const openedBy = store.prep("SELECT count(*) AS n FROM sends x JOIN ab_sample ab ON ab.campaign_id = x.campaign_id AND ab.subscriber_id = x.subscriber_id WHERE x.campaign_id = ? AND x.opened_at <= ?").get(id, end) as { n: number };
+    expect(figures.a.opened + figures.b.opened).toBe(openedBy.n);
+  });
+
+  test('the subject test: the same run whether the worker looks every 200 ms or once; paused through the window, the rest goes on resume', () => {
+    const a = world();
+    const b = world();
+    for (const { clock, store } of [a, b]) moveCampaign(store, store.campaign(campaign(store, sec(clock), ab))!, 'start', sec(clock));
+    for (let t = 0; t < 2 * 3_600_000; t += 200) {
+      a.clock.at += 200;
+      // every 200 ms through the sample, then every minute: 36,000 steps would only slow the test
+      if (t % 60_000 === 0 || t < 30_000) step(a.w, a.clock);
+    }
+    step(a.w, a.clock);
+    b.clock.at += 2 * 3_600_000;
+    step(b.w, b.clock);
+    expect(sendsOf(a.w, 7)).toEqual(sendsOf(b.w, 7));
+    expect(subjects(a.w, 7)).toEqual(subjects(b.w, 7));
+    const [ca, cb] = [a.store.campaign(7)!, b.store.campaign(7)!];
+    expect(ca).toMatchObject({ status: 'sent', ab_winner: cb.ab_winner, ab_picked_at: cb.ab_picked_at, sent_at: cb.sent_at });
+
+    // paused in the window and resumed after its end: picked at the window's end, the rest from the resume
+    const p = world();
+    const id = campaign(p.store, sec(p.clock), ab);
+    moveCampaign(p.store, p.store.campaign(id)!, 'start', sec(p.clock));
+    p.clock.at += 60_000;
+    step(p.w, p.clock);
+    const sampleDone = p.store.campaign(id)!.ab_sample_done_at!;
+    moveCampaign(p.store, p.store.campaign(id)!, 'pause', sec(p.clock));
+    p.clock.at += 3 * 3_600_000;
+    step(p.w, p.clock);
+    expect(p.store.campaign(id)).toMatchObject({ status: 'paused', ab_phase: 'window', ab_winner: null });
+    const resumed = sec(p.clock);
+    moveCampaign(p.store, p.store.campaign(id)!, 'resume', resumed);
+    p.clock.at += 3_600_000;
+    step(p.w, p.clock);
+    const c = p.store.campaign(id)!;
+    expect(c).toMatchObject({ status: 'sent', ab_picked_at: sampleDone + 3600 });
+    // the same pick as the run that was never paused (opens up to the window's end decide)
+    expect(c.ab_winner).toBe(cb.ab_winner);
+    const after = p.store.prep('SELECT min(sent_at) AS t FROM sends WHERE campaign_id = ? AND subscriber_id NOT IN (SELECT subscriber_id FROM ab_sample WHERE campaign_id = ?)').get(id, id) as { t: number };
+    expect(after.t).toBeGreaterThanOrEqual(resumed);
+    expect(twice(p.w, id).n).toBe(0);
+  });
+
+  test('the subject test with too few people: no sample, A to everybody at once', () => {
+    const { w, clock, store } = world({ subscribers: 12 });
+    const id = insertCampaign(store, { name: 'Tiny', fields: { subject: 'Subject A', body_md: 'Hi', subject_b: 'Subject B', ab_sample_percent: 10 }, list_ids: [1] }, sec(clock));
+    moveCampaign(store, store.campaign(id)!, 'start', sec(clock));
+    clock.at += 60_000;
+    step(w, clock);
+    expect(store.campaign(id)).toMatchObject({ status: 'sent', ab_phase: 'rest', ab_winner: 'a', ab_decided_by: 'too_few', ab_sample_size: 0 });
+    expect(subjects(w, id).every((m) => m.subject === 'Subject A')).toBe(true);
+  });
 });

@@ -8,7 +8,9 @@ import { isObj } from './audience';
 import { CAMPAIGN_STATES, isState, move, nextMoves, type CampaignState, type Move } from './campaign-states';
 import { checkDefinition, groupSql } from './segments';
 import { STOP_REASONS } from './send-rules';
-import type { MailerStore, RawCampaign } from './store';
+import { openRate, testOf, windowEndOf, type Variant, type VariantFigures } from './subject-test';
+import type { MailerStore, RawCampaign, RawTemplate } from './store';
+import { copyTemplate, templateForCampaign } from './templates';
 import { invalid, refuse } from './wire';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -40,6 +42,8 @@ const DEFAULTS: Required<CampaignFields> = {
 
 interface Checked {
   name?: string;
+  /** create only: the template whose content it starts from */
+  template?: RawTemplate;
   fields: CampaignFields;
   list_ids?: number[];
   segment_id?: number | null;
@@ -104,9 +108,8 @@ export function checkFields(store: MailerStore, body: Record<string, unknown>, c
     }
   }
   if (body.template_id !== undefined) {
-    // templates come with part 2's templates; until then no id names one
     if (!creating) throw invalid('template_id', 'template_id is read once, on create: the campaign keeps its own copy.', 'field_read_only');
-    throw invalid('template_id', `template_id: there is no template ${String(body.template_id)}.`, 'unknown_template');
+    if (body.template_id !== null) out.template = templateForCampaign(store, body.template_id);
   }
   if (body.list_id !== undefined && body.list_ids !== undefined) throw invalid('list_ids', 'Give list_id or list_ids, not both.');
   const rawLists = body.list_ids !== undefined ? body.list_ids : body.list_id !== undefined ? (body.list_id === null ? [] : [body.list_id]) : undefined;
@@ -139,8 +142,17 @@ export function missingOf(c: RawCampaign): string[] {
 
 export function insertCampaign(store: MailerStore, checked: Checked, nowSec: number): number {
   const info = store
-    .prep('INSERT INTO campaigns (name, status, segment_id, list_ids, created_at, fields, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(checked.name!, 'draft', checked.segment_id ?? null, JSON.stringify(checked.list_ids ?? []), nowSec, JSON.stringify(checked.fields), nowSec);
+    .prep('INSERT INTO campaigns (name, status, segment_id, list_ids, created_at, fields, updated_at, template_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(
+      checked.name!,
+      'draft',
+      checked.segment_id ?? null,
+      JSON.stringify(checked.list_ids ?? []),
+      nowSec,
+      JSON.stringify(checked.template ? copyTemplate(checked.template, checked.fields) : checked.fields),
+      nowSec,
+      checked.template?.id ?? null,
+    );
   return Number(info.lastInsertRowid);
 }
 
@@ -197,6 +209,26 @@ export function startDue(store: MailerStore, nowSec: number): number {
 
 // ---- reads
 
+/**
+ * The sample's figures per subject: sent, delivered, and opened — up to `end` (the window's end:
+ * an open is planned when its message is delivered, so the count is the same however late the
+ * worker looks), or so far when `end` is null.
+ */
+export function sampleFigures(store: MailerStore, campaignId: number, end: number | null): Record<Variant, VariantFigures & { sent: number }> {
+  const rows = store
+    .prep(
+      `SELECT ab.variant AS v, count(x.subscriber_id) AS sent, coalesce(sum(x.status NOT IN ('bounced', 'failed')), 0) AS delivered,
+        coalesce(sum(CASE WHEN @end IS NULL THEN x.opened_at IS NOT NULL ELSE coalesce(x.opened_at, x.open_due) <= @end END), 0) AS opened
+       FROM ab_sample ab LEFT JOIN sends x ON x.campaign_id = ab.campaign_id AND x.subscriber_id = ab.subscriber_id
+       WHERE ab.campaign_id = @cid GROUP BY ab.variant`,
+    )
+    .all({ cid: campaignId, end }) as { v: Variant; sent: number; delivered: number; opened: number }[];
+  const out = { a: { sent: 0, delivered: 0, opened: 0 }, b: { sent: 0, delivered: 0, opened: 0 } };
+  for (const r of rows) out[r.v] = { sent: r.sent, delivered: r.delivered, opened: r.opened };
+  return out;
+}
+
+
 function countersOf(store: MailerStore, id: number) {
   const r = store
     .prep(
@@ -207,6 +239,30 @@ function countersOf(store: MailerStore, id: number) {
   const delivered = r.sent - r.bounced - r.failed;
   const rate = (n: number) => (delivered > 0 ? Math.round((n / delivered) * 10_000) / 10_000 : 0);
   return { counters: { ...r, delivered }, rates: { open: rate(r.opened), click: rate(r.clicked), bounce: r.sent > 0 ? Math.round((r.bounced / r.sent) * 10_000) / 10_000 : 0 } };
+}
+
+/** The record's `subject_test`: its settings (defaults filled in), where it is, the sample's figures so far, the pick and what it was made on. */
+function subjectTestWire(store: MailerStore, c: RawCampaign, f: Required<CampaignFields>) {
+  const test = testOf(f);
+  if (!test) return null;
+  const live = c.ab_sample_size ? sampleFigures(store, c.id, null) : null;
+  const side = (v: Variant) => ({ subject: v === 'b' ? test.subjectB : f.subject, sent: live?.[v].sent ?? 0, delivered: live?.[v].delivered ?? 0, opened: live?.[v].opened ?? 0, open_rate: live ? openRate(live[v]) : 0 });
+  const decided = c.ab_result ? (JSON.parse(c.ab_result) as Record<Variant, VariantFigures>) : null;
+  const figures = (v: Variant) => (decided ? { delivered: decided[v].delivered, opened: decided[v].opened, open_rate: openRate(decided[v]) } : null);
+  return {
+    subject_b: test.subjectB,
+    sample_percent: test.samplePercent,
+    window_minutes: test.windowMinutes,
+    phase: c.ab_phase ?? null,
+    sample_size: c.ab_sample_size ?? null,
+    sample_sent_at: c.ab_sample_done_at ?? null,
+    window_ends_at: c.ab_sample_done_at != null ? windowEndOf(c.ab_sample_done_at, test.windowMinutes) : null,
+    variants: { a: side('a'), b: side('b') },
+    winner: c.ab_winner ?? null,
+    winner_picked_at: c.ab_picked_at ?? null,
+    decided_by: c.ab_decided_by ?? null,
+    decision: decided ? { a: figures('a'), b: figures('b') } : null,
+  };
 }
 
 export function campaignWire(store: MailerStore, c: RawCampaign) {
@@ -220,7 +276,8 @@ export function campaignWire(store: MailerStore, c: RawCampaign) {
     ...f,
     list_ids: listIdsOf(c),
     segment_id: c.segment_id,
-    subject_test: f.subject_b ? { subject_b: f.subject_b, sample_percent: f.ab_sample_percent, window_minutes: f.ab_window_minutes, winner: null } : null,
+    template_id: c.template_id ?? null,
+    subject_test: subjectTestWire(store, c, f),
     counters,
     rates,
     missing: missingOf(c),

@@ -40,11 +40,18 @@ CREATE TABLE IF NOT EXISTS campaigns (
   id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, status TEXT NOT NULL, segment_id INTEGER,
   list_ids TEXT NOT NULL DEFAULT '[]', created_at INTEGER NOT NULL, sent_at INTEGER, scheduled_at INTEGER,
   fields TEXT NOT NULL DEFAULT '{}', updated_at INTEGER, started_at INTEGER, paused_at INTEGER, canceled_at INTEGER,
-  send_mark REAL, send_cursor INTEGER NOT NULL DEFAULT 0, sending_since INTEGER, stopped_at INTEGER, stop_reason TEXT);
+  send_mark REAL, send_cursor INTEGER NOT NULL DEFAULT 0, sending_since INTEGER, stopped_at INTEGER, stop_reason TEXT,
+  template_id INTEGER, ab_phase TEXT, ab_sample_size INTEGER, ab_sample_done_at INTEGER, ab_winner TEXT, ab_picked_at INTEGER,
+  ab_decided_by TEXT, ab_result TEXT);
+CREATE TABLE IF NOT EXISTS templates (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, subject TEXT, preheader TEXT, body_md TEXT, layout TEXT NOT NULL DEFAULT 'store',
+  is_active INTEGER NOT NULL DEFAULT 1, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS ab_sample (
+  campaign_id INTEGER NOT NULL, subscriber_id INTEGER NOT NULL, variant TEXT NOT NULL, PRIMARY KEY (campaign_id, subscriber_id)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS sends (
   campaign_id INTEGER NOT NULL, subscriber_id INTEGER NOT NULL, status TEXT NOT NULL, sent_at INTEGER NOT NULL,
   opened_at INTEGER, clicked_at INTEGER, id INTEGER, attempts INTEGER NOT NULL DEFAULT 1, error TEXT,
-  open_due INTEGER, click_due INTEGER, click_url TEXT, PRIMARY KEY (campaign_id, subscriber_id)) WITHOUT ROWID;
+  open_due INTEGER, click_due INTEGER, click_url TEXT, variant TEXT, PRIMARY KEY (campaign_id, subscriber_id)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS clicks (
   id INTEGER PRIMARY KEY AUTOINCREMENT, campaign_id INTEGER NOT NULL, subscriber_id INTEGER NOT NULL, url TEXT NOT NULL, at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS suppressions (
@@ -103,7 +110,7 @@ export function maskEmail(email: string): string {
   return `${email[0]}***${email.slice(at)}`;
 }
 
-/** Columns added since a data folder's file was made (the sending worker's): added where missing, so an old file opens. */
+/** Columns added since a data folder's file was made (the sending worker's, the subject test's, templates'): added where missing, so an old file opens. */
 const ADDED: [table: string, column: string, type: string][] = [
   ['campaigns', 'send_mark', 'REAL'],
   ['campaigns', 'send_cursor', 'INTEGER NOT NULL DEFAULT 0'],
@@ -116,6 +123,15 @@ const ADDED: [table: string, column: string, type: string][] = [
   ['sends', 'open_due', 'INTEGER'],
   ['sends', 'click_due', 'INTEGER'],
   ['sends', 'click_url', 'TEXT'],
+  ['sends', 'variant', 'TEXT'],
+  ['campaigns', 'template_id', 'INTEGER'],
+  ['campaigns', 'ab_phase', 'TEXT'],
+  ['campaigns', 'ab_sample_size', 'INTEGER'],
+  ['campaigns', 'ab_sample_done_at', 'INTEGER'],
+  ['campaigns', 'ab_winner', 'TEXT'],
+  ['campaigns', 'ab_picked_at', 'INTEGER'],
+  ['campaigns', 'ab_decided_by', 'TEXT'],
+  ['campaigns', 'ab_result', 'TEXT'],
   ['messages', 'campaign_id', 'INTEGER'],
   ['messages', 'body_html', 'TEXT'],
 ];

@@ -4,7 +4,7 @@
  * and language, their memberships, tags and consent history, 4 sent campaigns with their sends,
  * opens and clicks, a draft and a scheduled campaign pointing at segments, 3 segments counted,
  * suppressions of every reason (one whose address was erased), provider reports, confirmation
- * messages, automation places and 2 past imports.
+ * messages, automation places, 2 past imports and 4 templates (one switched off).
  *
  * Like the audit trail's seed, every row is made by SQLite from the row number: each column is
  * an SQL expression of `i`, so half a million people take seconds and none is held in memory.
@@ -55,6 +55,14 @@ export const SEED_SEGMENTS = [
   { name: 'New this month', description: null, list_id: null, definition: { all: [{ field: 'subscribed_at', op: 'within_days', value: 30 }] } },
   { name: 'German and French VIPs', description: 'VIPs reading in German or French.', list_id: null, definition: { all: [{ field: 'tag', op: 'is', value: 1 }], any: [{ field: 'language', op: 'is', value: 'de' }, { field: 'language', op: 'is', value: 'fr' }] } },
 ];
+
+/** the templates campaigns start from; the last is switched off (kept, not offered) */
+export const SEED_TEMPLATES = [
+  { name: 'Monthly newsletter', subject: "This month's news", preheader: 'What happened this month', body_md: '# This month\n\nThree things worth knowing.\n\n- [Read the news](https://site.example/news)\n- [Upcoming events](https://site.example/events)\n\nSee you next month.', layout: 'store', is_active: 1 },
+  { name: 'Event invitation', subject: "You're invited", preheader: 'Save the date', body_md: '# Join us\n\nWe would love to see you there.\n\n[Get your ticket](https://site.example/tickets)', layout: 'store', is_active: 1 },
+  { name: 'Personal note', subject: null, preheader: null, body_md: 'Hello,\n\nA short note from the team.\n\nThanks for reading.', layout: 'plain', is_active: 1 },
+  { name: 'Old announcement', subject: 'An announcement', preheader: null, body_md: '# News\n\nSomething happened.', layout: 'store', is_active: 0 },
+] as const;
 
 const MULTIPLIERS = [
   2654435761, 2246822519, 3266489917, 668265263, 374761393, 1597334677, 2869860233, 3812015801, 1181783497, 2096658539, 1654615997, 3561130997, 709607071, 2300942327, 1903986017, 4130223781, 1431577327,
@@ -250,6 +258,9 @@ export function seedMailer(db: Database.Database, count: number, nowSec: number,
         id,
       );
     }
+
+    const tpl = db.prepare('INSERT INTO templates (name, subject, preheader, body_md, layout, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    for (const [k, t] of SEED_TEMPLATES.entries()) tpl.run(t.name, t.subject, t.preheader, t.body_md, t.layout, t.is_active, nowSec - (200 - k * 30) * DAY, nowSec - (90 - k * 10) * DAY);
 
     const seg = db.prepare('INSERT INTO segments (name, description, list_id, definition, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
     for (const s of SEED_SEGMENTS) seg.run(s.name, s.description, s.list_id, JSON.stringify(s.definition), nowSec - 60 * DAY, nowSec - 60 * DAY);

@@ -5,13 +5,16 @@
  * `messages`), one send per person with its outcome (send-rules.ts); a hard bounce suppresses the
  * address as the provider's report does. When nobody is left it finishes (→ `sent`, `sent_at` the
  * last message's time); when a run's bounce share passes the limit the sender stops it (→
- * `stopped`). Readers open and click on the clock too. The same store calls make catch-up, retry
- * and the test copy. No clock of its own: every step is told the time.
+ * `stopped`). Readers open and click on the clock too. A campaign with a subject test mails its
+ * sample first (A and B by turns), waits the window, picks the winner (subject-test.ts) and mails
+ * the rest with it. The same store calls make catch-up, retry and the test copy. No clock of its
+ * own: every step is told the time.
  */
-import { audienceWhere, fieldsOf, listIdsOf, MAILABLE, moveCampaign } from './campaigns';
+import { audienceWhere, fieldsOf, listIdsOf, MAILABLE, moveCampaign, sampleFigures } from './campaigns';
 import { renderEmail, linksOf } from './render';
 import { allowance, bounceStop, engagementOf, nextMark, outcomeOf, sentAtMs, type Outcome, type SendKnobs } from './send-rules';
 import type { checkDefinition } from './segments';
+import { MIN_SAMPLE, pickWinner, sampleRankSql, sampleSize, subjectOf, testOf, variantAt, windowEndOf, type Variant } from './subject-test';
 import type { MailerStore, RawCampaign } from './store';
 
 export interface SendContext {
@@ -25,6 +28,8 @@ export interface SendContext {
 interface Recipient {
   id: number;
   email: string;
+  /** the subject it gets: a sample's own, the winner's, or none (no subject test) */
+  variant?: Variant | null;
 }
 
 export interface Tally {
@@ -60,7 +65,9 @@ function catchUpWhere(ctx: SendContext, c: RawCampaign, nowSec: number, params: 
     AND NOT EXISTS (SELECT 1 FROM sends x WHERE x.campaign_id = @cid AND x.subscriber_id = s.id)`;
   if (c.status === 'sent' || c.started_at === null) return now;
   params.cursor = c.send_cursor;
-  return `${now} AND NOT (s.id > @cursor AND ${audienceWhere(ctx.store, listIdsOf(c), c.segment_id, nowSec, ctx.known, params, c.started_at)})`;
+  // before a subject test's winner, everybody of the audience it went out to is still ahead (the rest)
+  const ahead = c.ab_phase === 'sample' || c.ab_phase === 'window' ? '' : 's.id > @cursor AND ';
+  return `${now} AND NOT (${ahead}${audienceWhere(ctx.store, listIdsOf(c), c.segment_id, nowSec, ctx.known, params, c.started_at)})`;
 }
 
 export function catchUpCount(ctx: SendContext, c: RawCampaign, nowSec: number): number {
@@ -72,16 +79,17 @@ export function catchUpCount(ctx: SendContext, c: RawCampaign, nowSec: number): 
 function deliver(ctx: SendContext, c: RawCampaign, r: Recipient, attempt: number, sentAt: number, ids: { next: number }, links: string[]): Outcome {
   const f = fieldsOf(c);
   const outcome = outcomeOf(r.id, attempt, ctx.knobs);
-  if (outcome !== 'failed') ctx.store.logMessage(r.id, r.email, 'campaign', f.subject ?? '', sentAt, c.id);
+  const variant = r.variant ?? null;
+  if (outcome !== 'failed') ctx.store.logMessage(r.id, r.email, 'campaign', subjectOf(variant, f.subject, f.subject_b), sentAt, c.id);
   const e = outcome === 'delivered' ? engagementOf(c.id, r.id, sentAt, links, { opens: f.track_opens, clicks: f.track_clicks }) : { openAt: null, clickAt: null, url: null };
   ctx.store
     .prep(
-      `INSERT INTO sends (campaign_id, subscriber_id, status, sent_at, id, attempts, error, open_due, click_due, click_url)
-       VALUES (@cid, @sid, @status, @at, @id, @attempt, @error, @open, @click, @url)
+      `INSERT INTO sends (campaign_id, subscriber_id, status, sent_at, id, attempts, error, open_due, click_due, click_url, variant)
+       VALUES (@cid, @sid, @status, @at, @id, @attempt, @error, @open, @click, @url, @variant)
        ON CONFLICT (campaign_id, subscriber_id) DO UPDATE SET status = excluded.status, sent_at = excluded.sent_at, attempts = excluded.attempts,
          error = excluded.error, open_due = excluded.open_due, click_due = excluded.click_due, click_url = excluded.click_url`,
     )
-    .run({ cid: c.id, sid: r.id, status: outcome, at: sentAt, id: ids.next, attempt, error: outcome === 'failed' ? FAILED_ERROR : null, open: e.openAt, click: e.clickAt, url: e.url });
+    .run({ cid: c.id, sid: r.id, status: outcome, at: sentAt, id: ids.next, attempt, error: outcome === 'failed' ? FAILED_ERROR : null, open: e.openAt, click: e.clickAt, url: e.url, variant });
   // a new row took the id; a retry kept its own
   if (attempt === 1) ids.next++;
   if (outcome === 'bounced') ctx.bounce(r.id);
@@ -94,6 +102,35 @@ function runSoFar(store: MailerStore, c: RawCampaign) {
   return store.prep("SELECT count(*) AS sent, coalesce(sum(status = 'bounced'), 0) AS bounced FROM sends WHERE campaign_id = ? AND sent_at >= ?").get(c.id, c.sending_since ?? 0) as { sent: number; bounced: number };
 }
 
+/**
+ * A subject test's first step: its sample drawn from the audience it went out to (sampleRankSql's
+ * order, A and B by turns), or, with too few people to compare, A for everybody at once.
+ */
+function beginTest(ctx: SendContext, c: RawCampaign, samplePercent: number, nowSec: number): void {
+  const { store } = ctx;
+  const params: Record<string, unknown> = {};
+  const where = remainingWhere(ctx, c, nowSec, params);
+  const audience = (store.db.prepare(`SELECT count(*) AS n FROM subscribers s WHERE ${where}`).get(params) as { n: number }).n;
+  const size = sampleSize(audience, samplePercent);
+  if (size < MIN_SAMPLE) {
+    store.prep("UPDATE campaigns SET ab_phase = 'rest', ab_sample_size = 0, ab_winner = 'a', ab_decided_by = 'too_few', ab_picked_at = ? WHERE id = ?").run(nowSec, c.id);
+    return;
+  }
+  const ids = store.db.prepare(`SELECT s.id FROM subscribers s WHERE ${where} ORDER BY ${sampleRankSql('s.id', '@cid')}, s.id LIMIT @n`).pluck().all({ ...params, n: size }) as number[];
+  const put = store.prep('INSERT OR IGNORE INTO ab_sample (campaign_id, subscriber_id, variant) VALUES (?, ?, ?)');
+  ids.forEach((id, k) => put.run(c.id, id, variantAt(k)));
+  store.prep("UPDATE campaigns SET ab_phase = 'sample', ab_sample_size = ? WHERE id = ?").run(ids.length, c.id);
+}
+
+/** The window has passed: the winner by the sample's opens up to its end, and the rest goes from there (or from a later resume). */
+function pickAndGoOn(store: MailerStore, c: RawCampaign, end: number): void {
+  const figures = sampleFigures(store, c.id, end);
+  const pick = pickWinner(figures.a, figures.b);
+  store
+    .prep("UPDATE campaigns SET ab_phase = 'rest', ab_winner = ?, ab_decided_by = ?, ab_picked_at = ?, ab_result = ?, send_cursor = 0, send_mark = max(send_mark, ?) WHERE id = ?")
+    .run(pick.winner, pick.decidedBy, end, JSON.stringify(figures), end * 1000, c.id);
+}
+
 /** One step of one sending campaign at `nowMs`: what the clock allows since its mark, then finish or stop. */
 function stepCampaign(ctx: SendContext, c: RawCampaign, nowMs: number): 'sending' | 'sent' | 'stopped' {
   const { store, knobs } = ctx;
@@ -103,16 +140,31 @@ function stepCampaign(ctx: SendContext, c: RawCampaign, nowMs: number): 'sending
     store.prep('UPDATE campaigns SET send_mark = ?, sending_since = ?, started_at = coalesce(started_at, ?) WHERE id = ?').run(nowMs, nowSec, nowSec, c.id);
     return 'sending';
   }
-  const can = allowance(c.send_mark, nowMs, knobs.sendRate);
+  const test = testOf(fieldsOf(c));
+  if (test && c.ab_phase === null) {
+    beginTest(ctx, c, test.samplePercent, nowSec);
+    c = store.campaign(c.id)!;
+  }
+  if (test && c.ab_phase === 'window') {
+    const end = windowEndOf(c.ab_sample_done_at!, test.windowMinutes);
+    if (nowSec < end) return 'sending';
+    pickAndGoOn(store, c, end);
+    c = store.campaign(c.id)!;
+  }
+  const inSample = c.ab_phase === 'sample';
+  const can = allowance(c.send_mark!, nowMs, knobs.sendRate);
   const params: Record<string, unknown> = {};
-  const rows = store.db.prepare(`SELECT s.id, s.email FROM subscribers s WHERE ${remainingWhere(ctx, c, nowSec, params)} ORDER BY s.id LIMIT @limit`).all({ ...params, limit: can + 1 }) as Recipient[];
+  const pick = inSample
+    ? 'SELECT s.id, s.email, ab.variant FROM subscribers s JOIN ab_sample ab ON ab.campaign_id = @cid AND ab.subscriber_id = s.id'
+    : `SELECT s.id, s.email, ${c.ab_winner ? `'${c.ab_winner === 'b' ? 'b' : 'a'}'` : 'NULL'} AS variant FROM subscribers s`;
+  const rows = store.db.prepare(`${pick} WHERE ${remainingWhere(ctx, c, nowSec, params)} ORDER BY s.id LIMIT @limit`).all({ ...params, limit: can + 1 }) as Recipient[];
   const ids = nextSendId(store);
   const links = linksOf(fieldsOf(c).body_md);
   const run = runSoFar(store, c);
   let sent = 0;
   let stopped = false;
   for (const r of rows.slice(0, can)) {
-    const at = Math.floor(sentAtMs(c.send_mark, sent, knobs.sendRate) / 1000);
+    const at = Math.floor(sentAtMs(c.send_mark!, sent, knobs.sendRate) / 1000);
     const outcome = deliver(ctx, c, r, 1, at, ids, links);
     sent++;
     run.sent++;
@@ -123,7 +175,7 @@ function stepCampaign(ctx: SendContext, c: RawCampaign, nowMs: number): 'sending
       break;
     }
   }
-  const mark = nextMark(c.send_mark, sent, knobs.sendRate, nowMs);
+  const mark = nextMark(c.send_mark!, sent, knobs.sendRate, nowMs);
   const cursor = sent > 0 ? rows[sent - 1]!.id : c.send_cursor;
   store.prep('UPDATE campaigns SET send_mark = ?, send_cursor = ? WHERE id = ?').run(mark, cursor, c.id);
   // the time of its last message, not of the step that noticed
@@ -133,6 +185,11 @@ function stepCampaign(ctx: SendContext, c: RawCampaign, nowMs: number): 'sending
     moveCampaign(store, fresh, 'stop', at);
     store.prep("UPDATE campaigns SET stop_reason = 'bounce_limit' WHERE id = ?").run(c.id);
     return 'stopped';
+  }
+  if (rows.length <= can && inSample) {
+    // the sample is out: the window runs from its last message
+    store.prep("UPDATE campaigns SET ab_phase = 'window', ab_sample_done_at = ? WHERE id = ?").run(at, c.id);
+    return stepCampaign(ctx, store.campaign(c.id)!, nowMs);
   }
   if (rows.length <= can) {
     moveCampaign(store, fresh, 'finish', at);
@@ -168,7 +225,7 @@ const tallied = (t: Tally, o: Outcome) => {
 /** Catch-up: mails now everybody `catchUpCount` counts (the campaign is out; no rate: they are few). */
 export function sendCatchUp(ctx: SendContext, c: RawCampaign, nowSec: number): Tally {
   const params: Record<string, unknown> = {};
-  const rows = ctx.store.db.prepare(`SELECT s.id, s.email FROM subscribers s WHERE ${catchUpWhere(ctx, c, nowSec, params)} ORDER BY s.id`).all(params) as Recipient[];
+  const rows = (ctx.store.db.prepare(`SELECT s.id, s.email FROM subscribers s WHERE ${catchUpWhere(ctx, c, nowSec, params)} ORDER BY s.id`).all(params) as Recipient[]).map((r) => ({ ...r, variant: c.ab_winner }));
   const ids = nextSendId(ctx.store);
   const links = linksOf(fieldsOf(c).body_md);
   const t = emptyTally();
@@ -180,11 +237,13 @@ export interface FailedSend {
   id: number;
   subscriber_id: number;
   attempts: number;
+  /** the subject it had: a retry keeps it */
+  variant?: Variant | null;
 }
 
 /** The failed sends of a campaign, or the one with `sendId`. */
 export function failedSends(store: MailerStore, campaignId: number): FailedSend[] {
-  return store.prep("SELECT id, subscriber_id, attempts FROM sends WHERE campaign_id = ? AND status = 'failed' ORDER BY id").all(campaignId) as FailedSend[];
+  return store.prep("SELECT id, subscriber_id, attempts, variant FROM sends WHERE campaign_id = ? AND status = 'failed' ORDER BY id").all(campaignId) as FailedSend[];
 }
 
 /**
@@ -201,7 +260,7 @@ export function retrySends(ctx: SendContext, c: RawCampaign, sends: FailedSend[]
       t.skipped++;
       continue;
     }
-    tallied(t, deliver(ctx, c, r, x.attempts + 1, nowSec, ids, links));
+    tallied(t, deliver(ctx, c, { ...r, variant: x.variant ?? null }, x.attempts + 1, nowSec, ids, links));
   }
   return t;
 }

@@ -102,6 +102,29 @@ export interface RawCampaign {
   sending_since: number | null;
   stopped_at: number | null;
   stop_reason: string | null;
+  /** the template it was written from (its fields copied once); kept after the template is deleted */
+  template_id: number | null;
+  /** the subject test's (subject-test.ts): where it is, how big its sample, when the sample's last message went, the pick */
+  ab_phase: 'sample' | 'window' | 'rest' | null;
+  ab_sample_size: number | null;
+  ab_sample_done_at: number | null;
+  ab_winner: 'a' | 'b' | null;
+  ab_picked_at: number | null;
+  ab_decided_by: string | null;
+  /** the figures the pick was made on, JSON */
+  ab_result: string | null;
+}
+
+export interface RawTemplate {
+  id: number;
+  name: string;
+  subject: string | null;
+  preheader: string | null;
+  body_md: string | null;
+  layout: 'store' | 'plain';
+  is_active: number;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface RawSegment {
