@@ -23,6 +23,9 @@
  *   GET    segments/vocabulary, POST segments/preview, GET|POST segments, GET|PATCH|DELETE segments/{id}, POST segments/{id}/count
  *   GET    suppressions, POST suppressions, DELETE suppressions/{hash}
  *   POST   erase                          {erased, counts}
+ *
+ * Spec flavour only: campaigns (campaign-routes.ts), templates (template-routes.ts), overview,
+ * settings and labels (overview-routes.ts).
  */
 import { rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -31,6 +34,8 @@ import type { CmsContext } from '../context';
 import { authorize, type Principal } from '../credentials';
 import { BULK_BATCH, isObj } from './audience';
 import { registerCampaignRoutes } from './campaign-routes';
+import { registerOverviewRoutes } from './overview-routes';
+import { registerTemplateRoutes } from './template-routes';
 import { csvCell, csvLine } from './csv';
 import { countRows, layoutOf, previewImport } from './imports';
 import { normaliseEmail, normaliseTag } from './presets';
@@ -53,8 +58,12 @@ export function registerMailerRoutes(router: Router, ctx: CmsContext): void {
   const allow = (req: IncomingMessage, url: URL, level: 'view' | 'manage'): Principal => authorize(ctx, req, url, `${wire.perm}.${level}`);
   const actor = (p: Principal) => ({ username: p.account.username });
   const selfPath = (path: string) => `${ctx.prefix}${B}${path}`;
-  // campaigns: the documents' routes only, for now (the real flavour answers as it did)
-  if (!real) registerCampaignRoutes(router, ctx);
+  // campaigns, templates, overview, settings, labels: the documents' routes only, for now (the real flavour answers as it did)
+  if (!real) {
+    registerCampaignRoutes(router, ctx);
+    registerTemplateRoutes(router, ctx);
+    registerOverviewRoutes(router, ctx);
+  }
   const idOf = (raw: string | undefined, what: string): number => {
     if (!raw || !/^\d{1,15}$/.test(raw)) throw notFound(what);
     return Number(raw);

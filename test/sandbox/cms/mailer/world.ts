@@ -92,6 +92,11 @@ export class MailerWorld {
 
   nowSec = (): number => this.clock.nowSec();
 
+  /** When the worker's periodic jobs last ran (epoch seconds of the sandbox's clock), or null before the store opened. */
+  get workerLastRunAt(): number | null {
+    return this.db ? Math.floor(this.lastWorkerRunMs / 1000) : null;
+  }
+
   /** True once the store is open (nothing is made before the first mailer request). */
   get opened(): boolean {
     return this.db !== null;
