@@ -256,6 +256,19 @@ test('the Mailer’s campaigns: the table and its filters, a new campaign with i
   await table.getByRole('button', { name: 'Cancel VIP evening' }).click();
   await check(page, 'mailer: cancel a campaign', page.getByRole('alertdialog', { name: /Cancel “VIP evening” for good/ }));
   await page.getByRole('alertdialog').getByRole('button', { name: 'Keep it' }).click();
+
+  // a sent one's page: the figures, the chart, its links and sends
+  await table.getByRole('button', { name: 'Autumn news', exact: true }).click();
+  await check(page, 'mailer: a campaign’s report', pane.getByRole('grid', { name: /Sends of Autumn news/ }).getByRole('row').nth(1));
+  await pane.getByText('The hours as a table').click();
+  await checkState(page, 'mailer: a campaign’s hours as a table');
+  await pane.getByRole('button', { name: 'All campaigns' }).click();
+  // a draft's page: the editor with the site's render beside it, and a test copy
+  await table.getByRole('button', { name: 'Winter preview', exact: true }).click();
+  await check(page, 'mailer: writing a campaign', pane.getByRole('region', { name: 'As the site renders it' }).getByText(/Still to write/));
+  await pane.getByRole('button', { name: 'Send a test…' }).click();
+  await check(page, 'mailer: a test copy', page.getByRole('dialog', { name: 'Send a test copy' }).getByLabel('Address'));
+  await page.getByRole('dialog', { name: 'Send a test copy' }).getByRole('button', { name: 'Cancel' }).click();
 });
 
 test('Sites at a glance, About Sitedesk and the audit trails kept on this computer', async ({ page }) => {

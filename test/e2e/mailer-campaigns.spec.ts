@@ -52,13 +52,34 @@ test('a draft made with its audience counted, scheduled after a confirm naming h
   expect(onList).toBeLessThanOrEqual(everybody);
   await dialog.getByRole('button', { name: 'Make draft' }).click();
   await expect(dialog).toBeHidden();
+  // the draft's page opens on Write: the text written with the site's own render beside it
+  await expect(pane.getByRole('heading', { name: 'December news', level: 5 })).toBeVisible();
+  await expect(pane.getByRole('tab', { name: 'Write' })).toHaveAttribute('aria-selected', 'true');
+  const preview = pane.getByRole('region', { name: 'As the site renders it' });
+  await expect(preview).toContainText('Still to write: the text');
+  await pane.getByRole('textbox', { name: /The campaign’s text/ }).click();
+  await page.keyboard.type('# December\n\nThree new stalls at the [fair](https://fair.example/stalls).');
+  await expect(preview.getByRole('heading', { name: 'December' })).toBeVisible();
+  await expect(preview.getByRole('link', { name: 'fair' })).toHaveAttribute('href', 'https://fair.example/stalls');
+  await expect(pane.getByText('Not saved yet: sending sends what is saved. Save first.')).toBeVisible();
+  await pane.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(pane.getByText('Saved', { exact: true })).toBeVisible();
+  expect(JSON.parse(demo.cms.mailer.store.db.prepare("SELECT fields FROM campaigns WHERE name = 'December news'").pluck().get() as string).body_md).toContain('Three new stalls');
+
+  // a test copy to one address, into the site's outbox
+  await pane.getByRole('button', { name: 'Send a test…' }).click();
+  const test1 = page.getByRole('dialog', { name: 'Send a test copy' });
+  await test1.getByLabel('Address').fill('me@fair.example');
+  await test1.getByRole('button', { name: 'Send test copy' }).click();
+  await expect(test1).toBeHidden();
+  await expect(page.getByText('Test copy sent')).toBeVisible();
+  expect(demo.cms.mailer.store.db.prepare("SELECT count(*) FROM messages WHERE kind = 'campaign_test' AND email = 'me@fair.example'").pluck().get()).toBe(1);
+
+  await pane.getByRole('button', { name: 'All campaigns' }).click();
   const row = table.getByRole('row', { name: /December news/ });
   await expect(row).toContainText('Draft');
   // a draft offers sending and deleting, not pausing
   await expect(row.getByRole('button', { name: 'Pause December news' })).toHaveCount(0);
-
-  // the site needs a body before it sends: written by the site's own hand here (the editor is not built yet)
-  demo.cms.mailer.store.db.prepare("UPDATE campaigns SET fields = json_set(fields, '$.body_md', '# December') WHERE name = 'December news'").run();
 
   // scheduled a day ahead after a confirm that names how many people receive it
   await row.getByRole('button', { name: 'Schedule December news' }).click();
@@ -95,6 +116,19 @@ test('a draft made with its audience counted, scheduled after a confirm naming h
     await expect(row).toContainText('Canceled');
     await expect(row.getByRole('button', { name: 'Delete December news' })).toBeVisible();
   }
+
+  // its report: the figures, the first hours as a chart (and as a table), the sends by outcome
+  await table.getByRole('button', { name: 'December news', exact: true }).click();
+  await expect(pane.getByRole('tab', { name: 'How it went' })).toHaveAttribute('aria-selected', 'true');
+  const chart = pane.getByRole('img', { name: /Sends, opens and clicks per hour/ });
+  await expect(chart).toBeVisible();
+  const sent = Number(await pane.locator('dl').getByText('Sent', { exact: true }).locator('xpath=following-sibling::dd').innerText());
+  expect(sent).toBeGreaterThan(0);
+  await expect(chart).toHaveAttribute('aria-label', new RegExp(`${sent.toLocaleString('en')} sent`));
+  const grid = pane.getByRole('grid', { name: /Sends of December news/ });
+  await expect(grid.getByRole('row').nth(1)).toContainText('@');
+  await pane.getByRole('group', { name: 'Show sends by outcome' }).getByRole('button', { name: /^Delivered/ }).click();
+  await expect(grid).toHaveAccessibleName(/Sends of December news, delivered/);
 });
 
 test('a plugin without campaigns says so, and the rest of the Mailer works', async ({ page }, info) => {
