@@ -63,6 +63,9 @@ describe('spec flavour', () => {
     expect(first.filter((m) => m.subject === 'Subject A').length).toBeLessThanOrEqual(t.variants.a.sent);
     expect(new Set(first.map((m) => m.subject))).toEqual(new Set(['Subject A', 'Subject B']));
 
+    // the rest is still the run's, not catch-up's
+    expect(data(await api.get(`/mailer/campaigns/${c.id}/catch-up`))).toMatchObject({ count: 0, can_send: false });
+
     // paused in the window: nothing goes; resumed still within it: nothing goes until its end
     data(await go(c.id, 'pause'));
     sb.clock.advance(30 * 60_000);
