@@ -109,7 +109,9 @@ describe('spec flavour', () => {
     expect(rows).toHaveLength(Math.min(200, done.counters.sent));
     expect(rows.map((s: Json) => s.id)).toEqual([...rows.map((s: Json) => s.id)].sort((a, b) => a - b));
     const first = rows[0];
-    expect(Object.keys(first).sort()).toEqual(['attempts', 'clicked_at', 'email', 'error', 'id', 'name', 'opened_at', 'sent_at', 'status', 'subscriber_id']);
+    expect(Object.keys(first).sort()).toEqual(['attempts', 'clicked_at', 'email', 'error', 'id', 'name', 'opened_at', 'sent_at', 'status', 'subscriber_id', 'variant']);
+    // no subject test: no variant
+    expect(rows.every((s: Json) => s.variant === null)).toBe(true);
     const person = data(await api.get(`/mailer/subscribers/${first.subscriber_id}`));
     expect(first.email).toBe(person.email);
     const counts = r.body.meta.status_counts;

@@ -98,6 +98,11 @@ describe('spec flavour', () => {
     expect(d.decision.a).toMatchObject({ delivered: delivered(by('Subject A')), opened: opened(by('Subject A')) });
     expect(d.decision.b).toMatchObject({ delivered: delivered(by('Subject B')), opened: opened(by('Subject B')) });
 
+    // each send says which subject it had: the sample's by turns, the rest the winner's
+    expect(sends.filter((x) => subjectOf.get(x.subscriber_id) === 'Subject B').every((x) => x.variant === 'b')).toBe(true);
+    expect(sends.filter((x) => subjectOf.get(x.subscriber_id) === 'Subject A').every((x) => x.variant === 'a')).toBe(true);
+    expect(sends.filter((x) => x.sent_at >= t.window_ends_at).every((x) => x.variant === d.winner)).toBe(true);
+    expect(sends.filter((x) => x.variant === 'b').length).toBe(t.variants.b.sent + (d.winner === 'b' ? audience - size : 0));
     const winner = d.winner === 'b' ? 'Subject B' : 'Subject A';
     const all = await outbox(c.id);
     const rest = all.filter((m) => !subjectOf.has(m.subscriber_id));
@@ -114,6 +119,19 @@ describe('spec flavour', () => {
     const done = await read(c.id);
     expect(done.status).toBe('sent');
     expect((await outbox(c.id)).every((m) => m.subject === 'Only A')).toBe(true);
+  });
+
+  test('a test copy of either subject: variant b reads subject B; b without a subject B refused', async () => {
+    const c = data(await api.post('/mailer/campaigns', { name: 'Copies', body_md: 'Hi', list_ids: [1], ...TEST }), 201);
+    expect(data(await go(c.id, 'test', { email: 'me@example.com' }))).toMatchObject({ subject: '[Test] Subject A', variant: 'a', test: true });
+    expect(data(await go(c.id, 'test', { email: 'me@example.com', variant: 'b' }))).toMatchObject({ subject: '[Test] Subject B', variant: 'b', test: true });
+    const copies = (await control('GET', `/messages?campaign_id=${c.id}&kind=campaign_test`)).data as Json[];
+    expect(copies.map((m) => m.subject)).toEqual(['[Test] Subject B', '[Test] Subject A']);
+    expect(copies[0]!.body_html).toContain('<title>Subject B</title>');
+    expectCode(await go(c.id, 'test', { email: 'me@example.com', variant: 'c' }), 422, 'invalid_field');
+    const plain = data(await api.post('/mailer/campaigns', { name: 'No B', subject: 'A', body_md: 'Hi', list_ids: [1] }), 201);
+    const noB = expectCode(await go(plain.id, 'test', { email: 'me@example.com', variant: 'b' }), 422, 'invalid_field');
+    expect(noB.detail).toMatch(/no subject B/);
   });
 
   test('the test’s fields checked; the sample percent 10 to 50', async () => {

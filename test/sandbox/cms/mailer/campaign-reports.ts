@@ -17,10 +17,10 @@ export function sendsPage(store: MailerStore, campaignId: number, status: SendSt
   const where = `WHERE x.campaign_id = @cid${status ? ' AND x.status = @status' : ''}`;
   const args = { cid: campaignId, ...(status ? { status } : {}) };
   const total = (store.prep(`SELECT count(*) AS n FROM sends x ${where}`).get(args) as { n: number }).n;
-  // the order they were mailed: a retry keeps its place
+  // the order they were mailed: a retry keeps its place; `variant` is the subject a subject test gave them
   const rows = store
     .prep(
-      `SELECT x.id, x.subscriber_id, s.email, s.name, x.status, x.attempts, x.sent_at, x.opened_at, x.clicked_at, x.error
+      `SELECT x.id, x.subscriber_id, s.email, s.name, x.status, x.attempts, x.sent_at, x.opened_at, x.clicked_at, x.error, x.variant
        FROM sends x JOIN subscribers s ON s.id = x.subscriber_id ${where} ORDER BY x.id LIMIT @limit OFFSET @offset`,
     )
     .all({ ...args, limit, offset });

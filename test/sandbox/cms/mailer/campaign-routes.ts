@@ -15,7 +15,7 @@
  *   GET    campaigns/{id}/links      the body's links and clicked ones with clicks and people
  *   GET    campaigns/{id}/timeline   sent, opened, clicked per hour from the start, the first 48 hours
  *   GET    campaigns/{id}/preview    the saved content rendered; POST (manage): unsaved subject, preheader, body_md, layout
- *   POST   campaigns/{id}/test       body email: one test copy into the outbox (send)
+ *   POST   campaigns/{id}/test       body email, variant (a | b): one test copy into the outbox (send)
  *   GET    campaigns/{id}/catch-up   how many joined since and were not mailed; POST (send): mail them
  *   POST   campaigns/{id}/retry-failed   every failed send, or body send_id (send)
  *
@@ -194,8 +194,11 @@ export function registerCampaignRoutes(router: Router, ctx: CmsContext): void {
     if (!email) throw invalid('email', body.email === undefined || body.email === '' ? 'email is required: the address the test copy goes to.' : 'email is not an email address.', 'invalid_email');
     const missing = missingOf(c).filter((k) => k !== 'list_ids');
     if (missing.length) throw stateRefusal(c, `A test copy needs ${missing.join(' and ')}: write them first.`, 'campaign_not_ready', { missing });
+    const variant = body.variant ?? 'a';
+    if (variant !== 'a' && variant !== 'b') throw invalid('variant', 'variant must be a (the subject) or b (the subject test’s subject_b).');
+    if (variant === 'b' && !fieldsOf(c).subject_b) throw invalid('variant', 'This campaign has no subject B: write subject_b first, or send the test copy of subject A.');
     if (world.store.suppression(emailHash(email))) throw refuse(409, 'suppressed', 'That address is on the suppression list (a bounce, a complaint or a request): send the test copy to another address.');
-    json(res, 200, { data: { ...world.store.tx(() => sendTest(world.store, c, email, world.nowSec(), world.siteName)), test: true } });
+    json(res, 200, { data: { ...world.store.tx(() => sendTest(world.store, c, email, world.nowSec(), world.siteName, variant)), variant, test: true } });
   });
 
   on('GET', '/{id}/catch-up', (req, res, params, url) => {

@@ -266,9 +266,10 @@ export function retrySends(ctx: SendContext, c: RawCampaign, sends: FailedSend[]
 }
 
 /** A test copy into the outbox: marked as a test, no send, not counted. */
-export function sendTest(store: MailerStore, c: RawCampaign, email: string, nowSec: number, siteName: string): { message_id: number; subject: string; sent_at: number } {
+export function sendTest(store: MailerStore, c: RawCampaign, email: string, nowSec: number, siteName: string, variant: Variant = 'a'): { message_id: number; subject: string; sent_at: number } {
   const f = fieldsOf(c);
-  const rendered = renderEmail(f, { name: siteName });
+  // a subject test's B copy reads subject B, so each subject can be seen in an inbox
+  const rendered = renderEmail({ ...f, subject: subjectOf(variant, f.subject, f.subject_b) }, { name: siteName });
   const subject = `[Test] ${rendered.subject}`;
   const id = store.logMessage(store.byEmail(email)?.id ?? null, email, 'campaign_test', subject, nowSec, c.id, rendered.html);
   return { message_id: id, subject, sent_at: nowSec };
