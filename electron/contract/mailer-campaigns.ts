@@ -151,6 +151,27 @@ export interface CampaignTimeline {
   hours: { hour: number; from: string | null; sent: number; opened: number; clicked: number }[];
 }
 
+/** People in a campaign's audience now who were never sent it (joined its lists since it went out). */
+export interface CampaignCatchUp {
+  count: number;
+  /** When it went out (who joined after this). */
+  since: string | null;
+  /** The site sends it to them now (only once it is sent). */
+  canSend: boolean;
+}
+
+/** What a catch-up or a retry of failed sends did. */
+export interface CampaignResend {
+  sent: number;
+  delivered: number;
+  bounced: number;
+  failed: number;
+  /** A retry: failed sends tried again, and those skipped (their person can no longer be mailed). */
+  retried: number;
+  skipped: number;
+  campaign: MailerCampaign | null;
+}
+
 /** Who a campaign would reach: `count` can be mailed; `leftOut` match but cannot (suppressed, unsubscribed). */
 export interface CampaignAudience {
   count: number;
@@ -223,6 +244,12 @@ export const mailerCampaignChannels = {
   'mailer.campaignSends': channel<CampaignSendPage>()(v.strictObject({ siteId: SiteId, id: MailerId, status: v.optional(v.picklist(SEND_OUTCOMES)), page: PageNumber, perPage: PerPage })),
   'mailer.campaignLinks': channel<{ links: CampaignLink[]; totalClicks: number; uniqueClickers: number }>()(v.strictObject({ siteId: SiteId, id: MailerId })),
   'mailer.campaignTimeline': channel<CampaignTimeline>()(v.strictObject({ siteId: SiteId, id: MailerId })),
+  /** How many joined its audience since it went out and were never sent it. */
+  'mailer.campaignCatchUp': channel<CampaignCatchUp>()(v.strictObject({ siteId: SiteId, id: MailerId })),
+  /** Sends a sent campaign to those who joined since (a second time finds nobody). */
+  'mailer.sendCatchUp': channel<CampaignResend>()(v.strictObject({ siteId: SiteId, id: MailerId })),
+  /** Tries every failed send again (or one, `sendId`). */
+  'mailer.retryFailed': channel<CampaignResend>()(v.strictObject({ siteId: SiteId, id: MailerId, sendId: v.optional(MailerId) })),
   /** Deletes a draft or a canceled campaign. */
   'mailer.deleteCampaign': channel<{ id: number }>()(v.strictObject({ siteId: SiteId, id: MailerId })),
 };

@@ -188,6 +188,33 @@ export function mailerCampaigns(deps: CampaignDeps) {
       return reading(siteId, (b) => cmsMailerCampaigns.timeline(t(siteId), b, id)).catch(gone);
     },
 
+    catchUp(siteId: string, id: number) {
+      return reading(siteId, (b) => cmsMailerCampaigns.catchUp(t(siteId), b, id)).catch(gone);
+    },
+
+    /** Catch-up mails who joined since; asked again (an answer lost) it finds nobody: nothing is sent twice. */
+    async sendCatchUp(siteId: string, id: number) {
+      const r = await writing(siteId, 'Nobody was sent the campaign', (b, transport) => cmsMailerCampaigns.resend(transport, b, id, 'catch-up', {})).catch(gone);
+      if (r.campaign) keep(siteId, r.campaign);
+      return r;
+    },
+
+    /**
+     * Failed sends tried again. One send asked again after its answer was lost finds it not failed
+     * any more (409 `send_not_failed`): answered as done, with the campaign as it stands.
+     */
+    async retryFailed(siteId: string, id: number, sendId: number | undefined) {
+      try {
+        const r = await writing(siteId, 'No failed send was tried again', (b, transport) => cmsMailerCampaigns.resend(transport, b, id, 'retry-failed', sendId !== undefined ? { send_id: sendId } : {})).catch(gone);
+        if (r.campaign) keep(siteId, r.campaign);
+        return r;
+      } catch (err) {
+        if (!(sendId !== undefined && isAppError(err) && err.info.reason === 'send_not_failed')) throw err;
+        const now = await reading(siteId, (b) => cmsMailerCampaigns.campaign(t(siteId), b, id));
+        return { sent: 0, delivered: 0, bounced: 0, failed: 0, retried: 0, skipped: 0, campaign: now };
+      }
+    },
+
     async remove(siteId: string, id: number): Promise<{ id: number }> {
       await writing(siteId, 'The campaign was not deleted', (b, transport) =>
         cmsMailerCampaigns.remove(transport, b, id).catch((err: unknown) => (isAppError(err) && err.info.reason === 'not_found' ? undefined : Promise.reject(err))),

@@ -64,5 +64,8 @@ export function mailerHandlers(mailer: Lazy<MailerService>): HandlersOf<typeof m
     'mailer.campaignSends': ({ siteId, id, status, page, perPage }) => mailer().campaignSends(siteId, id, status, page, perPage),
     'mailer.campaignLinks': ({ siteId, id }) => mailer().campaignLinks(siteId, id),
     'mailer.campaignTimeline': ({ siteId, id }) => mailer().campaignTimeline(siteId, id),
+    'mailer.campaignCatchUp': ({ siteId, id }) => mailer().campaignCatchUp(siteId, id),
+    'mailer.sendCatchUp': ({ siteId, id }) => mailer().sendCatchUp(siteId, id),
+    'mailer.retryFailed': ({ siteId, id, sendId }) => mailer().retryFailed(siteId, id, sendId),
   };
 }

@@ -720,6 +720,9 @@ export function mailerService(deps: MailerServiceDeps) {
     campaignSends: campaigns.sends,
     campaignLinks: campaigns.links,
     campaignTimeline: campaigns.timeline,
+    campaignCatchUp: campaigns.catchUp,
+    sendCatchUp: campaigns.sendCatchUp,
+    retryFailed: campaigns.retryFailed,
 
     // ── imports
 

@@ -129,6 +129,21 @@ test('a draft made with its audience counted, scheduled after a confirm naming h
   await expect(grid.getByRole('row').nth(1)).toContainText('@');
   await pane.getByRole('group', { name: 'Show sends by outcome' }).getByRole('button', { name: /^Delivered/ }).click();
   await expect(grid).toHaveAccessibleName(/Sends of December news, delivered/);
+
+  // somebody who joins the list afterwards: caught up after a confirm naming how many
+  const status = (await pane.locator('.pill').first().innerText()).trim();
+  if (status === 'Sent') {
+    const list = [...demo.cms.mailer.store.lists()].sort((a, b) => a.position - b.position || a.id - b.id)[0]!;
+    const joined = demo.cms.mailer.audience.act({ action: 'signup', email: 'late.comer@fair.example', list_id: list.id });
+    if (joined.status !== 'subscribed') demo.cms.mailer.audience.act({ action: 'confirm', subscriber_id: joined.subscriber_id });
+    await pane.getByRole('button', { name: 'Read again' }).last().click();
+    await expect(pane.getByText('1 person joined its lists since it went out and never got it.')).toBeVisible();
+    await pane.getByRole('button', { name: 'Send it to them…' }).click();
+    const catchUp = page.getByRole('alertdialog', { name: 'Send “December news” to 1 person who joined since?' });
+    await catchUp.getByRole('button', { name: 'Send to 1 person' }).click();
+    await expect(page.getByText('Sent to 1 person who joined since')).toBeVisible();
+    await expect(pane.getByText(/joined its lists since it went out/)).toHaveCount(0);
+  }
 });
 
 test('a plugin without campaigns says so, and the rest of the Mailer works', async ({ page }, info) => {

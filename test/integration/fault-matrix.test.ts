@@ -25,6 +25,7 @@ import { adminApi } from '../support/host-calls';
 import { cmsPages } from '../../electron/api/cms/pages';
 import { solidPng } from '../sandbox/cms/content/seed-content';
 import { totp } from '../sandbox/cms/totp';
+import { outcomeOf } from '../sandbox/cms/mailer/send-rules';
 import { suppressionHash } from '../../electron/common/email-hash';
 
 type Answer = { ok: true; value: any } | { ok: false; error: ErrorInfo };
@@ -1023,6 +1024,22 @@ Object.assign(ROWS, {
     },
     applied: (_c: Ctx, s: { id: number }) => testCopies(s.id),
   },
+  // a catch-up asked again finds nobody left to catch up: nobody gets it twice
+  'mailer.sendCatchUp': {
+    target: 'cms',
+    prepare: async (c: Ctx) => sentCampaignWithLateComer(c.cell),
+    route: (s: { id: number }) => `POST /mailer/campaigns/${s.id}/catch-up`,
+    act: (c: Ctx, s: { id: number }) => c.invoke('mailer.sendCatchUp', { siteId: c.site.id, id: s.id }),
+    applied: (_c: Ctx, s: { id: number; person: number }) => (mailer().store.prep('SELECT count(*) AS n FROM sends WHERE campaign_id = ? AND subscriber_id = ?').get(s.id, s.person) as { n: number }).n,
+  },
+  // one failed send tried again: asked again, it is not failed any more, and that is answered as done
+  'mailer.retryFailed': {
+    target: 'cms',
+    prepare: async (c: Ctx) => sentCampaignWithFailedSend(c.cell),
+    route: (s: { id: number }) => `POST /mailer/campaigns/${s.id}/retry-failed`,
+    act: (c: Ctx, s: { id: number; sendId: number }) => c.invoke('mailer.retryFailed', { siteId: c.site.id, id: s.id, sendId: s.sendId }),
+    applied: (_c: Ctx, s: { id: number; sendId: number }) => (mailer().store.prep('SELECT attempts - 1 AS n FROM sends WHERE campaign_id = ? AND id = ?').get(s.id, s.sendId) as { n: number }).n,
+  },
   'mailer.deleteCampaign': {
     target: 'cms',
     prepare: async (c: Ctx) => ({ id: campaignMade(`Gone ${c.cell}`, 'draft') }),
@@ -1068,6 +1085,44 @@ function bulkTagged(s: { ids: number[]; tag: string }): number {
   return tag && s.ids.every((id) => mailer().store.hasTag(id, tag.id)) ? 1 : 0;
 }
 /** A segment made behind the app's back, not counted yet. */
+/** The people a campaign on the product-updates list reaches now (subscribed, mailable), by id. */
+const reachable = () =>
+  mailer()
+    .store.prep("SELECT s.id FROM subscribers s JOIN memberships m ON m.subscriber_id = s.id WHERE m.list_id = ? AND m.status = 'subscribed' AND s.status = 'subscribed' AND s.suppressed = 0 ORDER BY s.id")
+    .pluck()
+    .all(mailList('product-updates').id) as number[];
+
+/** A sent campaign on the product-updates list, made behind the app's back, with a send to each of `to` (status by person). */
+function sentCampaign(name: string, to: number[], status: (subscriberId: number) => string): number {
+  const at = Math.floor(Date.now() / 1000) - 3600;
+  const store = mailer().store;
+  const id = Number(
+    store
+      .prep("INSERT INTO campaigns (name, status, segment_id, list_ids, created_at, fields, updated_at, started_at, sent_at) VALUES (?, 'sent', NULL, ?, ?, ?, ?, ?, ?)")
+      .run(name, JSON.stringify([mailList('product-updates').id]), at, JSON.stringify({ subject: 'Hello', body_md: 'Hello' }), at, at, at).lastInsertRowid,
+  );
+  let sendId = (store.prep('SELECT coalesce(max(id), 0) FROM sends').pluck().get() as number) + 1;
+  const add = store.prep('INSERT INTO sends (campaign_id, subscriber_id, status, sent_at, id, attempts) VALUES (?, ?, ?, ?, ?, 1)');
+  store.tx(() => {
+    for (const sid of to) add.run(id, sid, status(sid), at, sendId++);
+  });
+  return id;
+}
+
+/** A sent campaign everybody on its list has but one: catch-up's one person. */
+const sentCampaignWithLateComer = (cell: string): { id: number; person: number } => {
+  const people = reachable();
+  return { id: sentCampaign(`Catch up ${cell}`, people.slice(1), () => 'delivered'), person: people[0]! };
+};
+
+/** A sent campaign whose one send failed, to somebody whose second attempt the provider takes (send-rules.ts). */
+function sentCampaignWithFailedSend(cell: string): { id: number; sendId: number } {
+  const knobs = { bouncePercent: mailer().knobs.bouncePercent, failPercent: mailer().knobs.failPercent };
+  const person = reachable().find((sid) => outcomeOf(sid, 2, knobs) === 'delivered')!;
+  const id = sentCampaign(`Retry ${cell}`, [person], () => 'failed');
+  return { id, sendId: mailer().store.prep('SELECT id FROM sends WHERE campaign_id = ?').pluck().get(id) as number };
+}
+
 /** Test copies of a campaign in the sandbox's outbox. */
 const testCopies = (id: number) => (mailer().store.prep("SELECT count(*) AS n FROM messages WHERE kind = 'campaign_test' AND campaign_id = ?").get(id) as { n: number }).n;
 

@@ -164,6 +164,24 @@ describe('spec flavour', () => {
     expect(timeline.hours.length).toBeGreaterThan(0);
     expect(timeline.hours.length).toBeLessThanOrEqual(48);
     expect(timeline.hours.reduce((a, h) => a + h.sent, 0)).toBe(sent.counters.sent);
+
+    // failed sends tried again: each its next attempt; nothing failed is left untried
+    const retried = await fx.call('mailer.retryFailed', { siteId: siteId(), id: made.campaign.id });
+    expect(retried.retried).toBe(counts.failed ?? 0);
+    expect(retried.sent).toBe(retried.retried - retried.skipped);
+    expect(retried.campaign?.counters.sent).toBe(sent.counters.sent);
+
+    // somebody who joins the list afterwards: caught up once, and a second catch-up finds nobody
+    expect((await fx.call('mailer.campaignCatchUp', { siteId: siteId(), id: made.campaign.id })).count).toBe(0);
+    await fx.call('mailer.add', { siteId: siteId(), email: 'late.comer@fair.example', listId: lists[1]!.id, mode: 'subscribed', note: 'Signed up at the stall' });
+    const late = await fx.call('mailer.campaignCatchUp', { siteId: siteId(), id: made.campaign.id });
+    expect(late).toMatchObject({ count: 1, canSend: true, since: expect.any(String) });
+    const caught = await fx.call('mailer.sendCatchUp', { siteId: siteId(), id: made.campaign.id });
+    expect(caught.sent).toBe(1);
+    expect((await fx.call('mailer.sendCatchUp', { siteId: siteId(), id: made.campaign.id })).sent).toBe(0);
+    // a draft has nobody to catch up: refused in the site's words
+    const draft = await fx.call('mailer.createCampaign', { siteId: siteId(), name: 'Not out yet' });
+    expect((await fx.fails('mailer.campaignCatchUp', { siteId: siteId(), id: draft.campaign.id })).reason).toBe('campaign_state');
   });
 
   test('a start asked again after its answer was lost answers the campaign it started, not a refusal', async () => {

@@ -5,7 +5,7 @@
  * given the moves its state allows, a row that cannot be read set aside with its place and field.
  */
 import type { CallOptions, Transport } from '../transport';
-import type { CampaignAudience, CampaignCounters, CampaignLink, CampaignMove, CampaignPage, CampaignPreview, CampaignSend, CampaignSendPage, CampaignStatus, CampaignTimeline, MailerBase, MailerCampaign } from '../../contract';
+import type { CampaignAudience, CampaignCatchUp, CampaignCounters, CampaignResend, CampaignLink, CampaignMove, CampaignPage, CampaignPreview, CampaignSend, CampaignSendPage, CampaignStatus, CampaignTimeline, MailerBase, MailerCampaign } from '../../contract';
 import { CAMPAIGN_MOVES, CAMPAIGN_STATUSES, isPlainObject, MOVES_OF } from '../../contract';
 import { isoOf, mailerWire as w, refusedFields } from './mailer';
 import { request } from './envelope';
@@ -203,6 +203,29 @@ export const cmsMailerCampaigns = {
     const call: CallOptions = { path: p(b, `/${cid(id)}/timeline`) };
     const r = await request(t, call);
     return w.one(t, 'the timeline', call, r.data, timelineOf);
+  },
+
+  async catchUp(t: Transport, b: MailerBase, id: number): Promise<CampaignCatchUp> {
+    const call: CallOptions = { path: p(b, `/${cid(id)}/catch-up`) };
+    const r = await request(t, call);
+    const d = isPlainObject(r.data) ? r.data : {};
+    return w.one(t, 'the catch-up', call, d, (x) => {
+      const o = x as Record<string, unknown>;
+      return { count: w.need(w.int(o.count), 'count'), since: isoOf(o.since), canSend: o.can_send === undefined ? true : w.bool(o.can_send) };
+    });
+  },
+
+  async resend(t: Transport, b: MailerBase, id: number, what: 'catch-up' | 'retry-failed', body: Record<string, unknown>): Promise<CampaignResend> {
+    const call: CallOptions = { method: 'POST', path: p(b, `/${cid(id)}/${what}`), body };
+    const r = await request(t, call).catch((err: unknown) => refusedFields(err, (f) => (f === 'send_id' ? 'sendId' : f)));
+    const d = isPlainObject(r.data) ? r.data : {};
+    let campaign: MailerCampaign | null = null;
+    try {
+      campaign = d.campaign === undefined ? null : campaignOf(d.campaign);
+    } catch {
+      campaign = null;
+    }
+    return { sent: w.count(d.sent), delivered: w.count(d.delivered), bounced: w.count(d.bounced), failed: w.count(d.failed), retried: w.count(d.retried), skipped: w.count(d.skipped), campaign };
   },
 
   async remove(t: Transport, b: MailerBase, id: number): Promise<void> {
