@@ -306,6 +306,7 @@ export const channelEffects = {
   'mailer.campaignLinks': 'read',
   'mailer.campaignTimeline': 'read',
   'mailer.campaignCatchUp': 'read',
+  'mailer.overview': 'read',
   'mailer.sendCatchUp': 'site-write',
   'mailer.retryFailed': 'site-write',
   'library.uploadChunk': 'local',

@@ -172,6 +172,25 @@ export interface CampaignResend {
   campaign: MailerCampaign | null;
 }
 
+/** A site's mailer at a glance (docs/mailer-campaigns.md, "Overview"). */
+export interface MailerOverview {
+  subscribers: { pending: number; subscribed: number; unsubscribed: number; bounced: number; complained: number; total: number };
+  campaigns: Record<CampaignStatus, number> & { total: number };
+  growth: {
+    days: number;
+    joined: number;
+    left: number;
+    net: number;
+    /** One per UTC day, oldest first: who joined, who left, and who was subscribed at its end. */
+    series: { day: string; joined: number; left: number; net: number; subscribed: number }[];
+  };
+  recent: { id: number; name: string; status: CampaignStatus; sentAt: string | null; scheduledAt: string | null; sent: number; openRate: number; clickRate: number }[];
+  /** Most pressing first; `detail` says what to do. */
+  alerts: { code: string; severity: 'error' | 'warning' | 'info'; title: string; detail: string; campaignId: number | null }[];
+  /** Sitedesk's copy's time when the site did not answer. */
+  copiedAt: string | null;
+}
+
 /** Who a campaign would reach: `count` can be mailed; `leftOut` match but cannot (suppressed, unsubscribed). */
 export interface CampaignAudience {
   count: number;
@@ -250,6 +269,8 @@ export const mailerCampaignChannels = {
   'mailer.sendCatchUp': channel<CampaignResend>()(v.strictObject({ siteId: SiteId, id: MailerId })),
   /** Tries every failed send again (or one, `sendId`). */
   'mailer.retryFailed': channel<CampaignResend>()(v.strictObject({ siteId: SiteId, id: MailerId, sendId: v.optional(MailerId) })),
+  /** The mailer at a glance: counts, growth over `days` (7–90), recent campaigns, alerts; kept as a copy. */
+  'mailer.overview': channel<MailerOverview>()(v.strictObject({ siteId: SiteId, days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(7), v.maxValue(90))) })),
   /** Deletes a draft or a canceled campaign. */
   'mailer.deleteCampaign': channel<{ id: number }>()(v.strictObject({ siteId: SiteId, id: MailerId })),
 };

@@ -11,7 +11,7 @@ import { UncertainWrites } from '../base/uncertain';
 import type { Transport } from '../api/transport';
 import { cmsMailerCampaigns } from '../api/cms/mailer-campaigns';
 import { routeMissing } from './base';
-import type { CampaignAudience, CampaignPage, CampaignStatus, ChannelParsed, MailerBase, MailerCampaign } from '../contract';
+import type { MailerOverview, CampaignAudience, CampaignPage, CampaignStatus, ChannelParsed, MailerBase, MailerCampaign } from '../contract';
 
 export interface CampaignDeps {
   t: (siteId: string) => Transport;
@@ -24,6 +24,7 @@ export interface CampaignDeps {
 }
 
 const TABLE_KEY = 'mailer:campaigns';
+const OVERVIEW_KEY = 'mailer:overview';
 
 /**
  * Where each move leads, as a refusal of the same move again finds it: a start refused is one
@@ -186,6 +187,15 @@ export function mailerCampaigns(deps: CampaignDeps) {
 
     timeline(siteId: string, id: number) {
       return reading(siteId, (b) => cmsMailerCampaigns.timeline(t(siteId), b, id)).catch(gone);
+    },
+
+    /** The overview; the default period's is kept as a copy (read while the site is away, and by the all-sites overview). */
+    async overview(siteId: string, days: number | undefined): Promise<MailerOverview> {
+      if (days === undefined || days === 30) {
+        const { value, copiedAt } = await deps.copied(siteId, OVERVIEW_KEY, (transport, b) => cmsMailerCampaigns.overview(transport, b, undefined)).catch(noCampaigns);
+        return { ...value, copiedAt };
+      }
+      return { ...(await reading(siteId, (b) => cmsMailerCampaigns.overview(t(siteId), b, days))), copiedAt: null };
     },
 
     catchUp(siteId: string, id: number) {

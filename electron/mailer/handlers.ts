@@ -65,6 +65,7 @@ export function mailerHandlers(mailer: Lazy<MailerService>): HandlersOf<typeof m
     'mailer.campaignLinks': ({ siteId, id }) => mailer().campaignLinks(siteId, id),
     'mailer.campaignTimeline': ({ siteId, id }) => mailer().campaignTimeline(siteId, id),
     'mailer.campaignCatchUp': ({ siteId, id }) => mailer().campaignCatchUp(siteId, id),
+    'mailer.overview': ({ siteId, days }) => mailer().overview(siteId, days),
     'mailer.sendCatchUp': ({ siteId, id }) => mailer().sendCatchUp(siteId, id),
     'mailer.retryFailed': ({ siteId, id, sendId }) => mailer().retryFailed(siteId, id, sendId),
   };

@@ -721,6 +721,7 @@ export function mailerService(deps: MailerServiceDeps) {
     campaignLinks: campaigns.links,
     campaignTimeline: campaigns.timeline,
     campaignCatchUp: campaigns.catchUp,
+    overview: campaigns.overview,
     sendCatchUp: campaigns.sendCatchUp,
     retryFailed: campaigns.retryFailed,
 

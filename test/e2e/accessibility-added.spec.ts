@@ -269,6 +269,12 @@ test('the Mailer’s campaigns: the table and its filters, a new campaign with i
   await pane.getByRole('button', { name: 'Send a test…' }).click();
   await check(page, 'mailer: a test copy', page.getByRole('dialog', { name: 'Send a test copy' }).getByLabel('Address'));
   await page.getByRole('dialog', { name: 'Send a test copy' }).getByRole('button', { name: 'Cancel' }).click();
+
+  // the overview: alerts, the audience, the growth chart, the latest campaigns
+  await section(pane, 'Overview');
+  await check(page, 'mailer: overview', pane.getByRole('img', { name: /Growth of the audience per day/ }));
+  await pane.getByText('The days as a table').click();
+  await checkState(page, 'mailer: overview, the days as a table');
 });
 
 test('Sites at a glance, About Sitedesk and the audit trails kept on this computer', async ({ page }) => {

@@ -154,3 +154,23 @@ test('a plugin without campaigns says so, and the rest of the Mailer works', asy
   await pane.getByRole('navigation', { name: /sections$/ }).getByRole('button', { name: 'Lists and tags' }).click();
   await expect(pane.getByRole('heading', { name: 'Lists and tags', level: 4 })).toBeVisible();
 });
+
+test('the overview: what needs doing with what to do, the audience, its growth over the period chosen, the latest campaigns', async ({ page }, info) => {
+  const pane = await demo.connect(page).then(() => openArea(page, 'Demo', 'Mailer'));
+  await pane.getByRole('navigation', { name: /sections$/ }).getByRole('button', { name: 'Overview' }).click();
+  if (info.project.metadata?.flavor === 'real') {
+    await expect(pane.getByText('No overview from this site')).toBeVisible();
+    return;
+  }
+  await expect(pane.getByRole('heading', { name: 'Overview', level: 4 })).toBeVisible();
+  // the seed's scheduled campaign has no subject or text: an error saying so, and what to do
+  const needs = pane.getByRole('region', { name: 'Needs doing' });
+  await expect(needs.getByText(/VIP evening/)).toBeVisible();
+  const subscribed = demo.cms.mailer.store.statusCounts().subscribed;
+  await expect(pane.locator('dl').getByText('Subscribed', { exact: true }).locator('xpath=following-sibling::dd')).toHaveText(subscribed.toLocaleString('en'));
+  const chart = pane.getByRole('img', { name: /Growth of the audience per day/ });
+  await expect(chart).toHaveAttribute('aria-label', /30 days from/);
+  await pane.getByLabel('Growth over').selectOption({ label: 'a week' });
+  await expect(chart).toHaveAttribute('aria-label', /7 days from/);
+  await expect(pane.getByRole('table', { name: 'Latest campaigns of Demo' }).getByRole('row')).not.toHaveCount(1);
+});

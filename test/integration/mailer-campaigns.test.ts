@@ -184,6 +184,32 @@ describe('spec flavour', () => {
     expect((await fx.fails('mailer.campaignCatchUp', { siteId: siteId(), id: draft.campaign.id })).reason).toBe('campaign_state');
   });
 
+  test('the overview: counts, a month’s growth day by day, recent campaigns, alerts saying what to do; kept for reading while the site is away', async () => {
+    const o = await fx.call('mailer.overview', { siteId: siteId() });
+    expect(o.copiedAt).toBeNull();
+    expect(o.subscribers.total).toBe(store().count({}));
+    expect(o.subscribers.total).toBe(o.subscribers.pending + o.subscribers.subscribed + o.subscribers.unsubscribed + o.subscribers.bounced + o.subscribers.complained);
+    expect(o.campaigns.total).toBe((await fx.call('mailer.campaigns', { siteId: siteId() })).total);
+    expect(o.growth.series).toHaveLength(30);
+    expect(o.growth.net).toBe(o.growth.joined - o.growth.left);
+    expect(o.growth.series.at(-1)!.day < new Date(fx.cms.clock.now()).toISOString()).toBe(true);
+    expect(o.recent.length).toBeGreaterThan(0);
+    expect(o.recent.length).toBeLessThanOrEqual(5);
+    // the seed's scheduled campaign has no subject or text: said, with what to do
+    const notReady = o.alerts.find((a) => a.code === 'campaign_not_ready');
+    expect(notReady).toMatchObject({ severity: 'error', title: expect.any(String), detail: expect.stringMatching(/\w/), campaignId: expect.any(Number) });
+    const week = await fx.call('mailer.overview', { siteId: siteId(), days: 7 });
+    expect(week.growth.series).toHaveLength(7);
+    fx.cms.faults.set({ route: '*', drop: true });
+    try {
+      const kept = await fx.call('mailer.overview', { siteId: siteId() });
+      expect(kept.copiedAt).toMatch(/^\d{4}-/);
+      expect(kept.subscribers.total).toBe(o.subscribers.total);
+    } finally {
+      fx.cms.faults.clear();
+    }
+  });
+
   test('a start asked again after its answer was lost answers the campaign it started, not a refusal', async () => {
     const made = await fx.call('mailer.createCampaign', { siteId: siteId(), name: 'Once only', subject: 'Hi', bodyMd: 'Hello', listIds: [1] });
     const first = await fx.call('mailer.moveCampaign', { siteId: siteId(), id: made.campaign.id, move: 'start' });
@@ -212,6 +238,7 @@ describe('real flavour', () => {
     const err = await fx.fails('mailer.campaigns', { siteId: fx.site.id });
     expect(err.reason).toBe('no_campaigns');
     expect(err.message).toMatch(/no campaigns/);
+    expect((await fx.fails('mailer.overview', { siteId: fx.site.id })).reason).toBe('no_campaigns');
     // the audience still answers
     expect((await fx.call('mailer.lists', { siteId: fx.site.id })).lists.length).toBeGreaterThan(0);
   });

@@ -5,7 +5,7 @@
  * given the moves its state allows, a row that cannot be read set aside with its place and field.
  */
 import type { CallOptions, Transport } from '../transport';
-import type { CampaignAudience, CampaignCatchUp, CampaignCounters, CampaignResend, CampaignLink, CampaignMove, CampaignPage, CampaignPreview, CampaignSend, CampaignSendPage, CampaignStatus, CampaignTimeline, MailerBase, MailerCampaign } from '../../contract';
+import type { MailerOverview, CampaignAudience, CampaignCatchUp, CampaignCounters, CampaignResend, CampaignLink, CampaignMove, CampaignPage, CampaignPreview, CampaignSend, CampaignSendPage, CampaignStatus, CampaignTimeline, MailerBase, MailerCampaign } from '../../contract';
 import { CAMPAIGN_MOVES, CAMPAIGN_STATUSES, isPlainObject, MOVES_OF } from '../../contract';
 import { isoOf, mailerWire as w, refusedFields } from './mailer';
 import { request } from './envelope';
@@ -122,6 +122,43 @@ export const campaignBody = (changes: Record<string, unknown>): Record<string, u
 const INPUT_NAMES: Record<string, string> = Object.fromEntries(Object.entries(FIELD_NAMES).map(([k, val]) => [val, k]));
 const inputOf = (prefix: string) => (f: string) => `${prefix}${INPUT_NAMES[f] ?? (f === 'list_id' ? 'listIds' : f)}`;
 
+const SEVERITIES = new Set(['error', 'warning', 'info']);
+
+function overviewOf(raw: unknown): Omit<MailerOverview, 'copiedAt'> {
+  if (!isPlainObject(raw)) throw new w.Unreadable('(the overview itself)');
+  const counts = isPlainObject(raw.counts) ? raw.counts : {};
+  const subs = isPlainObject(counts.subscribers) ? counts.subscribers : {};
+  const camps = isPlainObject(counts.campaigns) ? counts.campaigns : {};
+  const g = isPlainObject(raw.growth) ? raw.growth : {};
+  const series = Array.isArray(g.series) ? g.series : [];
+  const subscribers = { pending: w.count(subs.pending), subscribed: w.count(subs.subscribed), unsubscribed: w.count(subs.unsubscribed), bounced: w.count(subs.bounced), complained: w.count(subs.complained), total: 0 };
+  subscribers.total = subs.total === undefined ? subscribers.pending + subscribers.subscribed + subscribers.unsubscribed + subscribers.bounced + subscribers.complained : w.count(subs.total);
+  const campaigns = Object.fromEntries(CAMPAIGN_STATUSES.map((st) => [st, w.count(camps[st])])) as Record<CampaignStatus, number> & { total: number };
+  campaigns.total = camps.total === undefined ? CAMPAIGN_STATUSES.reduce((a, st) => a + campaigns[st], 0) : w.count(camps.total);
+  return {
+    subscribers,
+    campaigns,
+    growth: {
+      days: w.count(g.days) || series.length,
+      joined: w.count(g.joined),
+      left: w.count(g.left),
+      net: w.int(g.net) ?? 0,
+      series: series.flatMap((d) => (isPlainObject(d) && isoOf(d.day) ? [{ day: isoOf(d.day)!, joined: w.count(d.joined), left: w.count(d.left), net: w.int(d.net) ?? 0, subscribed: w.count(d.subscribed) }] : [])),
+    },
+    recent: (Array.isArray(raw.recent_campaigns) ? raw.recent_campaigns : []).flatMap((c) => {
+      if (!isPlainObject(c) || w.int(c.id) === null || !isStatus(c.status)) return [];
+      const counters = isPlainObject(c.counters) ? c.counters : {};
+      const rates = isPlainObject(c.rates) ? c.rates : {};
+      return [{ id: w.int(c.id)!, name: w.plain(c.name), status: c.status, sentAt: isoOf(c.sent_at), scheduledAt: isoOf(c.scheduled_at), sent: w.count(counters.sent), openRate: rate(rates.open), clickRate: rate(rates.click) }];
+    }),
+    alerts: (Array.isArray(raw.alerts) ? raw.alerts : []).flatMap((a) =>
+      isPlainObject(a) && typeof a.code === 'string'
+        ? [{ code: a.code, severity: (SEVERITIES.has(a.severity as string) ? a.severity : 'info') as 'error' | 'warning' | 'info', title: w.plain(a.title) || a.code, detail: w.plain(a.detail), campaignId: w.int(a.campaign_id) }]
+        : [],
+    ),
+  };
+}
+
 const p = (b: MailerBase, path: string) => w.path(b, `/campaigns${path}`);
 const cid = (n: number) => w.idSegment(n, 'campaign id');
 
@@ -226,6 +263,12 @@ export const cmsMailerCampaigns = {
       campaign = null;
     }
     return { sent: w.count(d.sent), delivered: w.count(d.delivered), bounced: w.count(d.bounced), failed: w.count(d.failed), retried: w.count(d.retried), skipped: w.count(d.skipped), campaign };
+  },
+
+  async overview(t: Transport, b: MailerBase, days: number | undefined): Promise<Omit<MailerOverview, 'copiedAt'>> {
+    const call: CallOptions = { path: w.path(b, '/overview'), ...(days ? { query: { days: String(days) } } : {}) };
+    const r = await request(t, call);
+    return w.one(t, 'the mailer’s overview', call, r.data, overviewOf);
   },
 
   async remove(t: Transport, b: MailerBase, id: number): Promise<void> {
