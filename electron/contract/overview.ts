@@ -1,7 +1,7 @@
 /**
  * The `overview.*` channels: every site at a glance. For one CMS site, what only the site can say —
  * whether it answers, its version, pending updates, the scheduler's health, failed webhook
- * deliveries of the last day, when demo mode resets next — each part read on its own, so one the
+ * deliveries of the last day, when demo mode resets next, the mailer's audience and alerts — each part read on its own, so one the
  * site refuses (or this account may not read) is said while the others show. What Sitedesk knows
  * itself (signed in, unsynced changes) the renderer has already; it is not asked again here.
  */
@@ -52,6 +52,19 @@ export interface DemoGlimpse {
   intervalMinutes: number | null;
 }
 
+export interface MailerGlimpse {
+  /** People subscribed now. */
+  subscribed: number;
+  /** Joined minus left over the last `days` days. */
+  net: number;
+  days: number;
+  /** The mailer's alerts by severity: errors (a campaign stopped, not ready to go) and warnings (failed sends, bounces). */
+  errors: number;
+  warnings: number;
+  /** The first error's or warning's words, for the tooltip. */
+  first: string | null;
+}
+
 export interface SiteGlance {
   siteId: string;
   /** Whether the site answered just now (null: not asked, e.g. no address to ask). */
@@ -62,6 +75,7 @@ export interface SiteGlance {
   scheduler: Glimpse<SchedulerGlimpse>;
   webhooks: Glimpse<WebhooksGlimpse>;
   demo: Glimpse<DemoGlimpse>;
+  mailer: Glimpse<MailerGlimpse>;
   /** When this glance was read (ISO): the countdowns run from here. */
   readAt: string;
 }

@@ -339,6 +339,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     const sc = scheduler;
     const dm = demo;
     const wh = webhooks;
+    const ml = mailer;
     overview = overviewService({
       sessions: s,
       ping: (id) => s.ping(id),
@@ -359,6 +360,19 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         demo: async (id) => {
           const d = await dm.status(id);
           return { baseline: d.baselineExists, secondsUntilReset: d.secondsUntilReset, intervalMinutes: d.resetInterval, copiedAt: d.copiedAt };
+        },
+        mailer: async (id) => {
+          const o = await ml.overview(id, undefined);
+          const pressing = o.alerts.filter((a) => a.severity !== 'info');
+          return {
+            subscribed: o.subscribers.subscribed,
+            net: o.growth.net,
+            days: o.growth.days,
+            errors: o.alerts.filter((a) => a.severity === 'error').length,
+            warnings: o.alerts.filter((a) => a.severity === 'warning').length,
+            first: pressing[0] ? `${pressing[0].title}: ${pressing[0].detail}` : null,
+            copiedAt: o.copiedAt,
+          };
         },
       },
       ...(opts.now ? { now: opts.now } : {}),

@@ -6,8 +6,8 @@
  * not read, is said while the rest show; a part read from a copy carries the copy's time.
  */
 import { isAppError } from '../base/app-error';
-import type { DemoGlimpse, Glimpse, SchedulerGlimpse, SiteGlance, UpdatesGlimpse, WebhooksGlimpse } from '../contract';
-import { can } from '../contract';
+import type { DemoGlimpse, Glimpse, MailerGlimpse, Me, SchedulerGlimpse, SiteGlance, UpdatesGlimpse, WebhooksGlimpse } from '../contract';
+import { can, mailerBlockedReason } from '../contract';
 import type { SessionManager } from '../sessions/cms-session-manager';
 import { unreachable } from '../sites/calls';
 
@@ -19,6 +19,7 @@ export interface GlanceReaders {
   scheduler?: (siteId: string) => Promise<Copied<SchedulerGlimpse>>;
   webhooks?: (siteId: string) => Promise<Copied<WebhooksGlimpse>>;
   demo?: (siteId: string) => Promise<Copied<DemoGlimpse>>;
+  mailer?: (siteId: string) => Promise<Copied<MailerGlimpse>>;
 }
 
 export interface OverviewDeps {
@@ -30,8 +31,16 @@ export interface OverviewDeps {
   now?: () => number;
 }
 
-/** The permission each part needs, as the site checks it (document 2; the real plugin agrees). */
-const PART_PERMISSION = { updates: 'api.gpm.read', scheduler: 'api.scheduler.read', webhooks: 'api.webhooks.read', demo: null } as const;
+/** Why this account may not read a part, as the site checks it (document 2; the real plugin agrees), or null. */
+const api = (permission: string) => (me: Me) => (can(me, permission) ? null : `This account may not read it (${permission}).`);
+const PART_REFUSED: Record<keyof GlanceReaders, ((me: Me) => string | null) | null> = {
+  updates: api('api.gpm.read'),
+  scheduler: api('api.scheduler.read'),
+  webhooks: api('api.webhooks.read'),
+  demo: null,
+  // either plugin's spelling (mailer.view, mailroom.view): which one the site runs is the mailer's to find
+  mailer: (me) => mailerBlockedReason(me, 'view'),
+};
 
 export function overviewService(deps: OverviewDeps) {
   const now = () => (deps.now ?? Date.now)();
@@ -40,8 +49,8 @@ export function overviewService(deps: OverviewDeps) {
     if (!read) return { skipped: 'Sitedesk does not read this yet.' };
     const info = deps.sessions.get(siteId).info();
     if (info.state !== 'signed_in') return { skipped: 'Not signed in.' };
-    const permission = PART_PERMISSION[name];
-    if (permission && info.me && !can(info.me, permission)) return { skipped: `This account may not read it (${permission}).` };
+    const refused = info.me ? PART_REFUSED[name]?.(info.me) : null;
+    if (refused) return { skipped: refused };
     try {
       const { copiedAt, ...value } = await read(siteId);
       return { value: value as T, copiedAt };
@@ -63,13 +72,14 @@ export function overviewService(deps: OverviewDeps) {
       let info = session.info();
       if (info.state === 'signed_in') info = await session.refreshMe().catch(() => session.info());
       else await deps.ping(siteId).catch(() => {});
-      const [updates, scheduler, webhooks, demo] = await Promise.all([
+      const [updates, scheduler, webhooks, demo, mailer] = await Promise.all([
         part(siteId, 'updates', deps.readers.updates),
         part(siteId, 'scheduler', deps.readers.scheduler),
         part(siteId, 'webhooks', deps.readers.webhooks),
         part(siteId, 'demo', deps.readers.demo),
+        part(siteId, 'mailer', deps.readers.mailer),
       ]);
-      return { siteId, reachable: deps.online(siteId), version: info.me?.cmsVersion ?? null, updates, scheduler, webhooks, demo, readAt };
+      return { siteId, reachable: deps.online(siteId), version: info.me?.cmsVersion ?? null, updates, scheduler, webhooks, demo, mailer, readAt };
     },
   };
 }

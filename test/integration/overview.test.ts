@@ -37,6 +37,17 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect('value' in g.scheduler && g.scheduler.value.failedJobs24h).toBe(status.health?.failedJobs24h ?? null);
     const demo = await fx.call('demo.status', { siteId: fx.site.id });
     expect(g.demo).toEqual({ copiedAt: null, value: { baseline: demo.baselineExists, secondsUntilReset: demo.secondsUntilReset, intervalMinutes: demo.resetInterval } });
+    // the mailer's figures: document 2's from its overview; Mailroom answers no overview route here
+    if (flavor === 'real') expect(g.mailer).toEqual({ skipped: 'The site does not offer this.' });
+    else {
+      const o = await fx.call('mailer.overview', { siteId: fx.site.id });
+      const pressing = o.alerts.filter((a) => a.severity !== 'info');
+      expect(g.mailer).toEqual({
+        copiedAt: null,
+        value: { subscribed: o.subscribers.subscribed, net: o.growth.net, days: 30, errors: o.alerts.filter((a) => a.severity === 'error').length, warnings: o.alerts.filter((a) => a.severity === 'warning').length, first: pressing[0] ? `${pressing[0].title}: ${pressing[0].detail}` : null },
+      });
+      expect('value' in g.mailer && g.mailer.value.errors).toBeGreaterThan(0); // the seed's scheduled campaign that is not ready
+    }
   });
 
   test('webhooks: none, then a failed test delivery counted in the last day', async () => {
@@ -63,13 +74,15 @@ describe.each(flavors)('%s flavour', (flavor) => {
     expect(g.scheduler).toEqual({ skipped: 'This account may not read it (api.scheduler.read).' });
     expect(g.updates).toEqual({ skipped: 'This account may not read it (api.gpm.read).' });
     expect(g.webhooks).toEqual({ skipped: 'This account may not read it (api.webhooks.read).' });
+    // document 2's /me names the mailer's permissions; the real one lists only api.* (the site decides, and Mailroom here has no overview)
+    expect(g.mailer).toEqual({ skipped: flavor === 'real' ? 'The site does not offer this.' : expect.stringMatching(/lacks the mailer\.view or mailroom\.view permission/) });
   });
 
   test('signed out: every part skipped; the site is still asked whether it answers', async () => {
     const out = await fx.call('sites.add', { name: 'Signed out', kind: 'cms', baseUrl: fx.cms.url, environment: null, authMode: 'password' });
     const g = await fx.call('overview.site', { siteId: out.id });
     expect(g.reachable).toBe(true);
-    for (const part of [g.updates, g.scheduler, g.webhooks, g.demo]) expect(part).toEqual({ skipped: expect.stringMatching(/Not signed in|does not read this yet/) });
+    for (const part of [g.updates, g.scheduler, g.webhooks, g.demo, g.mailer]) expect(part).toEqual({ skipped: expect.stringMatching(/Not signed in|does not read this yet/) });
     await fx.call('sites.remove', { id: out.id });
   });
 

@@ -13,6 +13,7 @@ const base: SiteGlance = {
   scheduler: { value: { crontab: 'installed', health: 'healthy', message: 'No jobs currently due', failedJobs24h: 0, jobsDue: 0 }, copiedAt: null },
   webhooks: { value: { hooks: 2, enabled: 2, failedLastDay: 0, partial: false, unread: 0 }, copiedAt: null },
   demo: { value: { baseline: true, secondsUntilReset: 600, intervalMinutes: 30 }, copiedAt: null },
+  mailer: { value: { subscribed: 12_400, net: 85, days: 30, errors: 0, warnings: 0, first: null }, copiedAt: null },
   readAt,
 };
 const ctx = { session: 'signed_in' as const, username: 'admin', unsynced: 0, conflicted: 0, now: at };
@@ -27,6 +28,20 @@ describe('glanceCells', () => {
     expect(c.webhooks).toMatchObject({ text: 'All delivered', tone: 'ok' });
     expect(c.changes).toEqual({ text: 'None', tone: 'ok' });
     expect(c.demo).toMatchObject({ text: 'in 10 min 00 s', tone: 'muted' });
+    expect(c.mailer).toMatchObject({ text: `${(12_400).toLocaleString()} subscribers, +85 in 30 days`, tone: 'ok', area: 'mailer' });
+  });
+
+  test('the mailer: a problem outranks a warning, each said with the first one’s words; shrinking is a minus; a site without one is a dash', () => {
+    const m = (over: Partial<{ subscribed: number; net: number; errors: number; warnings: number; first: string | null }>) =>
+      glanceCells({ ...base, mailer: { value: { subscribed: 1, net: 0, days: 30, errors: 0, warnings: 0, first: null, ...over }, copiedAt: null } }, ctx).mailer;
+    expect(m({ errors: 1, warnings: 2, first: 'Campaign not ready: “VIP evening” has no subject.' })).toMatchObject({
+      text: '1 subscriber, +0 in 30 days; 1 problem',
+      tone: 'danger',
+      detail: '1 problem and 2 warnings. Campaign not ready: “VIP evening” has no subject.',
+      area: 'mailer',
+    });
+    expect(m({ warnings: 1, net: -4, first: 'Failed sends: retry them.' })).toMatchObject({ text: '1 subscriber, −4 in 30 days; 1 warning', tone: 'warn' });
+    expect(glanceCells({ ...base, mailer: { skipped: 'The site does not offer this.' } }, ctx).mailer).toMatchObject({ text: '—', tone: 'muted' });
   });
 
   test('problems say what and open their area', () => {

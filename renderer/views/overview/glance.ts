@@ -3,7 +3,7 @@
  * signal: the words say it too), a longer detail for the tooltip and screen readers, and the area
  * that deals with it. Pure, so the rules (what counts as a problem) are tested without a browser.
  */
-import type { CmsArea, Glimpse, SessionState, SiteGlance, WebhooksGlimpse } from '../../../electron/contract/index';
+import type { CmsArea, Glimpse, MailerGlimpse, SessionState, SiteGlance, WebhooksGlimpse } from '../../../electron/contract/index';
 
 export type Tone = 'ok' | 'warn' | 'danger' | 'muted';
 export interface Cell {
@@ -14,7 +14,7 @@ export interface Cell {
   area?: CmsArea | 'changes';
 }
 
-export const GLANCE_COLUMNS = ['answers', 'signedIn', 'version', 'updates', 'scheduler', 'webhooks', 'changes', 'demo'] as const;
+export const GLANCE_COLUMNS = ['answers', 'signedIn', 'version', 'updates', 'scheduler', 'webhooks', 'mailer', 'changes', 'demo'] as const;
 export type GlanceColumn = (typeof GLANCE_COLUMNS)[number];
 
 export const COLUMN_LABELS: Record<GlanceColumn, string> = {
@@ -24,6 +24,7 @@ export const COLUMN_LABELS: Record<GlanceColumn, string> = {
   updates: 'Updates',
   scheduler: 'Scheduler',
   webhooks: 'Webhooks (24 h)',
+  mailer: 'Mailer',
   changes: 'Unsynced changes',
   demo: 'Demo reset',
 };
@@ -89,7 +90,7 @@ export function glanceCells(glance: SiteGlance | null, ctx: GlanceContext): Reco
     : ctx.unsynced
       ? { text: plural(ctx.unsynced, 'change'), tone: 'warn', detail: 'Kept on this computer, not on the site yet.', area: 'changes' }
       : { text: 'None', tone: 'ok' };
-  if (!glance) return { answers: reading, signedIn, version: reading, updates: reading, scheduler: reading, webhooks: reading, changes, demo: reading };
+  if (!glance) return { answers: reading, signedIn, version: reading, updates: reading, scheduler: reading, webhooks: reading, mailer: reading, changes, demo: reading };
 
   const answers: Cell =
     glance.reachable === true ? { text: 'Yes', tone: 'ok' } : glance.reachable === false ? { text: 'No', tone: 'danger', detail: 'The site did not answer just now.' } : { text: 'Not known', tone: 'muted' };
@@ -140,7 +141,19 @@ export function glanceCells(glance: SiteGlance | null, ctx: GlanceContext): Reco
       return cell(countdown(left), left === 0 ? 'warn' : 'muted', d.intervalMinutes ? `Demo content is restored every ${plural(d.intervalMinutes, 'minute')}.` : null);
     })();
 
-  return { answers, signedIn, version, updates, scheduler, webhooks, changes, demo };
+  const mailer: Cell =
+    notValue(glance.mailer) ??
+    (() => {
+      const m = (glance.mailer as { value: MailerGlimpse }).value;
+      const growth = `${m.net >= 0 ? '+' : '−'}${Math.abs(m.net).toLocaleString()} in ${m.days} days`;
+      const text = `${plural(m.subscribed, 'subscriber')}, ${growth}`;
+      const why = m.first ? ` ${m.first}` : '';
+      if (m.errors) return cell(`${text}; ${plural(m.errors, 'problem')}`, 'danger', `${plural(m.errors, 'problem')} and ${plural(m.warnings, 'warning')}${from(glance.mailer)}.${why}`, 'mailer');
+      if (m.warnings) return cell(`${text}; ${plural(m.warnings, 'warning')}`, 'warn', `${plural(m.warnings, 'warning')}${from(glance.mailer)}.${why}`, 'mailer');
+      return cell(text, 'ok', `Nothing needs doing${from(glance.mailer)}.`, 'mailer');
+    })();
+
+  return { answers, signedIn, version, updates, scheduler, webhooks, mailer, changes, demo };
 }
 
 type SiteGlanceScheduler = { crontab: string; health: string | null; message: string | null; failedJobs24h: number | null; jobsDue: number | null };
