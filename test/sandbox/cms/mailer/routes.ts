@@ -25,7 +25,7 @@
  *   POST   erase                          {erased, counts}
  *
  * Spec flavour only: campaigns (campaign-routes.ts), templates (template-routes.ts), overview,
- * settings and labels (overview-routes.ts).
+ * settings and labels (overview-routes.ts), automations (flow-routes.ts).
  */
 import { rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -34,6 +34,7 @@ import type { CmsContext } from '../context';
 import { authorize, type Principal } from '../credentials';
 import { BULK_BATCH, isObj } from './audience';
 import { registerCampaignRoutes } from './campaign-routes';
+import { registerFlowRoutes } from './flow-routes';
 import { registerOverviewRoutes } from './overview-routes';
 import { registerTemplateRoutes } from './template-routes';
 import { csvCell, csvLine } from './csv';
@@ -63,6 +64,7 @@ export function registerMailerRoutes(router: Router, ctx: CmsContext): void {
     registerCampaignRoutes(router, ctx);
     registerTemplateRoutes(router, ctx);
     registerOverviewRoutes(router, ctx);
+    registerFlowRoutes(router, ctx);
   }
   const idOf = (raw: string | undefined, what: string): number => {
     if (!raw || !/^\d{1,15}$/.test(raw)) throw notFound(what);

@@ -63,7 +63,13 @@ CREATE TABLE IF NOT EXISTS messages (
   id INTEGER PRIMARY KEY AUTOINCREMENT, subscriber_id INTEGER, email TEXT NOT NULL, kind TEXT NOT NULL, subject TEXT NOT NULL, at INTEGER NOT NULL,
   campaign_id INTEGER, body_html TEXT);
 CREATE TABLE IF NOT EXISTS enrolments (
-  id INTEGER PRIMARY KEY AUTOINCREMENT, flow_id INTEGER NOT NULL, subscriber_id INTEGER NOT NULL, status TEXT NOT NULL, at INTEGER NOT NULL);
+  id INTEGER PRIMARY KEY AUTOINCREMENT, flow_id INTEGER NOT NULL, subscriber_id INTEGER NOT NULL, status TEXT NOT NULL, at INTEGER NOT NULL,
+  step_id INTEGER, due_at INTEGER, left_at INTEGER, exit_reason TEXT);
+CREATE TABLE IF NOT EXISTS flows (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, status TEXT NOT NULL, trigger TEXT NOT NULL, trigger_json TEXT,
+  list_id INTEGER, segment_id INTEGER, allow_reentry INTEGER NOT NULL DEFAULT 0, steps TEXT NOT NULL DEFAULT '[]',
+  step_seq INTEGER NOT NULL DEFAULT 0, recipe TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+  activated_at INTEGER, paused_at INTEGER, resumed_at INTEGER);
 CREATE TABLE IF NOT EXISTS segments (
   id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, description TEXT, list_id INTEGER, definition TEXT NOT NULL,
   count INTEGER, left_out INTEGER, counted_at INTEGER, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
@@ -94,6 +100,7 @@ CREATE INDEX IF NOT EXISTS idx_sends_id ON sends (id);
 CREATE INDEX IF NOT EXISTS idx_sends_open_due ON sends (open_due) WHERE opened_at IS NULL AND open_due IS NOT NULL;
 CREATE INDEX IF NOT EXISTS idx_sends_click_due ON sends (click_due) WHERE clicked_at IS NULL AND click_due IS NOT NULL;
 CREATE INDEX IF NOT EXISTS idx_enrol_sub ON enrolments (subscriber_id);
+CREATE INDEX IF NOT EXISTS idx_enrol_flow ON enrolments (flow_id, status, due_at);
 `;
 
 export const INDEX_NAMES = [...INDEXES.matchAll(/CREATE INDEX IF NOT EXISTS (\w+)/g)].map((m) => m[1]!);
@@ -134,6 +141,11 @@ const ADDED: [table: string, column: string, type: string][] = [
   ['campaigns', 'ab_result', 'TEXT'],
   ['messages', 'campaign_id', 'INTEGER'],
   ['messages', 'body_html', 'TEXT'],
+  ['messages', 'flow_id', 'INTEGER'],
+  ['enrolments', 'step_id', 'INTEGER'],
+  ['enrolments', 'due_at', 'INTEGER'],
+  ['enrolments', 'left_at', 'INTEGER'],
+  ['enrolments', 'exit_reason', 'TEXT'],
 ];
 
 function addMissingColumns(db: Database.Database): void {

@@ -11,6 +11,7 @@
  * Bucket choices hash `i` with one multiplier per question (`h(k)`), so they do not move together.
  */
 import type Database from 'better-sqlite3';
+import { RECIPES } from './flows';
 import { emailHash, INDEXES, INDEX_NAMES, maskEmail } from './schema';
 
 const FIRST = ['Ada', 'Bruno', 'Chloé', 'Dmitri', 'Esther', 'Farid', 'Greta', 'Hiro', 'Inès', 'Jonas', 'Kemal', 'Lena', 'Mateo', 'Nadia', 'Oskar', 'Priya', 'Quentin', 'Rosa', 'Sven', 'Tamar', 'Umar', 'Vera', 'Wim', 'Xenia', 'Yusuf', 'Zoë', 'Anouk', 'Bao', 'Carmen', 'Dario', 'Elif', 'Finn', 'Gabi', 'Hana', 'Ivo', 'Jade', 'Karl', 'Lucía', 'Milan', 'Noor'];
@@ -239,9 +240,19 @@ export function seedMailer(db: Database.Database, count: number, nowSec: number,
     // the message log: confirmation emails to those waiting
     db.prepare(`INSERT INTO messages (subscriber_id, email, kind, subject, at)
       SELECT id, email, 'confirmation', ?, created_at FROM subscribers WHERE status = 'pending'`).run(`Please confirm your email address for ${site}`);
-    // the welcome automation's places for the last month's newcomers
-    db.exec(`INSERT INTO enrolments (flow_id, subscriber_id, status, at)
-      SELECT 1, id, CASE WHEN created_at < ${nowSec - 7 * DAY} THEN 'done' ELSE 'waiting' END, created_at FROM subscribers
+    // the welcome automation (the recipe's, turned on a month ago, paused an hour ago so the seed's
+    // outbox stays as it is until somebody resumes it) and its places for the last month's
+    // newcomers: those of the last two days in its wait, the rest through it
+    const welcome = RECIPES.find((r) => r.key === 'welcome')!;
+    const steps = welcome.steps.map((st, k) => ({ ...st, id: k + 1 }));
+    const wait = steps.find((st) => st.type === 'wait') as unknown as { id: number; minutes: number };
+    db.prepare(`INSERT INTO flows (id, name, status, trigger, trigger_json, list_id, segment_id, allow_reentry, steps, step_seq, recipe, created_at, updated_at, activated_at, paused_at)
+      VALUES (1, ?, 'paused', ?, NULL, NULL, NULL, 0, ?, ?, ?, ?, ?, ?, ?)`).run(welcome.name, welcome.trigger, JSON.stringify(steps), steps.length, welcome.key, nowSec - 31 * DAY, nowSec - 3600, nowSec - 30 * DAY, nowSec - 3600);
+    db.exec(`INSERT INTO enrolments (flow_id, subscriber_id, status, at, step_id, due_at, left_at)
+      SELECT 1, id, CASE WHEN created_at < ${nowSec - 2 * DAY} THEN 'done' ELSE 'waiting' END, created_at,
+        CASE WHEN created_at < ${nowSec - 2 * DAY} THEN NULL ELSE ${wait.id} END,
+        CASE WHEN created_at < ${nowSec - 2 * DAY} THEN NULL ELSE created_at + ${wait.minutes * 60} END,
+        CASE WHEN created_at < ${nowSec - 2 * DAY} THEN created_at + ${wait.minutes * 60} END FROM subscribers
       WHERE status = 'subscribed' AND created_at >= ${nowSec - 30 * DAY}`);
 
     // the past imports' counts, from who they brought in

@@ -21,6 +21,7 @@ import { checkDefinition, groupSql, type Group } from './segments';
 import { startDue } from './campaigns';
 import { DEFAULT_SEND_KNOBS } from './send-rules';
 import { stepSending, type SendContext } from './sending';
+import { stepFlows } from './flows';
 import { seedMailer } from './seed-mailer';
 import { MailerStore, type RawImport } from './store';
 
@@ -225,6 +226,18 @@ export class MailerWorld {
     });
   }
 
+  /**
+   * The automations' worker, caught up to the sandbox's clock (when the site's queue runs): running
+   * flows enrol what their triggers found and move everybody due (flows.ts). Before every flow
+   * route answers too.
+   */
+  flowsDue(): void {
+    if (!this.knobs.worker || this.flavor === 'real') return;
+    // most ticks find no flow running: the known ids (a scan of the tags) only when one is
+    if (!this.store.prep("SELECT 1 FROM flows WHERE status = 'active' LIMIT 1").get()) return;
+    this.store.tx(() => stepFlows({ store: this.store, known: this.knownIds(), siteName: this.siteName }, this.nowSec()));
+  }
+
   /** One run of the worker's periodic jobs: recount segments never counted or counted too long ago. */
   runWorkerJobs(): void {
     const stale = this.nowSec() - this.knobs.segmentRecountMinutes * 60;
@@ -266,6 +279,7 @@ export class MailerWorld {
       if (!this.knobs.worker) return;
       if (now - this.lastWorkerRunMs >= this.knobs.workerEverySeconds * 1000) this.runWorkerJobs();
       this.campaignsDue();
+      this.flowsDue();
       if (!this.nextImport() && (!this.run || this.run.done)) {
         this.allowance = 0;
         return;
