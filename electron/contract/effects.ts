@@ -307,6 +307,12 @@ export const channelEffects = {
   'mailer.campaignTimeline': 'read',
   'mailer.campaignCatchUp': 'read',
   'mailer.overview': 'read',
+  'mailer.templates': 'read',
+  'mailer.createTemplate': 'site-write',
+  'mailer.updateTemplate': 'site-write',
+  'mailer.deleteTemplate': 'site-write',
+  // POST …/templates/{id}/preview renders unsaved text, saves nothing
+  'mailer.previewTemplate': 'read',
   'mailer.sendCatchUp': 'site-write',
   'mailer.retryFailed': 'site-write',
   'library.uploadChunk': 'local',

@@ -191,6 +191,23 @@ export interface MailerOverview {
   copiedAt: string | null;
 }
 
+/** Content a campaign starts from (its subject, preheader, text and layout are copied once). */
+export interface MailerTemplate {
+  id: number;
+  name: string;
+  subject: string | null;
+  preheader: string | null;
+  bodyMd: string | null;
+  layout: 'store' | 'plain';
+  /** Offered when a campaign is made (switched off: kept, not offered). */
+  isActive: boolean;
+  /** Campaigns written from it (each keeps its own copy). */
+  campaigns: number;
+  missing: string[];
+  createdAt: string | null;
+  updatedAt: string | null;
+}
+
 /** Who a campaign would reach: `count` can be mailed; `leftOut` match but cannot (suppressed, unsubscribed). */
 export interface CampaignAudience {
   count: number;
@@ -237,7 +254,7 @@ export const mailerCampaignChannels = {
   'mailer.campaignAudience': channel<CampaignAudience>()(v.strictObject({ siteId: SiteId, listIds: ListIds, segmentId: v.optional(v.nullable(MailerId)) })),
   /** Makes a draft. */
   'mailer.createCampaign': channel<{ campaign: MailerCampaign }>()(
-    v.strictObject({ siteId: SiteId, name: Name, subject: v.optional(Subject), bodyMd: v.optional(BodyMd), listIds: v.optional(ListIds), segmentId: v.optional(v.nullable(MailerId)) }),
+    v.strictObject({ siteId: SiteId, name: Name, subject: v.optional(Subject), bodyMd: v.optional(BodyMd), listIds: v.optional(ListIds), segmentId: v.optional(v.nullable(MailerId)), templateId: v.optional(MailerId) }),
   ),
   /**
    * A move of the campaign's state: start (now, or at `scheduledAt`: then it is scheduled), pause,
@@ -271,6 +288,18 @@ export const mailerCampaignChannels = {
   'mailer.retryFailed': channel<CampaignResend>()(v.strictObject({ siteId: SiteId, id: MailerId, sendId: v.optional(MailerId) })),
   /** The mailer at a glance: counts, growth over `days` (7–90), recent campaigns, alerts; kept as a copy. */
   'mailer.overview': channel<MailerOverview>()(v.strictObject({ siteId: SiteId, days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(7), v.maxValue(90))) })),
+  /** Every template by name (switched-off ones too, said so); kept as a copy. */
+  'mailer.templates': channel<{ templates: MailerTemplate[]; copiedAt: string | null }>()(v.strictObject({ siteId: SiteId })),
+  'mailer.createTemplate': channel<{ template: MailerTemplate }>()(v.strictObject({ siteId: SiteId, name: Name, subject: v.optional(v.nullable(Subject)), preheader: v.optional(v.nullable(Preheader)), bodyMd: v.optional(v.nullable(BodyMd)), layout: v.optional(Layout), isActive: v.optional(v.boolean()) })),
+  'mailer.updateTemplate': channel<{ template: MailerTemplate }>()(
+    v.strictObject({ siteId: SiteId, id: MailerId, changes: v.strictObject({ name: v.optional(Name), subject: v.optional(v.nullable(Subject)), preheader: v.optional(v.nullable(Preheader)), bodyMd: v.optional(v.nullable(BodyMd)), layout: v.optional(Layout), isActive: v.optional(v.boolean()) }) }),
+  ),
+  /** Deletes a template; campaigns written from it keep their copy. */
+  'mailer.deleteTemplate': channel<{ id: number }>()(v.strictObject({ siteId: SiteId, id: MailerId })),
+  /** A template rendered by the site, as saved or with unsaved text over it (saves nothing). */
+  'mailer.previewTemplate': channel<CampaignPreview>()(
+    v.strictObject({ siteId: SiteId, id: MailerId, draft: v.optional(v.strictObject({ subject: v.optional(v.nullable(Subject)), preheader: v.optional(v.nullable(Preheader)), bodyMd: v.optional(v.nullable(BodyMd)), layout: v.optional(Layout) })) }),
+  ),
   /** Deletes a draft or a canceled campaign. */
   'mailer.deleteCampaign': channel<{ id: number }>()(v.strictObject({ siteId: SiteId, id: MailerId })),
 };

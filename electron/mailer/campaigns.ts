@@ -11,7 +11,7 @@ import { UncertainWrites } from '../base/uncertain';
 import type { Transport } from '../api/transport';
 import { cmsMailerCampaigns } from '../api/cms/mailer-campaigns';
 import { routeMissing } from './base';
-import type { MailerOverview, CampaignAudience, CampaignPage, CampaignStatus, ChannelParsed, MailerBase, MailerCampaign } from '../contract';
+import type { MailerOverview, MailerTemplate, CampaignAudience, CampaignPage, CampaignStatus, ChannelParsed, MailerBase, MailerCampaign } from '../contract';
 
 export interface CampaignDeps {
   t: (siteId: string) => Transport;
@@ -25,6 +25,7 @@ export interface CampaignDeps {
 
 const TABLE_KEY = 'mailer:campaigns';
 const OVERVIEW_KEY = 'mailer:overview';
+const TEMPLATES_KEY = 'mailer:templates';
 
 /**
  * Where each move leads, as a refusal of the same move again finds it: a start refused is one
@@ -61,9 +62,18 @@ export function mailerCampaigns(deps: CampaignDeps) {
   /** The kept table with this campaign as the site now says it (added when new). */
   const lost = new UncertainWrites<{ newest: number }>(deps.now);
   const lostTests = new UncertainWrites<true>(deps.now);
+  const lostTemplates = new UncertainWrites<{ before: number[] }>(deps.now);
 
   const keep = (siteId: string, c: MailerCampaign) =>
     deps.keepCopy<Table>(siteId, TABLE_KEY, (table) => (table.items.some((x) => x.id === c.id) ? { ...table, items: table.items.map((x) => (x.id === c.id ? c : x)) } : table));
+
+  const keepTemplate = (siteId: string, x: MailerTemplate) =>
+    deps.keepCopy<MailerTemplate[]>(siteId, TEMPLATES_KEY, (all) => (all.some((y) => y.id === x.id) ? all.map((y) => (y.id === x.id ? x : y)) : [...all, x].sort((a, b) => a.name.localeCompare(b.name))));
+
+  const goneTemplate = (err: unknown): never => {
+    if (isAppError(err) && err.code === 'not_found' && err.info.reason) throw new AppError({ ...err.info, message: 'The site has no template of that id any more: it was deleted, perhaps by someone else.' }, { cause: err });
+    throw err;
+  };
 
   const gone = (err: unknown): never => {
     if (isAppError(err) && err.code === 'not_found' && err.info.reason) throw new AppError({ ...err.info, message: 'The site has no campaign of that id any more: it was deleted, perhaps by someone else.' }, { cause: err });
@@ -96,12 +106,13 @@ export function mailerCampaigns(deps: CampaignDeps) {
      * of a second draft.
      */
     async create(input: ChannelParsed<'mailer.createCampaign'>): Promise<{ campaign: MailerCampaign }> {
-      const { siteId, name, subject, bodyMd, listIds, segmentId } = input;
+      const { siteId, name, subject, bodyMd, listIds, segmentId, templateId } = input;
       const body: Record<string, unknown> = { name };
       if (subject) body.subject = subject;
       if (bodyMd) body.body_md = bodyMd;
       if (listIds) body.list_ids = listIds;
       if (segmentId !== undefined) body.segment_id = segmentId;
+      if (templateId !== undefined) body.template_id = templateId;
       const key = `${siteId}\ncampaign\n${name}\n${subject ?? ''}`;
       const same = (c: MailerCampaign, newest: number) => c.id > newest && c.name === name && (c.subject ?? '') === (subject ?? '');
       const earlier = lost.get(key)?.value;
@@ -196,6 +207,61 @@ export function mailerCampaigns(deps: CampaignDeps) {
         return { ...value, copiedAt };
       }
       return { ...(await reading(siteId, (b) => cmsMailerCampaigns.overview(t(siteId), b, days))), copiedAt: null };
+    },
+
+    // ── templates
+
+    async templates(siteId: string): Promise<{ templates: MailerTemplate[]; copiedAt: string | null }> {
+      const { value, copiedAt } = await deps.copied(siteId, TEMPLATES_KEY, (transport, b) => cmsMailerCampaigns.templates(transport, b)).catch(noCampaigns);
+      return { templates: value, copiedAt };
+    },
+
+    /** Makes a template; one whose answer was lost, asked again, is found by its name among those made since. */
+    async createTemplate(input: ChannelParsed<'mailer.createTemplate'>): Promise<{ template: MailerTemplate }> {
+      const { siteId, ...fields } = input;
+      const key = `${siteId}\ntemplate\n${fields.name}`;
+      const earlier = lostTemplates.get(key)?.value;
+      if (earlier) {
+        const found = (await reading(siteId, (b) => cmsMailerCampaigns.templates(t(siteId), b))).find((x) => !earlier.before.includes(x.id) && x.name === fields.name);
+        lostTemplates.forget(key);
+        if (found) {
+          keepTemplate(siteId, found);
+          return { template: found };
+        }
+      }
+      const before = await reading(siteId, (b) => cmsMailerCampaigns.templates(t(siteId), b)).then(
+        (all) => all.map((x) => x.id),
+        () => null,
+      );
+      let template: MailerTemplate;
+      try {
+        template = await writing(siteId, 'No template was made', (b, transport) => cmsMailerCampaigns.createTemplate(transport, b, fields));
+      } catch (err) {
+        if (mayHaveArrived(err) && before) lostTemplates.remember(key, { before });
+        throw err;
+      }
+      keepTemplate(siteId, template);
+      return { template };
+    },
+
+    async updateTemplate(input: ChannelParsed<'mailer.updateTemplate'>): Promise<{ template: MailerTemplate }> {
+      const { siteId, id, changes } = input;
+      const template = await writing(siteId, 'The template was not changed', (b, transport) => cmsMailerCampaigns.updateTemplate(transport, b, id, changes)).catch(goneTemplate);
+      keepTemplate(siteId, template);
+      return { template };
+    },
+
+    async deleteTemplate(siteId: string, id: number): Promise<{ id: number }> {
+      await writing(siteId, 'The template was not deleted', (b, transport) =>
+        cmsMailerCampaigns.deleteTemplate(transport, b, id).catch((err: unknown) => (isAppError(err) && err.info.reason === 'not_found' ? undefined : Promise.reject(err))),
+      );
+      deps.keepCopy<MailerTemplate[]>(siteId, TEMPLATES_KEY, (all) => all.filter((x) => x.id !== id));
+      return { id };
+    },
+
+    previewTemplate(input: ChannelParsed<'mailer.previewTemplate'>) {
+      const { siteId, id, draft } = input;
+      return reading(siteId, (b) => cmsMailerCampaigns.previewTemplate(t(siteId), b, id, draft ?? null)).catch(goneTemplate);
     },
 
     catchUp(siteId: string, id: number) {

@@ -66,6 +66,11 @@ export function mailerHandlers(mailer: Lazy<MailerService>): HandlersOf<typeof m
     'mailer.campaignTimeline': ({ siteId, id }) => mailer().campaignTimeline(siteId, id),
     'mailer.campaignCatchUp': ({ siteId, id }) => mailer().campaignCatchUp(siteId, id),
     'mailer.overview': ({ siteId, days }) => mailer().overview(siteId, days),
+    'mailer.templates': ({ siteId }) => mailer().templates(siteId),
+    'mailer.createTemplate': (input) => mailer().createTemplate(input),
+    'mailer.updateTemplate': (input) => mailer().updateTemplate(input),
+    'mailer.deleteTemplate': ({ siteId, id }) => mailer().deleteTemplate(siteId, id),
+    'mailer.previewTemplate': (input) => mailer().previewTemplate(input),
     'mailer.sendCatchUp': ({ siteId, id }) => mailer().sendCatchUp(siteId, id),
     'mailer.retryFailed': ({ siteId, id, sendId }) => mailer().retryFailed(siteId, id, sendId),
   };

@@ -722,6 +722,11 @@ export function mailerService(deps: MailerServiceDeps) {
     campaignTimeline: campaigns.timeline,
     campaignCatchUp: campaigns.catchUp,
     overview: campaigns.overview,
+    templates: campaigns.templates,
+    createTemplate: campaigns.createTemplate,
+    updateTemplate: campaigns.updateTemplate,
+    deleteTemplate: campaigns.deleteTemplate,
+    previewTemplate: campaigns.previewTemplate,
     sendCatchUp: campaigns.sendCatchUp,
     retryFailed: campaigns.retryFailed,
 

@@ -275,6 +275,14 @@ test('the Mailer’s campaigns: the table and its filters, a new campaign with i
   await check(page, 'mailer: overview', pane.getByRole('img', { name: /Growth of the audience per day/ }));
   await pane.getByText('The days as a table').click();
   await checkState(page, 'mailer: overview, the days as a table');
+
+  // templates: the list, one rendered, the dialog
+  await section(pane, 'Templates');
+  await pane.getByRole('list', { name: 'Templates of Demo' }).getByRole('button', { name: /^Monthly newsletter/ }).click();
+  await check(page, 'mailer: templates', pane.getByRole('region', { name: /“Monthly newsletter” as the site renders it/ }).locator('.paper'));
+  await pane.getByRole('button', { name: 'New template…' }).click();
+  await check(page, 'mailer: new template', page.getByRole('dialog', { name: 'New template' }).getByLabel('Name'));
+  await page.getByRole('dialog', { name: 'New template' }).getByRole('button', { name: 'Cancel' }).click();
 });
 
 test('Sites at a glance, About Sitedesk and the audit trails kept on this computer', async ({ page }) => {

@@ -1040,6 +1040,28 @@ Object.assign(ROWS, {
     act: (c: Ctx, s: { id: number; sendId: number }) => c.invoke('mailer.retryFailed', { siteId: c.site.id, id: s.id, sendId: s.sendId }),
     applied: (_c: Ctx, s: { id: number; sendId: number }) => (mailer().store.prep('SELECT attempts - 1 AS n FROM sends WHERE campaign_id = ? AND id = ?').get(s.id, s.sendId) as { n: number }).n,
   },
+  // a template made once: a lost answer's retry finds the one it made by its name
+  'mailer.createTemplate': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ name: `Template ${c.cell}` }),
+    route: () => 'POST /mailer/templates',
+    act: (c: Ctx, s: { name: string }) => c.invoke('mailer.createTemplate', { siteId: c.site.id, name: s.name, subject: 'Hello', bodyMd: 'Hello' }),
+    applied: (_c: Ctx, s: { name: string }) => (mailer().store.prep('SELECT count(*) AS n FROM templates WHERE name = ?').get(s.name) as { n: number }).n,
+  },
+  'mailer.updateTemplate': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: templateMade(`Edit ${c.cell}`), subject: `Subject ${c.cell}` }),
+    route: (s: { id: number }) => `PATCH /mailer/templates/${s.id}`,
+    act: (c: Ctx, s: { id: number; subject: string }) => c.invoke('mailer.updateTemplate', { siteId: c.site.id, id: s.id, changes: { subject: s.subject } }),
+    applied: (_c: Ctx, s: { id: number; subject: string }) => (mailer().store.prep('SELECT count(*) AS n FROM templates WHERE id = ? AND subject = ?').get(s.id, s.subject) as { n: number }).n,
+  },
+  'mailer.deleteTemplate': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: templateMade(`Gone ${c.cell}`) }),
+    route: (s: { id: number }) => `DELETE /mailer/templates/${s.id}`,
+    act: (c: Ctx, s: { id: number }) => c.invoke('mailer.deleteTemplate', { siteId: c.site.id, id: s.id }),
+    applied: (_c: Ctx, s: { id: number }) => 1 - (mailer().store.prep('SELECT count(*) AS n FROM templates WHERE id = ?').get(s.id) as { n: number }).n,
+  },
   'mailer.deleteCampaign': {
     target: 'cms',
     prepare: async (c: Ctx) => ({ id: campaignMade(`Gone ${c.cell}`, 'draft') }),
@@ -1121,6 +1143,12 @@ function sentCampaignWithFailedSend(cell: string): { id: number; sendId: number 
   const person = reachable().find((sid) => outcomeOf(sid, 2, knobs) === 'delivered')!;
   const id = sentCampaign(`Retry ${cell}`, [person], () => 'failed');
   return { id, sendId: mailer().store.prep('SELECT id FROM sends WHERE campaign_id = ?').pluck().get(id) as number };
+}
+
+/** A template made behind the app's back. */
+function templateMade(name: string): number {
+  const at = Math.floor(Date.now() / 1000);
+  return Number(mailer().store.prep("INSERT INTO templates (name, subject, body_md, layout, is_active, created_at, updated_at) VALUES (?, 'Hello', 'Hello', 'store', 1, ?, ?)").run(name, at, at).lastInsertRowid);
 }
 
 /** Test copies of a campaign in the sandbox's outbox. */

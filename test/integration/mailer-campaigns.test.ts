@@ -210,6 +210,25 @@ describe('spec flavour', () => {
     }
   });
 
+  test('templates: listed by name with the switched-off one said, made, changed, previewed, a campaign written from one keeps its copy after it is deleted', async () => {
+    const list = await fx.call('mailer.templates', { siteId: siteId() });
+    expect(list.copiedAt).toBeNull();
+    expect(list.templates.map((x) => x.name)).toEqual([...list.templates.map((x) => x.name)].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })));
+    expect(list.templates.some((x) => !x.isActive)).toBe(true);
+    const made = await fx.call('mailer.createTemplate', { siteId: siteId(), name: 'Spring sale', subject: 'Spring is here', bodyMd: '# Sale\n\nAll week.', layout: 'plain' });
+    expect(made.template).toMatchObject({ name: 'Spring sale', subject: 'Spring is here', layout: 'plain', isActive: true, campaigns: 0, missing: [] });
+    const changed = await fx.call('mailer.updateTemplate', { siteId: siteId(), id: made.template.id, changes: { preheader: 'Ten percent off' } });
+    expect(changed.template.preheader).toBe('Ten percent off');
+    const preview = await fx.call('mailer.previewTemplate', { siteId: siteId(), id: made.template.id, draft: { bodyMd: '## Changed' } });
+    expect(preview.html).toContain('<h2');
+    const campaign = await fx.call('mailer.createCampaign', { siteId: siteId(), name: 'From the template', templateId: made.template.id });
+    expect(campaign.campaign).toMatchObject({ subject: 'Spring is here', preheader: 'Ten percent off', bodyMd: '# Sale\n\nAll week.', layout: 'plain' });
+    await fx.call('mailer.deleteTemplate', { siteId: siteId(), id: made.template.id });
+    expect((await fx.call('mailer.campaign', { siteId: siteId(), id: campaign.campaign.id })).campaign.bodyMd).toBe('# Sale\n\nAll week.');
+    expect((await fx.call('mailer.templates', { siteId: siteId() })).templates.some((x) => x.id === made.template.id)).toBe(false);
+    expect((await fx.fails('mailer.createCampaign', { siteId: siteId(), name: 'From nothing', templateId: 9999 })).reason).toBe('unknown_template');
+  });
+
   test('a start asked again after its answer was lost answers the campaign it started, not a refusal', async () => {
     const made = await fx.call('mailer.createCampaign', { siteId: siteId(), name: 'Once only', subject: 'Hi', bodyMd: 'Hello', listIds: [1] });
     const first = await fx.call('mailer.moveCampaign', { siteId: siteId(), id: made.campaign.id, move: 'start' });

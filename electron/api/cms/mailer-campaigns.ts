@@ -5,7 +5,7 @@
  * given the moves its state allows, a row that cannot be read set aside with its place and field.
  */
 import type { CallOptions, Transport } from '../transport';
-import type { MailerOverview, CampaignAudience, CampaignCatchUp, CampaignCounters, CampaignResend, CampaignLink, CampaignMove, CampaignPage, CampaignPreview, CampaignSend, CampaignSendPage, CampaignStatus, CampaignTimeline, MailerBase, MailerCampaign } from '../../contract';
+import type { MailerOverview, MailerTemplate, CampaignAudience, CampaignCatchUp, CampaignCounters, CampaignResend, CampaignLink, CampaignMove, CampaignPage, CampaignPreview, CampaignSend, CampaignSendPage, CampaignStatus, CampaignTimeline, MailerBase, MailerCampaign } from '../../contract';
 import { CAMPAIGN_MOVES, CAMPAIGN_STATUSES, isPlainObject, MOVES_OF } from '../../contract';
 import { isoOf, mailerWire as w, refusedFields } from './mailer';
 import { request } from './envelope';
@@ -116,11 +116,30 @@ const FIELD_NAMES: Record<string, string> = {
   abWindowMinutes: 'ab_window_minutes',
   listIds: 'list_ids',
   segmentId: 'segment_id',
+  templateId: 'template_id',
+  isActive: 'is_active',
 };
 export const campaignBody = (changes: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(changes).map(([k, val]) => [FIELD_NAMES[k] ?? k, val]));
 /** The site's field names back as the channel's (`changes.bodyMd`). */
 const INPUT_NAMES: Record<string, string> = Object.fromEntries(Object.entries(FIELD_NAMES).map(([k, val]) => [val, k]));
 const inputOf = (prefix: string) => (f: string) => `${prefix}${INPUT_NAMES[f] ?? (f === 'list_id' ? 'listIds' : f)}`;
+
+export function templateOf(raw: unknown): MailerTemplate {
+  if (!isPlainObject(raw)) throw new w.Unreadable('(the template itself)');
+  return {
+    id: w.need(w.int(raw.id), 'id'),
+    name: w.need(w.text(raw.name), 'name'),
+    subject: w.text(raw.subject),
+    preheader: w.text(raw.preheader),
+    bodyMd: typeof raw.body_md === 'string' && raw.body_md !== '' ? raw.body_md : null,
+    layout: raw.layout === 'plain' ? 'plain' : 'store',
+    isActive: raw.is_active === undefined ? true : w.bool(raw.is_active),
+    campaigns: w.count(raw.campaigns),
+    missing: Array.isArray(raw.missing) ? raw.missing.filter((m): m is string => typeof m === 'string') : [],
+    createdAt: isoOf(raw.created_at),
+    updatedAt: isoOf(raw.updated_at),
+  };
+}
 
 const SEVERITIES = new Set(['error', 'warning', 'info']);
 
@@ -269,6 +288,42 @@ export const cmsMailerCampaigns = {
     const call: CallOptions = { path: w.path(b, '/overview'), ...(days ? { query: { days: String(days) } } : {}) };
     const r = await request(t, call);
     return w.one(t, 'the mailer’s overview', call, r.data, overviewOf);
+  },
+
+  async templates(t: Transport, b: MailerBase): Promise<MailerTemplate[]> {
+    const call: CallOptions = { path: w.path(b, '/templates') };
+    const r = await request(t, call);
+    const list = Array.isArray(r.data) ? r.data : [];
+    return list.flatMap((x) => {
+      try {
+        return [templateOf(x)];
+      } catch {
+        return [];
+      }
+    });
+  },
+
+  async createTemplate(t: Transport, b: MailerBase, body: Record<string, unknown>): Promise<MailerTemplate> {
+    const call: CallOptions = { method: 'POST', path: w.path(b, '/templates'), body: campaignBody(body) };
+    const r = await request(t, call).catch((err: unknown) => refusedFields(err, inputOf('')));
+    return w.one(t, 'the new template', call, r.data, templateOf);
+  },
+
+  async updateTemplate(t: Transport, b: MailerBase, id: number, changes: Record<string, unknown>): Promise<MailerTemplate> {
+    const call: CallOptions = { method: 'PATCH', path: w.path(b, `/templates/${w.idSegment(id, 'template id')}`), body: campaignBody(changes) };
+    const r = await request(t, call).catch((err: unknown) => refusedFields(err, inputOf('changes.')));
+    return w.one(t, 'the template', call, r.data, templateOf);
+  },
+
+  async deleteTemplate(t: Transport, b: MailerBase, id: number): Promise<void> {
+    await request(t, { method: 'DELETE', path: w.path(b, `/templates/${w.idSegment(id, 'template id')}`) });
+  },
+
+  async previewTemplate(t: Transport, b: MailerBase, id: number, draft: Record<string, unknown> | null): Promise<CampaignPreview> {
+    const path = w.path(b, `/templates/${w.idSegment(id, 'template id')}/preview`);
+    const call: CallOptions = draft ? { method: 'POST', path, body: campaignBody(draft) } : { path };
+    const r = await request(t, call).catch((err: unknown) => refusedFields(err, inputOf('draft.')));
+    return w.one(t, 'the preview', call, r.data, previewOf);
   },
 
   async remove(t: Transport, b: MailerBase, id: number): Promise<void> {

@@ -165,6 +165,8 @@ export class NewCampaignForm {
   name = $state('');
   subject = $state('');
   listIds = $state<number[]>([]);
+  /** The template it starts from (null: blank). */
+  templateId = $state<number | null>(null);
   audience = $state.raw<CampaignAudience | null>(null);
   audienceError = $state<string | null>(null);
   counting = $state(false);
@@ -204,7 +206,7 @@ export class NewCampaignForm {
       return null;
     }
     const r = await this.action.run(() =>
-      invoke('mailer.createCampaign', { siteId: this.siteId, name: this.name.trim(), ...(this.subject.trim() ? { subject: this.subject.trim() } : {}), listIds: this.listIds }),
+      invoke('mailer.createCampaign', { siteId: this.siteId, name: this.name.trim(), ...(this.subject.trim() ? { subject: this.subject.trim() } : {}), listIds: this.listIds, ...(this.templateId !== null ? { templateId: this.templateId } : {}) }),
     );
     return r?.campaign ?? null;
   }

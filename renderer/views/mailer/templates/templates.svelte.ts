@@ -1,0 +1,111 @@
+/**
+ * A site's campaign templates (contract/mailer-campaigns.ts; docs/mailer-campaigns.md,
+ * "Templates"): the list by name (Sitedesk's copy with its time while the site is away, for
+ * reading only), kept in step with what each write answers; and the template form, which sends
+ * only what changed. A campaign made from a template copies its subject, preheader, text and layout
+ * once: later edits of the template change no campaign.
+ */
+import type { ChannelInput, MailerTemplate } from '../../../../electron/contract/index';
+import { invoke } from '../../../lib/client';
+import { AppError } from '../../../lib/errors';
+import { FormAction } from '../../../lib/form-action.svelte';
+
+export class TemplatesState {
+  readonly siteId: string;
+  templates = $state.raw<MailerTemplate[] | null>(null);
+  copiedAt = $state<string | null>(null);
+  error = $state.raw<AppError | null>(null);
+  loading = $state(false);
+
+  constructor(siteId: string) {
+    this.siteId = siteId;
+  }
+
+  async load(): Promise<void> {
+    this.loading = true;
+    try {
+      const r = await invoke('mailer.templates', { siteId: this.siteId });
+      this.templates = r.templates;
+      this.copiedAt = r.copiedAt;
+      this.error = null;
+    } catch (err) {
+      this.error = AppError.from(err);
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  put(t: MailerTemplate): void {
+    const others = (this.templates ?? []).filter((x) => x.id !== t.id);
+    this.templates = [...others, t].sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.id - b.id);
+  }
+
+  async remove(t: MailerTemplate): Promise<void> {
+    await invoke('mailer.deleteTemplate', { siteId: this.siteId, id: t.id });
+    this.templates = (this.templates ?? []).filter((x) => x.id !== t.id);
+  }
+}
+
+type Changes = ChannelInput<'mailer.updateTemplate'>['changes'];
+export type TemplateField = 'name' | 'subject' | 'preheader' | 'bodyMd' | 'layout';
+
+/** A new template's form, or an edit of one. */
+export class TemplateForm {
+  readonly siteId: string;
+  readonly base: MailerTemplate | null;
+  name = $state('');
+  subject = $state('');
+  preheader = $state('');
+  bodyMd = $state('');
+  layout = $state<'store' | 'plain'>('store');
+  isActive = $state(true);
+  readonly action = new FormAction<TemplateField>({ fields: ['name', 'subject', 'preheader', 'bodyMd', 'layout'], alertWithFields: true, rateLimit: 'retry', disposeWith: 'owner' });
+
+  constructor(siteId: string, base: MailerTemplate | null) {
+    this.siteId = siteId;
+    this.base = base;
+    if (base) {
+      this.name = base.name;
+      this.subject = base.subject ?? '';
+      this.preheader = base.preheader ?? '';
+      this.bodyMd = base.bodyMd ?? '';
+      this.layout = base.layout;
+      this.isActive = base.isActive;
+    }
+  }
+
+  /** What differs from the template as read (a new one's fields given). */
+  changes(): Changes {
+    const b = this.base;
+    const txt = (s: string) => (s.trim() === '' ? null : s.trim());
+    const out: Changes = {};
+    if (!b || this.name.trim() !== b.name) out.name = this.name.trim();
+    if (!b ? txt(this.subject) !== null : txt(this.subject) !== b.subject) out.subject = txt(this.subject);
+    if (!b ? txt(this.preheader) !== null : txt(this.preheader) !== b.preheader) out.preheader = txt(this.preheader);
+    const body = this.bodyMd === '' ? null : this.bodyMd;
+    if (!b ? body !== null : body !== b.bodyMd) out.bodyMd = body;
+    if (!b || this.layout !== b.layout) out.layout = this.layout;
+    if (!b ? !this.isActive : this.isActive !== b.isActive) out.isActive = this.isActive;
+    return out;
+  }
+
+  async submit(): Promise<MailerTemplate | null> {
+    if (this.name.trim() === '') {
+      this.action.showFields({ name: 'Give the template a name: it is what you pick it by.' });
+      return null;
+    }
+    const changes = this.changes();
+    if (!this.base) {
+      const r = await this.action.run(() => invoke('mailer.createTemplate', { ...changes, siteId: this.siteId, name: this.name.trim() }));
+      return r?.template ?? null;
+    }
+    if (!Object.keys(changes).length) return this.base;
+    const id = this.base.id;
+    const r = await this.action.run(() => invoke('mailer.updateTemplate', { siteId: this.siteId, id, changes }));
+    return r?.template ?? null;
+  }
+
+  dispose(): void {
+    this.action.dispose();
+  }
+}
