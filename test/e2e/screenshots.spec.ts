@@ -456,6 +456,31 @@ for (const scheme of ['light', 'dark'] as const) {
   });
 }
 
+/** The Mailer's campaigns (issue 18): a sent campaign's report, and a draft written with the site's render beside it. */
+for (const scheme of ['light', 'dark'] as const) {
+  test(`mailer campaigns in ${scheme}`, async ({ browser }) => {
+    await withJournal(browser, scheme, { dismissToasts: true }, async ({ page, shot }) => {
+      await siteButton(page, JOURNAL).click();
+      const pane = sitePane(page, JOURNAL);
+      await openAreaIn(pane, 'Mailer');
+      await pane.getByRole('navigation', { name: /sections$/ }).getByRole('button', { name: 'Campaigns' }).click();
+      const table = pane.getByRole('table', { name: new RegExp(`Campaigns of ${JOURNAL}`) });
+      await table.getByRole('button', { name: 'Autumn news', exact: true }).click();
+      await expect(pane.getByRole('grid', { name: /Sends of Autumn news/ }).getByRole('row').nth(1)).toContainText('@', { timeout: 30_000 });
+      await page.waitForTimeout(300);
+      await shot('mailer-campaign-report');
+      await pane.getByRole('button', { name: 'All campaigns' }).click();
+      await table.getByRole('button', { name: 'Winter preview', exact: true }).click();
+      await pane.getByLabel('Subject', { exact: true }).fill('Winter at the fair');
+      await pane.getByRole('textbox', { name: /The campaign’s text/ }).click();
+      await page.keyboard.type('# Winter preview\n\nThe stalls open on **Saturday**: see [the map](https://fair.example/map).');
+      await expect(pane.getByRole('region', { name: 'As the site renders it' }).getByRole('heading', { name: 'Winter preview', exact: true })).toBeVisible();
+      await page.waitForTimeout(300);
+      await shot('mailer-campaign-write');
+    });
+  });
+}
+
 /** The editor, the conflict dialog, the translations and media (issue 4, editor side). */
 for (const scheme of ['light', 'dark'] as const) {
   test(`editor, translations and media in ${scheme}`, async ({ browser }) => {
