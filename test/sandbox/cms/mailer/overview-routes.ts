@@ -12,6 +12,7 @@ import type { CmsContext } from '../context';
 import { authorize } from '../credentials';
 import { LABEL_LANGUAGES, LABELS } from './labels';
 import { GROWTH_DAYS_DEFAULT, GROWTH_DAYS_MAX, GROWTH_DAYS_MIN, overviewOf } from './overview';
+import { webhookPath } from './deliverability';
 import { settingsOf } from './settings';
 import { invalid } from './wire';
 
@@ -30,7 +31,7 @@ export function registerOverviewRoutes(router: Router, ctx: CmsContext): void {
 
   router.on('GET', '/mailer/settings', (req, res, _p, url) => {
     authorize(ctx, req, url, 'mailer.view');
-    json(res, 200, { data: settingsOf(world.store, { knobs: world.knobs, siteName: world.siteName, workerLastRunAt: world.workerLastRunAt }) });
+    json(res, 200, { data: settingsOf(world.store, { knobs: world.knobs, siteName: world.siteName, workerLastRunAt: world.workerLastRunAt, webhookUrl: (name) => `${ctx.origin}${ctx.prefix}${webhookPath(name)}` }) });
   });
 
   router.on('GET', '/mailer/labels', (req, res, _p, url) => {

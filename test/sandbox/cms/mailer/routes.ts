@@ -25,7 +25,8 @@
  *   POST   erase                          {erased, counts}
  *
  * Spec flavour only: campaigns (campaign-routes.ts), templates (template-routes.ts), overview,
- * settings and labels (overview-routes.ts), automations (flow-routes.ts).
+ * settings and labels (overview-routes.ts), automations (flow-routes.ts), deliverability
+ * and providers, reports (deliverability-routes.ts).
  */
 import { rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -34,6 +35,7 @@ import type { CmsContext } from '../context';
 import { authorize, type Principal } from '../credentials';
 import { BULK_BATCH, isObj } from './audience';
 import { registerCampaignRoutes } from './campaign-routes';
+import { registerDeliverabilityRoutes, registerReportRoutes } from './deliverability-routes';
 import { registerFlowRoutes } from './flow-routes';
 import { registerOverviewRoutes } from './overview-routes';
 import { registerTemplateRoutes } from './template-routes';
@@ -65,6 +67,8 @@ export function registerMailerRoutes(router: Router, ctx: CmsContext): void {
     registerTemplateRoutes(router, ctx);
     registerOverviewRoutes(router, ctx);
     registerFlowRoutes(router, ctx);
+    registerDeliverabilityRoutes(router, ctx);
+    registerReportRoutes(router, ctx);
   }
   const idOf = (raw: string | undefined, what: string): number => {
     if (!raw || !/^\d{1,15}$/.test(raw)) throw notFound(what);

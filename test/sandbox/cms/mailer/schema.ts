@@ -70,6 +70,8 @@ CREATE TABLE IF NOT EXISTS flows (
   list_id INTEGER, segment_id INTEGER, allow_reentry INTEGER NOT NULL DEFAULT 0, steps TEXT NOT NULL DEFAULT '[]',
   step_seq INTEGER NOT NULL DEFAULT 0, recipe TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
   activated_at INTEGER, paused_at INTEGER, resumed_at INTEGER);
+CREATE TABLE IF NOT EXISTS providers (
+  name TEXT PRIMARY KEY, secret_hash TEXT, secret_set_at INTEGER, webhook_id TEXT, setup_at INTEGER, setup_secret_hash TEXT);
 CREATE TABLE IF NOT EXISTS segments (
   id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, description TEXT, list_id INTEGER, definition TEXT NOT NULL,
   count INTEGER, left_out INTEGER, counted_at INTEGER, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);

@@ -22,6 +22,8 @@ export interface SettingsFacts {
   knobs: MailerKnobs;
   siteName: string;
   workerLastRunAt: number | null;
+  /** the webhook URL a provider posts its reports to, once it has a secret (deliverability.ts) */
+  webhookUrl?: (name: string) => string;
 }
 
 export function settingsOf(store: MailerStore, f: SettingsFacts) {
@@ -40,6 +42,15 @@ export function settingsOf(store: MailerStore, f: SettingsFacts) {
     },
     // the site's From; a list's own from_name/from_email overrides it for that list's campaigns
     from: { name: fallback?.from_name ?? f.siteName, email: fallback?.from_email ?? 'newsletter@site.example', reply_to: null },
-    providers: PROVIDERS.map((p) => ({ ...p, secret_set: false, webhook_url: null, reports: ['bounce', 'complaint'] })),
+    providers: PROVIDERS.map((p) => {
+      const set = Boolean((store.prep('SELECT secret_hash FROM providers WHERE name = ?').get(p.name) as { secret_hash: string | null } | undefined)?.secret_hash);
+      return { ...p, secret_set: set, webhook_url: set && f.webhookUrl ? f.webhookUrl(p.name) : null, reports: ['bounce', 'complaint'] };
+    }),
   };
+}
+
+/** The site's From address (the default list's own when it has one), as `settingsOf` answers it. */
+export function siteFromEmail(store: MailerStore): string {
+  const d = store.prep('SELECT from_email FROM lists WHERE is_default = 1').get() as { from_email: string | null } | undefined;
+  return d?.from_email ?? 'newsletter@site.example';
 }
