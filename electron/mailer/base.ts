@@ -23,6 +23,17 @@ export const routeMissing = (err: unknown): boolean => isAppError(err) && (err.i
 
 const noPlugin = (cause?: unknown) => new AppError({ code: 'not_found', status: 404, message: MAILER_WORDS.none }, cause ? { cause } : undefined);
 
+/** A record the site answers not_found for (its own 404, with a code), said as deleted, perhaps by someone else. */
+export const gone =
+  (what: string) =>
+  (err: unknown): never => {
+    if (isAppError(err) && err.code === 'not_found' && err.info.reason) throw new AppError({ ...err.info, message: `The site has no ${what} of that id any more: it was deleted, perhaps by someone else.` }, { cause: err });
+    throw err;
+  };
+
+/** A delete the site answers not_found for: gone already, which is what was asked. */
+export const goneAlready = (err: unknown): Promise<void> => (isAppError(err) && err.info.reason === 'not_found' ? Promise.resolve() : Promise.reject(err));
+
 export const pluginOf = (base: MailerBase, foundAt: string): MailerPlugin => ({ base, permissionPrefix: base, name: base === 'mailroom' ? 'Mailroom' : 'Mailer', foundAt });
 
 export function mailerBases(deps: { siteCache: SiteCacheRepo; transport: (siteId: string) => Transport; read: (siteId: string) => Transport }) {

@@ -10,7 +10,7 @@ import { AppError, isAppError, mayHaveArrived } from '../base/app-error';
 import { UncertainWrites } from '../base/uncertain';
 import type { Transport } from '../api/transport';
 import { cmsMailerCampaigns } from '../api/cms/mailer-campaigns';
-import { routeMissing } from './base';
+import { gone as goneOf, goneAlready, routeMissing } from './base';
 import type { MailerOverview, MailerTemplate, CampaignAudience, CampaignPage, CampaignStatus, ChannelParsed, MailerBase, MailerCampaign } from '../contract';
 
 export interface CampaignDeps {
@@ -18,8 +18,10 @@ export interface CampaignDeps {
   reading: <T>(siteId: string, call: (b: MailerBase) => Promise<T>) => Promise<T>;
   writing: <T>(siteId: string, refused: string, call: (b: MailerBase, transport: Transport) => Promise<T>) => Promise<T>;
   copied: <T>(siteId: string, key: string, call: (t: Transport, b: MailerBase) => Promise<T>) => Promise<{ value: T; copiedAt: string | null }>;
-  /** Changes the kept copy of the table as a write's answer says. */
+  /** Changes a kept copy as a write's answer says. */
   keepCopy: <T>(siteId: string, key: string, change: (value: T) => T) => void;
+  /** A record in the kept list that holds it (replaced, or added in `order`). */
+  keepInList: <T extends { id: number }>(siteId: string, key: string, item: T, order?: (a: T, b: T) => number) => void;
   now?: () => number;
 }
 
@@ -59,26 +61,18 @@ export function mailerCampaigns(deps: CampaignDeps) {
   const reading = <T>(siteId: string, call: (b: MailerBase) => Promise<T>) => deps.reading(siteId, call).catch(noCampaigns);
   const writing = <T>(siteId: string, refused: string, call: (b: MailerBase, transport: Transport) => Promise<T>) => deps.writing(siteId, refused, call).catch(noCampaigns);
 
-  /** The kept table with this campaign as the site now says it (added when new). */
   const lost = new UncertainWrites<{ newest: number }>(deps.now);
   const lostTests = new UncertainWrites<true>(deps.now);
   const lostTemplates = new UncertainWrites<{ before: number[] }>(deps.now);
 
+  /** The kept table's row of this campaign as the site now says it (a campaign not on the kept page stays off it). */
   const keep = (siteId: string, c: MailerCampaign) =>
     deps.keepCopy<Table>(siteId, TABLE_KEY, (table) => (table.items.some((x) => x.id === c.id) ? { ...table, items: table.items.map((x) => (x.id === c.id ? c : x)) } : table));
 
-  const keepTemplate = (siteId: string, x: MailerTemplate) =>
-    deps.keepCopy<MailerTemplate[]>(siteId, TEMPLATES_KEY, (all) => (all.some((y) => y.id === x.id) ? all.map((y) => (y.id === x.id ? x : y)) : [...all, x].sort((a, b) => a.name.localeCompare(b.name))));
+  const keepTemplate = (siteId: string, x: MailerTemplate) => deps.keepInList(siteId, TEMPLATES_KEY, x, (a, b) => a.name.localeCompare(b.name));
 
-  const goneTemplate = (err: unknown): never => {
-    if (isAppError(err) && err.code === 'not_found' && err.info.reason) throw new AppError({ ...err.info, message: 'The site has no template of that id any more: it was deleted, perhaps by someone else.' }, { cause: err });
-    throw err;
-  };
-
-  const gone = (err: unknown): never => {
-    if (isAppError(err) && err.code === 'not_found' && err.info.reason) throw new AppError({ ...err.info, message: 'The site has no campaign of that id any more: it was deleted, perhaps by someone else.' }, { cause: err });
-    throw err;
-  };
+  const gone = goneOf('campaign');
+  const goneTemplate = goneOf('template');
 
   return {
     async list(siteId: string, status: CampaignStatus | undefined, page: number, perPage: number): Promise<CampaignPage> {
@@ -253,7 +247,7 @@ export function mailerCampaigns(deps: CampaignDeps) {
 
     async deleteTemplate(siteId: string, id: number): Promise<{ id: number }> {
       await writing(siteId, 'The template was not deleted', (b, transport) =>
-        cmsMailerCampaigns.deleteTemplate(transport, b, id).catch((err: unknown) => (isAppError(err) && err.info.reason === 'not_found' ? undefined : Promise.reject(err))),
+        cmsMailerCampaigns.deleteTemplate(transport, b, id).catch(goneAlready),
       );
       deps.keepCopy<MailerTemplate[]>(siteId, TEMPLATES_KEY, (all) => all.filter((x) => x.id !== id));
       return { id };
@@ -293,7 +287,7 @@ export function mailerCampaigns(deps: CampaignDeps) {
 
     async remove(siteId: string, id: number): Promise<{ id: number }> {
       await writing(siteId, 'The campaign was not deleted', (b, transport) =>
-        cmsMailerCampaigns.remove(transport, b, id).catch((err: unknown) => (isAppError(err) && err.info.reason === 'not_found' ? undefined : Promise.reject(err))),
+        cmsMailerCampaigns.remove(transport, b, id).catch(goneAlready),
       );
       deps.keepCopy<Table>(siteId, TABLE_KEY, (table) => ({ ...table, items: table.items.filter((x) => x.id !== id), total: Math.max(0, table.total - (table.items.some((x) => x.id === id) ? 1 : 0)) }));
       return { id };

@@ -53,7 +53,7 @@ import type { MailerRepo } from '../db/repos/mailer';
 import type { SiteCacheRepo } from '../db/repos/site-cache';
 import { siteCalls, unreachable, type SiteCallDeps } from '../sites/calls';
 import { mailerCampaigns } from './campaigns';
-import { mailerBases, pluginOf } from './base';
+import { gone, goneAlready, mailerBases, pluginOf } from './base';
 import { csvRecords, exportToFile, jsonDocument } from './export-file';
 import { mailerImports, type ImportDeps } from './imports';
 import { mailerCopy } from './offline-copy';
@@ -159,8 +159,13 @@ export function mailerService(deps: MailerServiceDeps) {
     const kept = deps.siteCache.get<T>(siteId, key);
     if (kept) deps.siteCache.put(siteId, key, change(kept.value), kept.fetchedAt);
   }
-  const keepInList = <T extends { id: number }>(siteId: string, key: string, item: T) =>
-    keepCopy<T[]>(siteId, key, (list) => (list.some((x) => x.id === item.id) ? list.map((x) => (x.id === item.id ? item : x)) : [...list, item]));
+  /** A record the site answered, in the kept list that holds it (in its place, or added; `order`: the list's order kept). */
+  const keepInList = <T extends { id: number }>(siteId: string, key: string, item: T, order?: (a: T, b: T) => number) =>
+    keepCopy<T[]>(siteId, key, (list) => {
+      if (list.some((x) => x.id === item.id)) return list.map((x) => (x.id === item.id ? item : x));
+      const added = [...list, item];
+      return order ? added.sort(order) : added;
+    });
 
   const keepCounts = (siteId: string, r: RawSubscriberPage, filter: SubscriberFilter) => {
     if (filterIsEmpty(filter)) deps.siteCache.put(siteId, COUNTS_KEY, { total: r.total, statusCounts: r.statusCounts } satisfies Counts);
@@ -210,7 +215,7 @@ export function mailerService(deps: MailerServiceDeps) {
     said,
   });
 
-  const campaigns = mailerCampaigns({ t, reading, writing, copied, keepCopy, ...(deps.now ? { now: deps.now } : {}) });
+  const campaigns = mailerCampaigns({ t, reading, writing, copied, keepCopy, keepInList, ...(deps.now ? { now: deps.now } : {}) });
 
   async function rowOf(siteId: string, id: number): Promise<SubscriberRow> {
     const s = await reading(siteId, (b) => cmsMailer.subscriber(t(siteId), b, id));
@@ -236,11 +241,6 @@ export function mailerService(deps: MailerServiceDeps) {
       return { changed: true, subscriber, earlier: true };
     }
   }
-
-  const gone = (what: string) => (err: unknown): never => {
-    if (isAppError(err) && err.code === 'not_found' && err.info.reason) throw new AppError({ ...err.info, message: `The site has no ${what} of that id any more: it was deleted, perhaps by someone else.` }, { cause: err });
-    throw err;
-  };
 
   return {
     // ── the plugin and the offline copy
@@ -358,7 +358,7 @@ export function mailerService(deps: MailerServiceDeps) {
     confirm: (siteId: string, id: number) => change(siteId, id, 'confirm', {}, 'They were not confirmed'),
 
     async remove(siteId: string, id: number): Promise<{ id: number }> {
-      await writing(siteId, 'Nobody was deleted', (b, transport) => cmsMailer.remove(transport, b, id).catch((err: unknown) => (isAppError(err) && err.info.reason === 'not_found' ? undefined : Promise.reject(err))));
+      await writing(siteId, 'Nobody was deleted', (b, transport) => cmsMailer.remove(transport, b, id).catch(goneAlready));
       copy.remove(siteId, id);
       return { id };
     },
@@ -654,7 +654,7 @@ export function mailerService(deps: MailerServiceDeps) {
 
     async deleteSegment(siteId: string, id: number): Promise<SegmentDelete> {
       try {
-        await writing(siteId, 'The segment was not deleted', (b, transport) => cmsMailer.deleteSegment(transport, b, id).catch((err: unknown) => (isAppError(err) && err.info.reason === 'not_found' ? undefined : Promise.reject(err))));
+        await writing(siteId, 'The segment was not deleted', (b, transport) => cmsMailer.deleteSegment(transport, b, id).catch(goneAlready));
       } catch (err) {
         if (!(isAppError(err) && err.info.reason === 'segment_in_use')) throw err;
         const campaigns = await reading(siteId, (b) => cmsMailer.segment(t(siteId), b, id)).then((s) => s.campaigns, () => null);
