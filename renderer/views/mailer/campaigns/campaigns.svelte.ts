@@ -31,6 +31,8 @@ export class CampaignsState {
   copiedAt = $state<string | null>(null);
   error = $state.raw<AppError | null>(null);
   loading = $state(false);
+  /** The campaign whose page is open (null: the table), kept as the site last answered it. */
+  opened = $state.raw<MailerCampaign | null>(null);
   #asked = 0;
 
   constructor(siteId: string) {
@@ -82,8 +84,9 @@ export class CampaignsState {
     void this.load();
   }
 
-  /** A campaign as the site has it now: its row replaced, the counts moved with its state. */
+  /** A campaign as the site has it now: its row replaced, the counts moved with its state, its page when open. */
   put(c: MailerCampaign): void {
+    if (this.opened?.id === c.id) this.opened = c;
     const before = (this.items ?? []).find((x) => x.id === c.id);
     if (this.statusCounts && before && before.status !== c.status) {
       this.statusCounts = { ...this.statusCounts, [before.status]: Math.max(0, this.statusCounts[before.status] - 1), [c.status]: this.statusCounts[c.status] + 1 };
@@ -98,6 +101,7 @@ export class CampaignsState {
   }
 
   drop(c: MailerCampaign): void {
+    if (this.opened?.id === c.id) this.opened = null;
     this.items = (this.items ?? []).filter((x) => x.id !== c.id);
     if (this.statusCounts) this.statusCounts = { ...this.statusCounts, [c.status]: Math.max(0, this.statusCounts[c.status] - 1) };
     this.total = Math.max(0, this.total - 1);
