@@ -262,3 +262,15 @@ export function headerToSend(merged: Header, mine: Header, title: string): Heade
   else delete out.title;
   return out;
 }
+
+/**
+ * Mine merged onto theirs from the base, the text by lines and the title and header field by
+ * field; null when a hunk or a field needs a person. Mine's other fields ride along.
+ */
+export function mergeClean<T extends PageTextShape>(base: PageTextShape, mine: T, theirs: PageTextShape): T | null {
+  const text = mergeText(base.content, mine.content, theirs.content);
+  const header = mergeHeader(headerWithTitle(base), headerWithTitle(mine), headerWithTitle(theirs));
+  if (!text.clean || header.conflicts.length) return null;
+  const title = typeof header.merged.title === 'string' ? header.merged.title : mine.title;
+  return { ...mine, title, header: headerToSend(header.merged, mine.header, title), content: text.text! };
+}

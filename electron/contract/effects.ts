@@ -313,6 +313,14 @@ export const channelEffects = {
   'mailer.deleteTemplate': 'site-write',
   // POST …/templates/{id}/preview renders unsaved text, saves nothing
   'mailer.previewTemplate': 'read',
+  // drafts of campaigns and templates kept here: reading or dropping one changes no site; a submit
+  // or a resolution edits the record on the site (never starts or sends it), or keeps it queued
+  'mailDrafts.forRecord': 'read',
+  'mailDrafts.list': 'read',
+  'mailDrafts.get': 'read',
+  'mailDrafts.discard': 'local',
+  'mailDrafts.submit': 'site-write',
+  'mailDrafts.resolve': 'site-write',
   'mailer.sendCatchUp': 'site-write',
   'mailer.retryFailed': 'site-write',
   'library.uploadChunk': 'local',

@@ -243,6 +243,16 @@ export const CampaignChanges = v.strictObject({
 });
 export type CampaignChangesInput = v.InferInput<typeof CampaignChanges>;
 
+/** What an edit of a template may change. */
+export const TemplateChanges = v.strictObject({
+  name: v.optional(Name),
+  subject: v.optional(v.nullable(Subject)),
+  preheader: v.optional(v.nullable(Preheader)),
+  bodyMd: v.optional(v.nullable(BodyMd)),
+  layout: v.optional(Layout),
+  isActive: v.optional(v.boolean()),
+});
+
 /** A time ahead, as ISO text (the person's time zone made UTC by the renderer); the site takes epoch seconds. */
 const When = v.pipe(v.string(), v.isoTimestamp('A date and time.'));
 
@@ -291,9 +301,7 @@ export const mailerCampaignChannels = {
   /** Every template by name (switched-off ones too, said so); kept as a copy. */
   'mailer.templates': channel<{ templates: MailerTemplate[]; copiedAt: string | null }>()(v.strictObject({ siteId: SiteId })),
   'mailer.createTemplate': channel<{ template: MailerTemplate }>()(v.strictObject({ siteId: SiteId, name: Name, subject: v.optional(v.nullable(Subject)), preheader: v.optional(v.nullable(Preheader)), bodyMd: v.optional(v.nullable(BodyMd)), layout: v.optional(Layout), isActive: v.optional(v.boolean()) })),
-  'mailer.updateTemplate': channel<{ template: MailerTemplate }>()(
-    v.strictObject({ siteId: SiteId, id: MailerId, changes: v.strictObject({ name: v.optional(Name), subject: v.optional(v.nullable(Subject)), preheader: v.optional(v.nullable(Preheader)), bodyMd: v.optional(v.nullable(BodyMd)), layout: v.optional(Layout), isActive: v.optional(v.boolean()) }) }),
-  ),
+  'mailer.updateTemplate': channel<{ template: MailerTemplate }>()(v.strictObject({ siteId: SiteId, id: MailerId, changes: TemplateChanges })),
   /** Deletes a template; campaigns written from it keep their copy. */
   'mailer.deleteTemplate': channel<{ id: number }>()(v.strictObject({ siteId: SiteId, id: MailerId })),
   /** A template rendered by the site, as saved or with unsaved text over it (saves nothing). */

@@ -333,6 +333,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       ...(opts.chooseOpenFile ? { chooseOpenFile: opts.chooseOpenFile } : {}),
       ...(opts.now ? { now: opts.now } : {}),
       ...(opts.mailerPollMs ? { importPollMs: opts.mailerPollMs } : {}),
+      drafts: r.mailDrafts,
+      draftsChanged: () => sync?.changed(),
     });
     packages = packagesService({ ...calls, siteCache: r.siteCache, siteName: (id) => r.sites.get(id)?.name, emit: (job) => emit('packages.job', job), ...(opts.now ? { now: opts.now } : {}) });
     const pk = packages;
@@ -377,7 +379,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       },
       ...(opts.now ? { now: opts.now } : {}),
     });
-    const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null });
+    const sy = syncService({ sites: r.sites, sessions: s, repo: r.sync, cache: r.pages, emit: (st) => emit('sync.status', st), online: (id) => offline?.connectivity.state(id) ?? null, also: [ml.drafts] });
     sync = sy;
     const m = mirrorService({ sites: r.sites, rows, sessions: s, pages: r.pages, repo: r.mirror, prefs: r.prefs, siteCache: r.siteCache, emit: (p) => emit('mirror.progress', p) });
     mirror = m;
@@ -400,8 +402,11 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     offline = autoSync({
       sites: () => r.sites.list().filter((x) => x.kind === 'cms').map((x) => x.id),
       settings: (id) => m.settings(id),
-      pending: (id) => r.sync.counts().get(id)?.pending ?? 0,
-      clearBackoff: (id) => r.sync.clearBackoff(id),
+      pending: (id) => sy.counts().get(id)?.pending ?? 0,
+      clearBackoff: (id) => {
+        r.sync.clearBackoff(id);
+        ml.drafts.clearBackoff(id);
+      },
       push: (id) => sy.push(id),
       ping: (id) => s.ping(id),
       statusChanged: () => sy.changed(),

@@ -11,12 +11,13 @@ import { siteCacheRepo } from './repos/site-cache';
 import { storeRepo } from './repos/store';
 import { auditCopyRepo } from './repos/audit-copy';
 import { mailerRepo } from './repos/mailer';
+import { mailDraftsRepo } from './repos/mail-drafts';
 
 export { openDatabase, closeDatabase, type Db } from './open';
 
 export function repositories(db: Db) {
   return { sites: sitesRepo(db), prefs: prefsRepo(db), sessions: sessionsRepo(db), pages: pagesRepo(db), sync: syncRepo(db),
-    mirror: mirrorRepo(db), search: searchRepo(db), siteCache: siteCacheRepo(db), store: storeRepo(db), auditCopy: auditCopyRepo(db), mailer: mailerRepo(db) };
+    mirror: mirrorRepo(db), search: searchRepo(db), siteCache: siteCacheRepo(db), store: storeRepo(db), auditCopy: auditCopyRepo(db), mailer: mailerRepo(db), mailDrafts: mailDraftsRepo(db) };
 }
 
 export type Repositories = ReturnType<typeof repositories>;

@@ -552,6 +552,33 @@ export const migrations: Migration[] = [
       CREATE INDEX audit_events_moved ON audit_events (ts, copy_id, event_id) WHERE ts IS NOT NULL;
     `,
   },
+  {
+    version: 15,
+    name: 'drafts of campaigns and templates',
+    sql: `
+      -- a campaign or template edited here and not on the site yet (db/repos/mail-drafts.ts): the
+      -- fields as read (base), as written here (mine) and, in a conflict, as the site has them now
+      -- (theirs), as JSON of the contract's MailFields. The draft is its own outbox item (state,
+      -- attempts, next_at): a record has one draft at most, so there is nothing to order.
+      CREATE TABLE mail_drafts (
+        id          INTEGER PRIMARY KEY,
+        site_id     TEXT NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
+        kind        TEXT NOT NULL CHECK (kind IN ('campaign', 'template')),
+        remote_id   INTEGER NOT NULL,
+        base        TEXT NOT NULL,
+        mine        TEXT NOT NULL,
+        theirs      TEXT,
+        state       TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'sending', 'conflicted', 'rejected')),
+        problem     TEXT,
+        attempts    INTEGER NOT NULL DEFAULT 0,
+        next_at     TEXT,
+        last_error  TEXT,
+        created_at  TEXT NOT NULL,
+        updated_at  TEXT NOT NULL,
+        UNIQUE (site_id, kind, remote_id)
+      );
+    `,
+  },
 ];
 
 export const LATEST_VERSION = migrations.reduce((max, m) => Math.max(max, m.version), 0);

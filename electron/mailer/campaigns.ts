@@ -75,6 +75,10 @@ export function mailerCampaigns(deps: CampaignDeps) {
   const goneTemplate = goneOf('template');
 
   return {
+    /** The kept copies told of a record the site answered elsewhere (a draft pushed). */
+    keep,
+    keepTemplate,
+
     async list(siteId: string, status: CampaignStatus | undefined, page: number, perPage: number): Promise<CampaignPage> {
       if (!status && page === 1) {
         const { value, copiedAt } = await deps.copied(siteId, TABLE_KEY, (transport, b) => cmsMailerCampaigns.campaigns(transport, b, { page, perPage })).catch(noCampaigns);

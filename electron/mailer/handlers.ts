@@ -73,5 +73,12 @@ export function mailerHandlers(mailer: Lazy<MailerService>): HandlersOf<typeof m
     'mailer.previewTemplate': (input) => mailer().previewTemplate(input),
     'mailer.sendCatchUp': ({ siteId, id }) => mailer().sendCatchUp(siteId, id),
     'mailer.retryFailed': ({ siteId, id, sendId }) => mailer().retryFailed(siteId, id, sendId),
+
+    'mailDrafts.forRecord': ({ siteId, kind, id }) => ({ draft: mailer().drafts.forRecord(siteId, kind, id) }),
+    'mailDrafts.submit': (input) => mailer().drafts.submit(input),
+    'mailDrafts.list': ({ siteId }) => mailer().drafts.list(siteId),
+    'mailDrafts.get': ({ draftId }) => mailer().drafts.get(draftId),
+    'mailDrafts.discard': ({ draftId }) => mailer().drafts.discard(draftId),
+    'mailDrafts.resolve': (input) => mailer().drafts.resolve(input),
   };
 }

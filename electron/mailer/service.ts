@@ -53,6 +53,8 @@ import type { MailerRepo } from '../db/repos/mailer';
 import type { SiteCacheRepo } from '../db/repos/site-cache';
 import { siteCalls, unreachable, type SiteCallDeps } from '../sites/calls';
 import { mailerCampaigns } from './campaigns';
+import { mailDrafts } from './drafts';
+import type { MailDraftsRepo } from '../db/repos/mail-drafts';
 import { gone, goneAlready, mailerBases, pluginOf } from './base';
 import { csvRecords, exportToFile, jsonDocument } from './export-file';
 import { mailerImports, type ImportDeps } from './imports';
@@ -84,6 +86,10 @@ export interface MailerServiceDeps extends SiteCallDeps {
   importPollMs?: number;
   /** The offline copy's bound (tests lower it). */
   copyMax?: number;
+  /** Drafts of campaigns and templates (mailer/drafts.ts). */
+  drafts: MailDraftsRepo;
+  /** The drafts changed: the sync's counts are told again. */
+  draftsChanged?: () => void;
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -216,6 +222,16 @@ export function mailerService(deps: MailerServiceDeps) {
   });
 
   const campaigns = mailerCampaigns({ t, reading, writing, copied, keepCopy, keepInList, ...(deps.now ? { now: deps.now } : {}) });
+  const drafts = mailDrafts({
+    repo: deps.drafts,
+    on: (siteId, call) => bases.on(siteId, call).catch(said),
+    t: (siteId, interactive) => t(siteId).derive({ priority: interactive ? 'interactive' : 'background' }),
+    writable,
+    keepCampaign: campaigns.keep,
+    keepTemplate: campaigns.keepTemplate,
+    changed: () => deps.draftsChanged?.(),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
 
   async function rowOf(siteId: string, id: number): Promise<SubscriberRow> {
     const s = await reading(siteId, (b) => cmsMailer.subscriber(t(siteId), b, id));
@@ -729,6 +745,9 @@ export function mailerService(deps: MailerServiceDeps) {
     previewTemplate: campaigns.previewTemplate,
     sendCatchUp: campaigns.sendCatchUp,
     retryFailed: campaigns.retryFailed,
+
+    /** Campaigns and templates written here, pushed by the site's sync (mailer/drafts.ts). */
+    drafts,
 
     // ── imports
 

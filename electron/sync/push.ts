@@ -10,7 +10,7 @@ import { cmsPages } from '../api/cms/pages';
 import type { Transport } from '../api/transport';
 import type { PagesRepo } from '../db/repos/pages';
 import type { Draft, Mine, OutboxItem, PageText, SyncRepo } from '../db/repos/sync';
-import { headerToSend, headerWithTitle, mergeHeader, mergeText, same } from '../common/merge';
+import { headerWithTitle, mergeClean, same } from '../common/merge';
 import { backoffMs, replayOrder } from './order';
 
 export interface PushSummary {
@@ -37,15 +37,6 @@ export interface PushDeps {
 type Outcome = 'done' | 'conflicted' | 'rejected';
 
 const textOf = (p: Page): PageText => ({ title: p.title, header: p.header, content: p.content });
-/** Merges mine onto theirs from the base; null when a hunk or a field needs a person. */
-export function threeWay(base: PageText, mine: Mine, theirs: PageText): Mine | null {
-  const text = mergeText(base.content, mine.content, theirs.content);
-  const header = mergeHeader(headerWithTitle(base), headerWithTitle(mine), headerWithTitle(theirs));
-  if (!text.clean || header.conflicts.length) return null;
-  const title = typeof header.merged.title === 'string' ? header.merged.title : mine.title;
-  return { ...mine, title, header: headerToSend(header.merged, mine.header, title), content: text.text! };
-}
-
 /** The PATCH body: the header as a patch over the copy it applies to, so removed keys go as null. */
 const fieldsOfMine = (m: Mine, base: PageText) => ({
   title: m.title,
@@ -78,7 +69,7 @@ export async function pushSite(siteId: string, deps: PushDeps): Promise<PushSumm
         if (err.code === 'conflict') {
           const page = await readPlain(item.route, lang);
           const theirs = textOf(page);
-          const merged = threeWay(base, mine, theirs);
+          const merged = mergeClean(base, mine, theirs);
           if (!merged) {
             repo.conflict(draft.id, theirs, page.etag);
             return 'conflicted';

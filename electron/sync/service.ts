@@ -20,6 +20,24 @@ export interface SyncDeps {
   emit: (status: SyncSiteStatus[]) => void;
   /** Whether the site answers (sync/connectivity.ts); null when not known yet. */
   online?: (siteId: string) => boolean | null;
+  /**
+   * Other changes kept here for the site and pushed with its pages (the mailer's drafts of
+   * campaigns and templates): counted in the status, pushed after the pages by every full push.
+   */
+  also?: OutboxPart[];
+}
+
+/** Changes of another kind in the site's sync: its counts and its push. */
+export interface OutboxPart {
+  counts(): Map<string, { pending: number; conflicted: number }>;
+  push(siteId: string, o: { asked?: boolean }): Promise<PushSummary>;
+}
+
+/** Two pushes of one site as one: counts added, the first stop kept. */
+function joined(a: PushSummary, b: PushSummary): PushSummary {
+  const out: PushSummary = { pushed: a.pushed + b.pushed, conflicted: a.conflicted + b.conflicted, rejected: a.rejected + b.rejected, remaining: a.remaining + b.remaining };
+  const stopped = a.stopped ?? b.stopped;
+  return stopped ? { ...out, stopped } : out;
 }
 
 const info = (d: Draft): DraftInfo => ({
@@ -38,8 +56,20 @@ export function syncService(deps: SyncDeps) {
   const running = new Map<string, Promise<PushSummary>>();
   const lastPush = new Map<string, { at: string; summary: PushSummary }>();
 
-  function status(): SyncSiteStatus[] {
+  /** Every part's counts per site, the pages' first. */
+  function allCounts(): Map<string, { pending: number; conflicted: number }> {
     const counts = repo.counts();
+    for (const part of deps.also ?? []) {
+      for (const [siteId, c] of part.counts()) {
+        const had = counts.get(siteId) ?? { pending: 0, conflicted: 0 };
+        counts.set(siteId, { pending: had.pending + c.pending, conflicted: had.conflicted + c.conflicted });
+      }
+    }
+    return counts;
+  }
+
+  function status(): SyncSiteStatus[] {
+    const counts = allCounts();
     return deps.sites
       .list()
       .filter((s) => s.kind === 'cms')
@@ -104,7 +134,7 @@ export function syncService(deps: SyncDeps) {
     if (current) return current;
     const p = (async () => {
       try {
-        const summary = await pushSite(siteId, {
+        let summary = await pushSite(siteId, {
           // background work for the site's pacer, but the editor's Save of one page is a person waiting
           transport: deps.sessions.get(siteId).transport({ priority: o.only ? 'interactive' : 'background' }),
           repo,
@@ -112,6 +142,8 @@ export function syncService(deps: SyncDeps) {
           ...(o.only ? { only: o.only } : {}),
           ...(o.asked ? { asked: true } : {}),
         });
+        // the other parts go after the pages, unless the site stopped answering or one page was asked
+        if (!o.only && !summary.stopped) for (const part of deps.also ?? []) summary = joined(summary, await part.push(siteId, o.asked ? { asked: true } : {}));
         lastPush.set(siteId, { at: new Date().toISOString(), summary });
         return summary;
       } finally {
@@ -148,6 +180,8 @@ export function syncService(deps: SyncDeps) {
 
   return {
     status,
+    /** Pending and conflicted changes per site, every part's. */
+    counts: allCounts,
     /** Tells the renderer again (a site went online or offline). */
     changed,
 

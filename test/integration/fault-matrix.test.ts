@@ -14,7 +14,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ChannelName, ErrorInfo, PackageJob, Page, Site } from '../../electron/contract';
+import type { ChannelName, ErrorInfo, MailerCampaign, MailFields, PackageJob, Page, Site } from '../../electron/contract';
+import { campaignFields } from '../../electron/mailer/drafts';
 import { baseRepository } from '../sandbox/cms/packages/catalog';
 import { channelEffects, siteWrites } from '../../electron/contract/effects';
 import type { FaultRule } from '../sandbox/faults';
@@ -1061,6 +1062,46 @@ Object.assign(ROWS, {
     route: (s: { id: number }) => `DELETE /mailer/templates/${s.id}`,
     act: (c: Ctx, s: { id: number }) => c.invoke('mailer.deleteTemplate', { siteId: c.site.id, id: s.id }),
     applied: (_c: Ctx, s: { id: number }) => 1 - (mailer().store.prep('SELECT count(*) AS n FROM templates WHERE id = ?').get(s.id) as { n: number }).n,
+  },
+  // a campaign's Save: kept here when it did not reach the site and sent by the next sync; an edit
+  // whose answer was lost is found on the site by the next push, which sends nothing again
+  'mailDrafts.submit': {
+    target: 'cms',
+    prepare: async (c: Ctx) => {
+      const id = campaignMade(`Draft ${c.cell}`, 'draft');
+      const read = (await c.invoke('mailer.campaign', { siteId: c.site.id, id })) as { ok: true; value: { campaign: MailerCampaign } };
+      return { id, base: campaignFields(read.value.campaign), subject: `Written ${c.cell}` };
+    },
+    route: (s: { id: number }) => `PATCH /mailer/campaigns/${s.id}`,
+    act: (c: Ctx, s: { id: number; base: MailFields; subject: string }) => c.invoke('mailDrafts.submit', { siteId: c.site.id, kind: 'campaign', id: s.id, base: s.base, fields: { ...s.base, subject: s.subject } }),
+    kept: async (c: Ctx, s: { id: number }) => {
+      const r = (await c.invoke('mailDrafts.forRecord', { siteId: c.site.id, kind: 'campaign', id: s.id })) as { ok: true; value: { draft: unknown } };
+      expect(r.value.draft, 'the draft is kept').not.toBeNull();
+    },
+    applied: (_c: Ctx, s: { id: number; subject: string }) => (JSON.parse(mailer().store.campaign(s.id)?.fields ?? '{}').subject === s.subject ? 1 : 0),
+  },
+  // the merge view's result on top of the site's: kept when it did not reach the site
+  'mailDrafts.resolve': {
+    target: 'cms',
+    prepare: async (c: Ctx) => {
+      const id = campaignMade(`Merge ${c.cell}`, 'draft');
+      const read = (await c.invoke('mailer.campaign', { siteId: c.site.id, id })) as { ok: true; value: { campaign: MailerCampaign } };
+      const base = campaignFields(read.value.campaign);
+      c.cms.faults.set({ route: `PATCH /mailer/campaigns/${id}`, status: 503 });
+      await c.invoke('mailDrafts.submit', { siteId: c.site.id, kind: 'campaign', id, base, fields: { ...base, subject: 'Mine' } });
+      c.cms.faults.clear();
+      mailer().store.prep(`UPDATE campaigns SET fields = json_set(fields, '$.subject', 'Theirs') WHERE id = ?`).run(id);
+      const pushed = (await c.invoke('mailDrafts.submit', { siteId: c.site.id, kind: 'campaign', id, base, fields: { ...base, subject: 'Mine' } })) as { ok: true; value: { outcome: string; draft: { id: number } } };
+      expect(pushed.value.outcome).toBe('conflicted');
+      return { id, draftId: pushed.value.draft.id, base, subject: `Chosen ${c.cell}` };
+    },
+    route: (s: { id: number }) => `PATCH /mailer/campaigns/${s.id}`,
+    act: (c: Ctx, s: { draftId: number; base: MailFields; subject: string }) => c.invoke('mailDrafts.resolve', { draftId: s.draftId, fields: { ...s.base, subject: s.subject } }),
+    kept: async (c: Ctx, s: { draftId: number }) => {
+      const r = (await c.invoke('mailDrafts.get', { draftId: s.draftId })) as Answer;
+      expect(r.ok, 'the draft is kept').toBe(true);
+    },
+    applied: (_c: Ctx, s: { id: number; subject: string }) => (JSON.parse(mailer().store.campaign(s.id)?.fields ?? '{}').subject === s.subject ? 1 : 0),
   },
   'mailer.deleteCampaign': {
     target: 'cms',

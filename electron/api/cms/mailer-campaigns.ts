@@ -303,6 +303,12 @@ export const cmsMailerCampaigns = {
     });
   },
 
+  async template(t: Transport, b: MailerBase, id: number): Promise<MailerTemplate> {
+    const call: CallOptions = { path: w.path(b, `/templates/${w.idSegment(id, 'template id')}`) };
+    const r = await request(t, call);
+    return w.one(t, 'the template', call, r.data, templateOf);
+  },
+
   async createTemplate(t: Transport, b: MailerBase, body: Record<string, unknown>): Promise<MailerTemplate> {
     const call: CallOptions = { method: 'POST', path: w.path(b, '/templates'), body: campaignBody(body) };
     const r = await request(t, call).catch((err: unknown) => refusedFields(err, inputOf('')));
