@@ -35,7 +35,11 @@ export function sqliteModule(): string {
 
 /**
  * Runs the check; answers `{ok: true}`, the problems SQLite lists, or `{ok: null}` when the check
- * itself could not run (the file gone, the worker refused). `cancel` ends it (the Host closing).
+ * itself could not run (the file gone, the worker refused). `cancel` (the Host closing) stops
+ * waiting for it: the answer is dropped and the thread no longer keeps the process alive, but it is
+ * not terminated. better-sqlite3 13 aborts the whole process when a thread is terminated inside it
+ * (loading the addon, or during a statement: WiseLibs/better-sqlite3#1507; a Host closed at once
+ * after it opened met it in CI), and a read-only check left to finish harms nothing.
  */
 export function checkIntegrity(file: string): { result: Promise<IntegrityResult>; cancel(): void } {
   let worker: Worker | undefined;
@@ -50,5 +54,12 @@ export function checkIntegrity(file: string): { result: Promise<IntegrityResult>
     worker.once('error', (err) => resolve({ ok: null, error: err.message }));
     worker.once('exit', () => resolve({ ok: null, error: 'the check was stopped' }));
   });
-  return { result, cancel: () => void worker?.terminate() };
+  let canceled = false;
+  return {
+    result: result.then((r) => (canceled ? { ok: null, error: 'the check was stopped' } : r)),
+    cancel: () => {
+      canceled = true;
+      worker?.unref();
+    },
+  };
 }
