@@ -6,7 +6,7 @@
  * paused, resumed and canceled, each move offered only as the state allows.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { openArea, useDemoSite, UNHURRIED } from './support/app';
+import { openArea, switchArea, useDemoSite, UNHURRIED } from './support/app';
 
 const demo = useDemoSite('sitedesk-mailer-campaigns-e2e-', { ...UNHURRIED, mailer: { subscribers: 600 } });
 
@@ -144,6 +144,41 @@ test('a draft made with its audience counted, scheduled after a confirm naming h
     await expect(page.getByText('Sent to 1 person who joined since')).toBeVisible();
     await expect(pane.getByText(/joined its lists since it went out/)).toHaveCount(0);
   }
+});
+
+test('written while the site is away: kept on this computer, counted in Changes, pushed by itself once the site answers; the site’s own change meanwhile kept', async ({ page }, info) => {
+  test.skip(info.project.metadata?.flavor === 'real', 'Mailroom answers no campaign routes');
+  test.setTimeout(90_000);
+  const pane = await openCampaigns(page);
+  const table = pane.getByRole('table', { name: /Campaigns of Demo/ });
+  await table.getByRole('button', { name: 'Winter preview', exact: true }).click();
+  await expect(pane.getByRole('tab', { name: 'Write' })).toHaveAttribute('aria-selected', 'true');
+  const store = demo.cms.mailer.store.db;
+  const onSite = () => JSON.parse(store.prepare("SELECT fields FROM campaigns WHERE name = 'Winter preview'").pluck().get() as string) as { subject?: string; preheader?: string };
+
+  // the site stops answering: the editor stays writable, and Save keeps the changes here
+  demo.cms.faults.set({ route: '*', drop: true });
+  await pane.getByLabel('Subject', { exact: true }).fill('Written on a train');
+  await pane.getByRole('button', { name: 'Save', exact: true }).click();
+  const kept = pane.getByRole('status').filter({ hasText: 'Not on the site yet.' });
+  await expect(kept).toBeVisible({ timeout: 20_000 });
+  await expect(kept).toContainText('kept on this computer and go to the site when it answers');
+  expect(onSite().subject).not.toBe('Written on a train');
+
+  // Changes lists it after the pages while the site is away
+  await pane.getByRole('button', { name: 'All campaigns' }).click();
+  await switchArea(pane, 'Demo', 'Changes');
+  const item = pane.getByRole('listitem').filter({ hasText: 'Winter preview' });
+  await expect(item).toContainText('Campaign');
+  await expect(item).toContainText(/Waiting to be pushed|Not sent: will try again/);
+  await expect(page.getByRole('contentinfo', { name: 'Status bar' })).toContainText('1 unsynced change');
+
+  // meanwhile someone changes another field on the site; once it answers again, the sync sends
+  // the draft by itself (auto-sync) and the site keeps its own change
+  store.prepare("UPDATE campaigns SET fields = json_set(fields, '$.preheader', 'Set on the site') WHERE name = 'Winter preview'").run();
+  demo.cms.faults.clear();
+  await expect(pane.getByText('Everything is on the site').first()).toBeVisible({ timeout: 60_000 });
+  expect(onSite()).toMatchObject({ subject: 'Written on a train', preheader: 'Set on the site' });
 });
 
 test('a plugin without campaigns says so, and the rest of the Mailer works', async ({ page }, info) => {

@@ -25,8 +25,43 @@ const EDGE = 3;
 /** What came of Resolve: settled (pushed or queued, a toast said which), changed again on the site, or not saved. */
 export type ResolveOutcome = 'settled' | 'changed_again' | 'not_saved';
 
-export class MergeSession {
+/** What a resolution's push came to, as every kind of draft says it. */
+export interface MergeOutcomeShape {
+  outcome: 'pushed' | 'queued' | 'conflicted' | 'rejected' | 'signed_out';
+  problem?: { message: string };
+}
+
+/**
+ * Where a conflicted draft comes from and goes back to: a page's (the default), or a campaign's or
+ * template's, given as page text (its name as the title, its fields as the header).
+ */
+export interface MergeSource<O extends MergeOutcomeShape> {
+  get(): Promise<DraftDetail>;
+  /** Saves the resolution as the draft over the site's copy and pushes it. */
+  resolve(r: { title: string; content: string; header: Record<string, unknown> }): Promise<O>;
+  /** The result's title field, and what is said when it is empty. */
+  titleLabel: string;
+  titleMissing: string;
+  /** A field's name as the person knows it (null: the header field's keys), and what its fields are called together. */
+  fieldWords(path: readonly string[]): string | null;
+  fieldsNoun: string;
+  /** The thing resolved, in the toasts. */
+  what(d: DraftDetail): string;
+}
+
+export const pageSource = (draftId: number): MergeSource<SaveOutcome> => ({
+  get: () => invoke('drafts.get', { draftId }),
+  resolve: (r) => invoke('drafts.resolve', { draftId, ...r }),
+  titleLabel: 'Title',
+  titleMissing: 'A page needs a title.',
+  fieldWords: (path) => (isTitlePath(path) ? 'Title' : null),
+  fieldsNoun: 'Header fields',
+  what: (d) => d.route,
+});
+
+export class MergeSession<O extends MergeOutcomeShape = SaveOutcome> {
   readonly draftId: number;
+  readonly source: MergeSource<O>;
   detail = $state.raw<DraftDetail | null>(null);
   loading = $state(true);
   loadError = $state<AppError | null>(null);
@@ -46,12 +81,13 @@ export class MergeSession {
   busy = $state(false);
   error = $state<string | null>(null);
   /** What the last resolution came to, once it settled (on the site, or kept here). */
-  settled = $state.raw<SaveOutcome | null>(null);
+  settled = $state.raw<O | null>(null);
   /** Said inside the view (the page changed again while merging). */
   note = $state<string | null>(null);
 
-  constructor(draftId: number) {
+  constructor(draftId: number, source?: MergeSource<O>) {
     this.draftId = draftId;
+    this.source = source ?? (pageSource(draftId) as unknown as MergeSource<O>);
   }
 
   readonly merge: Merge | null = $derived(this.detail?.state === 'conflicted' ? this.detail.merge : null);
@@ -73,7 +109,9 @@ export class MergeSession {
   readonly chosenTitle: string = $derived(
     this.merge && this.detail ? resolvedTitle(this.merge, this.fieldChoices, this.detail.mine.title, this.undoneFields) : '',
   );
-  readonly titleError: string | null = $derived(this.title.trim() === '' ? 'A page needs a title.' : null);
+  get titleError(): string | null {
+    return this.title.trim() === '' ? this.source.titleMissing : null;
+  }
   /** Anything done here that closing would drop (the draft itself is never touched by closing). */
   readonly worked: boolean = $derived(
     this.handEdited ||
@@ -101,7 +139,7 @@ export class MergeSession {
     this.loading = true;
     this.loadError = null;
     try {
-      this.reset(await invoke('drafts.get', { draftId: this.draftId }));
+      this.reset(await this.source.get());
     } catch (err) {
       this.loadError = AppError.from(err);
     } finally {
@@ -182,31 +220,31 @@ export class MergeSession {
     this.busy = true;
     this.error = null;
     this.note = null;
-    let outcome: SaveOutcome;
+    let outcome: O;
     try {
-      // saved here first, then that page is pushed: whatever the push does, nothing is lost
-      outcome = await invoke('drafts.resolve', { draftId: this.draftId, ...resolution });
+      // saved here first, then it is pushed: whatever the push does, nothing is lost
+      outcome = await this.source.resolve(resolution);
     } catch (err) {
       this.error = AppError.from(err).message;
       this.busy = false;
       return 'not_saved';
     }
-    const route = detail.route;
+    const route = this.source.what(detail);
     if (outcome.outcome === 'conflicted') {
-      // someone changed the page again meanwhile: the new differences, with my resolution as mine
+      // someone changed it again meanwhile: the new differences, with my resolution as mine
       try {
-        this.reset(await invoke('drafts.get', { draftId: this.draftId }));
+        this.reset(await this.source.get());
       } finally {
         this.busy = false;
       }
-      this.note = 'The page changed on the site again while you were merging. Your resolution is now “mine”: choose again for what differs now.';
+      this.note = `${route} changed on the site again while you were merging. Your resolution is now “mine”: choose again for what differs now.`;
       return 'changed_again';
     }
     this.busy = false;
     this.settled = outcome;
     if (outcome.outcome === 'pushed') toasts.success(`Resolved and pushed ${route}`, 'The site has the merged text.');
-    else if (outcome.outcome === 'rejected') toasts.show('error', `Resolved ${route}, but the site refused it`, outcome.problem.message);
-    else toasts.show('info', `Resolved ${route}; it waits to be pushed`, outcome.problem.message);
+    else if (outcome.outcome === 'rejected') toasts.show('error', `Resolved ${route}, but the site refused it`, outcome.problem?.message ?? '');
+    else toasts.show('info', `Resolved ${route}; it waits to be pushed`, outcome.problem?.message ?? '');
     return 'settled';
   }
 }

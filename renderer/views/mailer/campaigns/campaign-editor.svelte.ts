@@ -5,7 +5,7 @@
  * one), and the save. Editing is the site's rule: a draft or a scheduled campaign (`edit` among
  * its next moves); otherwise the editor is read-only and says why.
  */
-import type { CampaignChangesInput, CampaignPreview, MailerCampaign } from '../../../../electron/contract/index';
+import { campaignFields, fieldsFor, type CampaignPreview, type MailDraftDetail, type MailDraftInfo, type MailerCampaign, type MailFields } from '../../../../electron/contract/index';
 import { invoke } from '../../../lib/client';
 import { AppError } from '../../../lib/errors';
 import { FormAction } from '../../../lib/form-action.svelte';
@@ -16,6 +16,8 @@ const PREVIEW_AFTER_MS = 400;
 
 /** A whole number typed, undefined when empty, NaN when not one. */
 const wholeOf = (s: string): number | undefined => (s.trim() === '' ? undefined : /^\d+$/.test(s.trim()) ? Number(s.trim()) : Number.NaN);
+
+export type SaveResult = { outcome: 'pushed'; campaign: MailerCampaign } | { outcome: 'queued' | 'conflicted' | 'rejected' | 'signed_out'; message: string };
 
 export class CampaignEditor {
   readonly siteId: string;
@@ -45,6 +47,10 @@ export class CampaignEditor {
     rateLimit: 'retry',
     disposeWith: 'owner',
   });
+  /** The changes kept on this computer and not on the site yet (the site did not answer, refused them, or changed too). */
+  kept = $state.raw<MailDraftInfo | null>(null);
+  /** The fields as last kept (the site's, or the draft's): what `dirty` compares with. */
+  #saved = $state('');
   #asked = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -53,23 +59,35 @@ export class CampaignEditor {
     this.load(campaign);
   }
 
-  /** The campaign as the site has it: every field from it. */
+  /** The campaign as the site has it: every field from it, unless changes of it are kept here (they stay shown). */
   load(c: MailerCampaign): void {
     this.base = c;
-    this.name = c.name;
-    this.subject = c.subject ?? '';
-    this.preheader = c.preheader ?? '';
-    this.bodyMd = c.bodyMd ?? '';
-    this.layout = c.layout ?? 'store';
-    this.fromName = c.fromName ?? '';
-    this.fromEmail = c.fromEmail ?? '';
-    this.replyTo = c.replyTo ?? '';
-    this.trackOpens = c.trackOpens;
-    this.trackClicks = c.trackClicks;
-    this.abOn = c.subjectB !== null;
-    this.subjectB = c.subjectB ?? '';
-    this.abSamplePercent = String(c.abSamplePercent ?? 20);
-    this.abWindowMinutes = String(c.abWindowMinutes ?? 240);
+    if (this.kept) return;
+    this.#show(campaignFields(c));
+  }
+
+  /** Changes kept here for this campaign: shown over the site's, and what Save sends. */
+  loadDraft(d: MailDraftDetail): void {
+    this.kept = d;
+    this.#show(d.mine);
+  }
+
+  #show(f: MailFields): void {
+    this.name = f.name ?? '';
+    this.subject = f.subject ?? '';
+    this.preheader = f.preheader ?? '';
+    this.bodyMd = f.bodyMd ?? '';
+    this.layout = f.layout ?? 'store';
+    this.fromName = f.fromName ?? '';
+    this.fromEmail = f.fromEmail ?? '';
+    this.replyTo = f.replyTo ?? '';
+    this.trackOpens = f.trackOpens ?? true;
+    this.trackClicks = f.trackClicks ?? true;
+    this.abOn = (f.subjectB ?? null) !== null;
+    this.subjectB = f.subjectB ?? '';
+    this.abSamplePercent = String(f.abSamplePercent ?? 20);
+    this.abWindowMinutes = String(f.abWindowMinutes ?? 240);
+    this.#saved = JSON.stringify(this.fields());
   }
 
   /** The site allows edits in this state. */
@@ -77,34 +95,40 @@ export class CampaignEditor {
     return this.base.nextMoves.includes('edit');
   }
 
-  /** What differs from the campaign as read (the only fields sent). */
-  changes(): CampaignChangesInput {
+  /** Every field as written (the Host sends only what differs from the site's). */
+  fields(): MailFields {
     const b = this.base;
-    const out: CampaignChangesInput = {};
     const txt = (s: string) => (s.trim() === '' ? null : s.trim());
-    if (this.name.trim() !== b.name) out.name = this.name.trim();
-    if (txt(this.subject) !== b.subject) out.subject = txt(this.subject);
-    if (txt(this.preheader) !== b.preheader) out.preheader = txt(this.preheader);
-    if ((this.bodyMd === '' ? null : this.bodyMd) !== b.bodyMd) out.bodyMd = this.bodyMd === '' ? null : this.bodyMd;
-    if (this.layout !== (b.layout ?? 'store')) out.layout = this.layout;
-    if (txt(this.fromName) !== b.fromName) out.fromName = txt(this.fromName);
-    if (txt(this.fromEmail) !== b.fromEmail) out.fromEmail = txt(this.fromEmail);
-    if (txt(this.replyTo) !== b.replyTo) out.replyTo = txt(this.replyTo);
-    if (this.trackOpens !== b.trackOpens) out.trackOpens = this.trackOpens;
-    if (this.trackClicks !== b.trackClicks) out.trackClicks = this.trackClicks;
-    const subjectB = this.abOn ? txt(this.subjectB) : null;
-    if (subjectB !== b.subjectB) out.subjectB = subjectB;
-    if (this.abOn) {
-      const pct = wholeOf(this.abSamplePercent);
-      const win = wholeOf(this.abWindowMinutes);
-      if (pct !== undefined && !Number.isNaN(pct) && pct !== b.abSamplePercent) out.abSamplePercent = pct;
-      if (win !== undefined && !Number.isNaN(win) && win !== b.abWindowMinutes) out.abWindowMinutes = win;
-    }
-    return out;
+    const pct = wholeOf(this.abSamplePercent);
+    const win = wholeOf(this.abWindowMinutes);
+    const whole = (n: number | undefined, was: number | null) => (n === undefined || Number.isNaN(n) ? was : n);
+    return fieldsFor('campaign', {
+      name: this.name.trim(),
+      subject: txt(this.subject),
+      preheader: txt(this.preheader),
+      bodyMd: this.bodyMd === '' ? null : this.bodyMd,
+      layout: this.layout,
+      fromName: txt(this.fromName),
+      fromEmail: txt(this.fromEmail),
+      replyTo: txt(this.replyTo),
+      trackOpens: this.trackOpens,
+      trackClicks: this.trackClicks,
+      subjectB: this.abOn ? txt(this.subjectB) : null,
+      abSamplePercent: this.abOn ? whole(pct, b.abSamplePercent) : b.abSamplePercent,
+      abWindowMinutes: this.abOn ? whole(win, b.abWindowMinutes) : b.abWindowMinutes,
+      listIds: b.listIds,
+      segmentId: b.segmentId,
+    });
   }
 
+  /** Back to the fields as last kept (on the site, or here). */
+  undo(): void {
+    this.#show(JSON.parse(this.#saved) as MailFields);
+  }
+
+  /** Typed since it was last kept (on the site, or here). */
   get dirty(): boolean {
-    return Object.keys(this.changes()).length > 0;
+    return JSON.stringify(this.fields()) !== this.#saved;
   }
 
   /** Asks the site for its render of the text as it stands, a moment after the last keystroke. */
@@ -130,8 +154,12 @@ export class CampaignEditor {
     }
   }
 
-  /** Saves what changed; answers the campaign as the site has it after, or null (the form says why). */
-  async save(): Promise<MailerCampaign | null> {
+  /**
+   * Saves: the fields kept here and sent at once. Answers the campaign as the site has it after,
+   * what kept them here (the site away, refusing, or changed too: with its words), or null when
+   * the form says why nothing was saved.
+   */
+  async save(): Promise<SaveResult | null> {
     if (this.name.trim() === '') {
       this.action.showFields({ name: 'Give the campaign a name: it is how you find it again.' });
       return null;
@@ -148,12 +176,35 @@ export class CampaignEditor {
         return null;
       }
     }
-    const changes = this.changes();
-    if (!Object.keys(changes).length) return this.base;
-    const r = await this.action.run(() => invoke('mailer.updateCampaign', { siteId: this.siteId, id: this.base.id, changes }));
+    if (!this.dirty && !this.kept) return { outcome: 'pushed', campaign: this.base };
+    const fields = this.fields();
+    const r = await this.action.run(() => invoke('mailDrafts.submit', { siteId: this.siteId, kind: 'campaign', id: this.base.id, base: campaignFields(this.base), fields }));
     if (!r) return null;
-    this.load(r.campaign);
-    return r.campaign;
+    if (r.outcome === 'pushed') {
+      this.kept = null;
+      if (r.campaign) this.load(r.campaign);
+      else this.#saved = JSON.stringify(fields);
+      return { outcome: 'pushed', campaign: r.campaign ?? this.base };
+    }
+    // kept here: whatever the site said, nothing typed is lost
+    this.kept = r.draft;
+    this.#saved = JSON.stringify(fields);
+    if (r.outcome === 'rejected' && r.problem.fields) {
+      const mine = Object.fromEntries(Object.entries(r.problem.fields).map(([k, m]) => [k.replace(/^changes\./, ''), m]));
+      this.action.showFields(mine, r.problem.message);
+    }
+    return { outcome: r.outcome, message: r.problem.message };
+  }
+
+  /** Drops the changes kept here: the site's campaign is shown again. */
+  async discardKept(): Promise<boolean> {
+    const d = this.kept;
+    if (!d) return true;
+    const r = await this.action.run(() => invoke('mailDrafts.discard', { draftId: d.id }));
+    if (!r) return false;
+    this.kept = null;
+    this.load(this.base);
+    return true;
   }
 
   dispose(): void {
