@@ -57,6 +57,43 @@ export type MailSaveOutcome =
   | { outcome: 'pushed'; campaign: MailerCampaign | null; template: MailerTemplate | null }
   | { outcome: 'queued' | 'conflicted' | 'rejected' | 'signed_out'; draft: MailDraftInfo; problem: { message: string; fields?: Record<string, string> } };
 
+const CAMPAIGN_FIELDS = ['name', 'subject', 'preheader', 'bodyMd', 'layout', 'fromName', 'fromEmail', 'replyTo', 'trackOpens', 'trackClicks', 'subjectB', 'abSamplePercent', 'abWindowMinutes', 'listIds', 'segmentId'] as const;
+const TEMPLATE_FIELDS = ['name', 'subject', 'preheader', 'bodyMd', 'layout', 'isActive'] as const;
+export const FIELDS_OF: Record<MailDraftKind, readonly (keyof MailFields)[]> = { campaign: CAMPAIGN_FIELDS, template: TEMPLATE_FIELDS };
+
+/** The kind's fields only, an empty text as none (the site keeps null, not ''). */
+export function fieldsFor(kind: MailDraftKind, f: MailFields): MailFields {
+  const out: Record<string, unknown> = {};
+  for (const k of FIELDS_OF[kind]) {
+    const v = f[k];
+    if (v === undefined) continue;
+    out[k] = typeof v === 'string' && v.trim() === '' && k !== 'name' ? null : v;
+  }
+  return out as MailFields;
+}
+
+export const campaignFields = (c: MailerCampaign): MailFields =>
+  fieldsFor('campaign', {
+    name: c.name,
+    subject: c.subject,
+    preheader: c.preheader,
+    bodyMd: c.bodyMd,
+    layout: c.layout ?? 'store',
+    fromName: c.fromName,
+    fromEmail: c.fromEmail,
+    replyTo: c.replyTo,
+    trackOpens: c.trackOpens,
+    trackClicks: c.trackClicks,
+    subjectB: c.subjectB,
+    abSamplePercent: c.abSamplePercent,
+    abWindowMinutes: c.abWindowMinutes,
+    listIds: c.listIds,
+    segmentId: c.segmentId,
+  });
+
+export const templateFields = (x: MailerTemplate): MailFields =>
+  fieldsFor('template', { name: x.name, subject: x.subject, preheader: x.preheader, bodyMd: x.bodyMd, layout: x.layout, isActive: x.isActive });
+
 const DraftId = v.pipe(v.number(), v.integer(), v.minValue(1));
 const Kind = v.picklist(MAIL_DRAFT_KINDS);
 const Fields = v.strictObject({ ...CampaignChanges.entries, ...TemplateChanges.entries });

@@ -18,6 +18,7 @@ import { mergeClean, mergeHeader, mergeText, headerWithTitle, same } from '../co
 import { backoffMs } from '../sync/order';
 import type { PushSummary } from '../sync/push';
 import type { MailDraft, MailDraftsRepo } from '../db/repos/mail-drafts';
+import { campaignFields, fieldsFor, FIELDS_OF, templateFields } from '../contract';
 import type { ChannelParsed, MailDraftDetail, MailDraftInfo, MailDraftKind, MailerBase, MailerCampaign, MailerTemplate, MailFields, MailSaveOutcome, PageTextShape } from '../contract';
 
 export interface MailDraftDeps {
@@ -36,44 +37,7 @@ export interface MailDraftDeps {
   now?: () => number;
 }
 
-const CAMPAIGN_FIELDS = ['name', 'subject', 'preheader', 'bodyMd', 'layout', 'fromName', 'fromEmail', 'replyTo', 'trackOpens', 'trackClicks', 'subjectB', 'abSamplePercent', 'abWindowMinutes', 'listIds', 'segmentId'] as const;
-const TEMPLATE_FIELDS = ['name', 'subject', 'preheader', 'bodyMd', 'layout', 'isActive'] as const;
-const FIELDS_OF: Record<MailDraftKind, readonly (keyof MailFields)[]> = { campaign: CAMPAIGN_FIELDS, template: TEMPLATE_FIELDS };
-
 const WHAT: Record<MailDraftKind, string> = { campaign: 'campaign', template: 'template' };
-
-/** The kind's fields only, an empty text as none (the site keeps null, not ''). */
-export function fieldsFor(kind: MailDraftKind, f: MailFields): MailFields {
-  const out: Record<string, unknown> = {};
-  for (const k of FIELDS_OF[kind]) {
-    const v = f[k];
-    if (v === undefined) continue;
-    out[k] = typeof v === 'string' && v.trim() === '' && k !== 'name' ? null : v;
-  }
-  return out as MailFields;
-}
-
-export const campaignFields = (c: MailerCampaign): MailFields =>
-  fieldsFor('campaign', {
-    name: c.name,
-    subject: c.subject,
-    preheader: c.preheader,
-    bodyMd: c.bodyMd,
-    layout: c.layout ?? 'store',
-    fromName: c.fromName,
-    fromEmail: c.fromEmail,
-    replyTo: c.replyTo,
-    trackOpens: c.trackOpens,
-    trackClicks: c.trackClicks,
-    subjectB: c.subjectB,
-    abSamplePercent: c.abSamplePercent,
-    abWindowMinutes: c.abWindowMinutes,
-    listIds: c.listIds,
-    segmentId: c.segmentId,
-  });
-
-export const templateFields = (x: MailerTemplate): MailFields =>
-  fieldsFor('template', { name: x.name, subject: x.subject, preheader: x.preheader, bodyMd: x.bodyMd, layout: x.layout, isActive: x.isActive });
 
 /** The fields as the merge reads page text: the name as the title, the text as the content, the rest as the header. */
 export function asText(f: MailFields): PageTextShape {

@@ -15,7 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ChannelName, ErrorInfo, MailerCampaign, MailFields, PackageJob, Page, Site } from '../../electron/contract';
-import { campaignFields } from '../../electron/mailer/drafts';
+import { campaignFields } from '../../electron/contract';
 import { baseRepository } from '../sandbox/cms/packages/catalog';
 import { channelEffects, siteWrites } from '../../electron/contract/effects';
 import type { FaultRule } from '../sandbox/faults';

@@ -8,8 +8,7 @@
  * reason until discarded; an edit whose answer was lost is not applied twice.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { MailerCampaign, MailFields } from '../../electron/contract';
-import { campaignFields, templateFields } from '../../electron/mailer/drafts';
+import { campaignFields, templateFields, type MailerCampaign, type MailFields } from '../../electron/contract';
 import { withHost, type DemoHost } from '../support/demo-host';
 import { UNHURRIED } from '../support/limits';
 
