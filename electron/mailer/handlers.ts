@@ -73,5 +73,14 @@ export function mailerHandlers(mailer: Lazy<MailerService>): HandlersOf<typeof m
     'mailer.previewTemplate': (input) => mailer().previewTemplate(input),
     'mailer.sendCatchUp': ({ siteId, id }) => mailer().sendCatchUp(siteId, id),
     'mailer.retryFailed': ({ siteId, id, sendId }) => mailer().retryFailed(siteId, id, sendId),
+
+    'mailer.deliverability': ({ siteId }) => mailer().deliverability(siteId),
+    'mailer.recheckDeliverability': ({ siteId }) => mailer().recheckDeliverability(siteId),
+    'mailer.providers': ({ siteId }) => mailer().providers(siteId),
+    'mailer.providerSecret': (input) => mailer().providerSecret(input),
+    'mailer.providerSetup': ({ siteId, provider }) => mailer().providerSetup(siteId, provider),
+    'mailer.report': (input) => mailer().report(input),
+    'mailer.chooseReportFile': ({ type }) => mailer().chooseReportFile(type),
+    'mailer.exportReport': (input) => mailer().exportReport(input),
   };
 }
