@@ -46,6 +46,7 @@ const realFlavour: string[] = [
   '**/mailer-subscribers.spec.ts',
   '**/mailer-tools.spec.ts',
   '**/mailer-campaigns.spec.ts',
+  '**/mailer-reports.spec.ts',
 ];
 
 export default defineConfig({

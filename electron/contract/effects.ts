@@ -323,6 +323,17 @@ export const channelEffects = {
   'mailDrafts.resolve': 'site-write',
   'mailer.sendCatchUp': 'site-write',
   'mailer.retryFailed': 'site-write',
+  // deliverability, providers and reports (contract/mailer-reports.ts): the recheck has the site
+  // look every domain up now and keep that; a secret is minted and kept by the site; a setup makes
+  // the provider's webhook; a report's CSV is read from the site into a file the person chose
+  'mailer.deliverability': 'read',
+  'mailer.recheckDeliverability': 'site-write',
+  'mailer.providers': 'read',
+  'mailer.providerSecret': 'site-write',
+  'mailer.providerSetup': 'site-write',
+  'mailer.report': 'read',
+  'mailer.chooseReportFile': 'local',
+  'mailer.exportReport': 'read',
   'library.uploadChunk': 'local',
   'library.upload': 'site-write',
   'library.delete': 'site-write',

@@ -76,6 +76,7 @@ export * from './mailer-imports';
 export * from './mailer-segments';
 export * from './mailer-campaigns';
 export * from './mail-drafts';
+export * from './mailer-reports';
 export * from './mailer';
 export * from './about';
 export type { ChannelDef, EventDef } from './define';

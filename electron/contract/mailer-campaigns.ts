@@ -63,6 +63,8 @@ export interface MailerCampaign {
   subjectB: string | null;
   abSamplePercent: number | null;
   abWindowMinutes: number | null;
+  /** Where the subject test stands, as the site says it (null: no test, or a site that does not say). */
+  subjectTest: SubjectTest | null;
   fromName: string | null;
   fromEmail: string | null;
   replyTo: string | null;
@@ -83,6 +85,47 @@ export interface MailerCampaign {
   canceledAt: string | null;
   createdAt: string | null;
   updatedAt: string | null;
+}
+
+export const SUBJECT_TEST_PHASES = ['sample', 'window', 'rest'] as const;
+export type SubjectTestPhase = (typeof SUBJECT_TEST_PHASES)[number];
+export const SUBJECT_TEST_PHASE_WORDS: Record<SubjectTestPhase, string> = {
+  sample: 'Mailing the sample',
+  window: 'Waiting for opens',
+  rest: 'The winner goes to the rest',
+};
+export const SUBJECT_TEST_DECIDED_WORDS: Record<'open_rate' | 'tie' | 'too_few', string> = {
+  open_rate: 'the higher open rate',
+  tie: 'a tie, which goes to A',
+  too_few: 'too few people to compare: A went to everybody',
+};
+
+/** One subject's figures in the sample (opens of those delivered, 0..1). */
+export interface SubjectVariant {
+  subject: string | null;
+  sent: number;
+  delivered: number;
+  opened: number;
+  openRate: number;
+}
+
+/** The A/B subject test (docs/mailer-campaigns.md, "The subject test"): its settings with the site's defaults, where it is, the sample's figures and the pick. */
+export interface SubjectTest {
+  subjectB: string | null;
+  samplePercent: number | null;
+  windowMinutes: number | null;
+  /** null until it goes out. */
+  phase: SubjectTestPhase | null;
+  sampleSize: number | null;
+  sampleSentAt: string | null;
+  /** When the winner is picked (the sample's last message plus the window). */
+  windowEndsAt: string | null;
+  variants: { a: SubjectVariant; b: SubjectVariant };
+  winner: 'a' | 'b' | null;
+  winnerPickedAt: string | null;
+  decidedBy: 'open_rate' | 'tie' | 'too_few' | string | null;
+  /** The figures the pick was made on (opens up to the window's end). */
+  decision: { a: { delivered: number; opened: number; openRate: number }; b: { delivered: number; opened: number; openRate: number } } | null;
 }
 
 export interface CampaignPage {

@@ -20,6 +20,7 @@ import { mailerImportChannels, mailerImportEvents } from './mailer-imports';
 import { mailerSegmentChannels } from './mailer-segments';
 import { mailerCampaignChannels } from './mailer-campaigns';
 import { mailDraftChannels } from './mail-drafts';
+import { mailerReportChannels } from './mailer-reports';
 
 /** The plugin a site runs, as found. */
 export interface MailerPlugin {
@@ -179,6 +180,7 @@ export const mailerChannels = {
   ...mailerSegmentChannels,
   ...mailerCampaignChannels,
   ...mailDraftChannels,
+  ...mailerReportChannels,
 };
 
 export const mailerEvents = {

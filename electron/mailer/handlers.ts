@@ -80,5 +80,13 @@ export function mailerHandlers(mailer: Lazy<MailerService>): HandlersOf<typeof m
     'mailDrafts.get': ({ draftId }) => mailer().drafts.get(draftId),
     'mailDrafts.discard': ({ draftId }) => mailer().drafts.discard(draftId),
     'mailDrafts.resolve': (input) => mailer().drafts.resolve(input),
+    'mailer.deliverability': ({ siteId }) => mailer().deliverability(siteId),
+    'mailer.recheckDeliverability': ({ siteId }) => mailer().recheckDeliverability(siteId),
+    'mailer.providers': ({ siteId }) => mailer().providers(siteId),
+    'mailer.providerSecret': (input) => mailer().providerSecret(input),
+    'mailer.providerSetup': ({ siteId, provider }) => mailer().providerSetup(siteId, provider),
+    'mailer.report': (input) => mailer().report(input),
+    'mailer.chooseReportFile': ({ type }) => mailer().chooseReportFile(type),
+    'mailer.exportReport': (input) => mailer().exportReport(input),
   };
 }

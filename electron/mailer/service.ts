@@ -47,7 +47,7 @@ import type {
   SubscriberPage,
   SubscriberRow,
 } from '../contract';
-import { conditionCount, demoWriteBlocked, filterIsEmpty, filterProblems, isDemoAccount, MAILER_WORDS, SEGMENT_CONDITIONS_MAX, setField } from '../contract';
+import { conditionCount, demoWriteBlocked, filterIsEmpty, filterProblems, isDemoAccount, MAILER_WORDS, mailerBlockedReason, SEGMENT_CONDITIONS_MAX, setField } from '../contract';
 import { suppressionHash } from '../common/email-hash';
 import type { MailerRepo } from '../db/repos/mailer';
 import type { SiteCacheRepo } from '../db/repos/site-cache';
@@ -55,6 +55,7 @@ import { siteCalls, unreachable, type SiteCallDeps } from '../sites/calls';
 import { mailerCampaigns } from './campaigns';
 import { mailDrafts } from './drafts';
 import type { MailDraftsRepo } from '../db/repos/mail-drafts';
+import { mailerReports } from './reports';
 import { gone, goneAlready, mailerBases, pluginOf } from './base';
 import { csvRecords, exportToFile, jsonDocument } from './export-file';
 import { mailerImports, type ImportDeps } from './imports';
@@ -230,6 +231,24 @@ export function mailerService(deps: MailerServiceDeps) {
     keepCampaign: campaigns.keep,
     keepTemplate: campaigns.keepTemplate,
     changed: () => deps.draftsChanged?.(),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+
+  const reports = mailerReports({
+    t,
+    bases,
+    reading,
+    writing,
+    copied,
+    keepCopy,
+    putCopy: (siteId, key, value) => deps.siteCache.put(siteId, key, value),
+    manageBlocked: (siteId, b) => {
+      const account = me(siteId);
+      return account ? mailerBlockedReason(account, 'manage', b) : null;
+    },
+    said,
+    emitProgress: deps.emit.exportProgress,
+    ...(deps.chooseSaveFile ? { chooseSaveFile: deps.chooseSaveFile } : {}),
     ...(deps.now ? { now: deps.now } : {}),
   });
 
@@ -441,7 +460,7 @@ export function mailerService(deps: MailerServiceDeps) {
     cancelExport(exportId: string): { cancelled: boolean } {
       const stop = exports.get(exportId);
       stop?.abort();
-      return { cancelled: stop !== undefined };
+      return { cancelled: stop !== undefined || reports.cancelExport(exportId) };
     },
 
     // ── bulk
@@ -748,6 +767,16 @@ export function mailerService(deps: MailerServiceDeps) {
 
     /** Campaigns and templates written here, pushed by the site's sync (mailer/drafts.ts). */
     drafts,
+    // ── deliverability, providers, reports
+
+    deliverability: reports.deliverability,
+    recheckDeliverability: reports.recheck,
+    providers: reports.providers,
+    providerSecret: reports.secret,
+    providerSetup: reports.setup,
+    report: reports.report,
+    chooseReportFile: reports.chooseFile,
+    exportReport: reports.exportCsv,
 
     // ── imports
 
@@ -767,6 +796,7 @@ export function mailerService(deps: MailerServiceDeps) {
     async close(): Promise<void> {
       for (const s of exports.values()) s.abort();
       for (const s of bulks.values()) s.abort();
+      reports.close();
       imports.close();
       await copy.close();
     },

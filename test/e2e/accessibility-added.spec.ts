@@ -285,6 +285,41 @@ test('the Mailer’s campaigns: the table and its filters, a new campaign with i
   await page.getByRole('dialog', { name: 'New template' }).getByRole('button', { name: 'Cancel' }).click();
 });
 
+test('the Mailer’s deliverability, reports and a campaign’s subject test: a failing domain with its fix, the providers, a report as chart and table, its download', async ({ page }) => {
+  // a list mailing from a domain without records (behind the app's back): every check fails
+  const list = demo.cms.mailer.store.lists()[0]!;
+  demo.cms.mailer.store.db.prepare("UPDATE lists SET from_email = 'news@partner.example' WHERE id = ?").run(list.id);
+  // a subject test sent on the sandbox's clock, through the site's own API
+  const api = (method: string, path: string, body?: unknown) => fetch(`${demo.cms.url}${path}`, { method, headers: { 'X-API-Key': demo.cms.seeded!.adminApiKey!, 'Content-Type': 'application/json' }, body: JSON.stringify(body ?? {}) }).then((r) => r.json() as Promise<{ data: { id: number; status: string } }>);
+  const ab = (await api('POST', '/mailer/campaigns', { name: 'Which subject', subject: 'Spring at the fair', subject_b: 'Three new stalls', ab_sample_percent: 20, ab_window_minutes: 30, body_md: '# Spring', list_ids: [list.id] })).data;
+  await api('POST', `/mailer/campaigns/${ab.id}/start`);
+  for (let i = 0; i < 40; i++) {
+    demo.cms.clock.advance(i < 10 ? 3_000 : 10 * 60_000);
+    if ((await fetch(`${demo.cms.url}/mailer/campaigns/${ab.id}`, { headers: { 'X-API-Key': demo.cms.seeded!.adminApiKey! } }).then((r) => r.json() as Promise<{ data: { status: string } }>)).data.status === 'sent') break;
+  }
+  const pane = await openMailer(page);
+  await section(pane, 'Campaigns');
+  await pane.getByRole('table', { name: /Campaigns of Demo/ }).getByRole('button', { name: 'Which subject', exact: true }).click();
+  await check(page, 'mailer: a campaign’s subject test', pane.getByRole('region', { name: 'Subject test' }).getByRole('status'));
+  await pane.getByRole('button', { name: 'All campaigns' }).click();
+  await section(pane, 'Deliverability');
+  await check(page, 'mailer: deliverability', pane.getByRole('list', { name: 'Checks of partner.example' }).getByText('v=DMARC1; p=none', { exact: true }));
+  await pane.getByRole('region', { name: 'Bounce and complaint reports' }).getByRole('listitem').filter({ hasText: 'Mailgun' }).getByRole('button', { name: 'Make a secret' }).click();
+  await pane.getByRole('region', { name: 'Bounce and complaint reports' }).getByRole('button', { name: 'Replace the secret…' }).click();
+  await check(page, 'mailer: replace a provider’s secret', page.getByRole('alertdialog', { name: /Replace Mailgun’s webhook secret/ }));
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
+
+  await section(pane, 'Reports');
+  await pane.getByLabel('Report').selectOption({ label: 'Growth' });
+  await check(page, 'mailer: a report with its chart', pane.getByRole('img', { name: /^Day chart\./ }));
+  await pane.getByLabel('Report').selectOption({ label: 'Campaigns' });
+  await checkState(page, 'mailer: a report as a table');
+  await pane.getByRole('button', { name: 'Download CSV…' }).click();
+  await check(page, 'mailer: download a report', page.getByRole('dialog', { name: 'Download the campaigns report' }).getByLabel('Save as'));
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Download the campaigns report' })).toBeHidden();
+});
+
 test('Sites at a glance, About Sitedesk and the audit trails kept on this computer', async ({ page }) => {
   await demo.connect(page);
   await rail(page).getByRole('button', { name: 'Sites at a glance' }).click();

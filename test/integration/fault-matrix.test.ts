@@ -1110,6 +1110,37 @@ Object.assign(ROWS, {
     act: (c: Ctx, s: { id: number }) => c.invoke('mailer.deleteCampaign', { siteId: c.site.id, id: s.id }),
     applied: (_c: Ctx, s: { id: number }) => (mailer().store.campaign(s.id) ? 0 : 1),
   },
+  // a recheck asked again looks the domains up again: the same answer, kept once more
+  'mailer.recheckDeliverability': {
+    target: 'cms',
+    prepare: async () => {
+      mailer().store.prep("INSERT OR REPLACE INTO meta (key, value) VALUES ('deliverability', ?)").run(JSON.stringify({ checked_at: 1, status: 'pass', summary: { pass: 0, warn: 0, fail: 0 }, domains: [] }));
+      return {};
+    },
+    route: () => 'POST /mailer/deliverability/recheck',
+    act: (c: Ctx) => c.invoke('mailer.recheckDeliverability', { siteId: c.site.id }),
+    applied: () => (JSON.parse((mailer().store.prep("SELECT value FROM meta WHERE key = 'deliverability'").get() as { value: string }).value).checked_at > 1 ? 1 : 0),
+  },
+  // a secret whose answer was lost is not minted again (a second would replace it): settings say it is there
+  'mailer.providerSecret': {
+    target: 'cms',
+    prepare: async () => ({ provider: providerWithoutSecret('postmark') }),
+    route: (s: { provider: string }) => `POST /mailer/providers/${s.provider}/secret`,
+    act: (c: Ctx, s: { provider: 'postmark' }) => c.invoke('mailer.providerSecret', { siteId: c.site.id, provider: s.provider }),
+    applied: (_c: Ctx, s: { provider: string }) => secretsMinted(s.provider),
+  },
+  // a setup asked again with the same secret is the same webhook
+  'mailer.providerSetup': {
+    target: 'cms',
+    prepare: async () => {
+      const provider = providerWithoutSecret('sendgrid');
+      mailer().store.prep('INSERT INTO providers (name, secret_hash, secret_set_at) VALUES (?, ?, ?)').run(provider, 'f'.repeat(64), Math.floor(Date.now() / 1000));
+      return { provider };
+    },
+    route: (s: { provider: string }) => `POST /mailer/providers/${s.provider}/setup`,
+    act: (c: Ctx, s: { provider: 'sendgrid' }) => c.invoke('mailer.providerSetup', { siteId: c.site.id, provider: s.provider }),
+    applied: (_c: Ctx, s: { provider: string }) => ((mailer().store.prep('SELECT webhook_id FROM providers WHERE name = ?').get(s.provider) as { webhook_id: string | null } | undefined)?.webhook_id ? 1 : 0),
+  },
   // an address suppressed is answered as it is, not suppressed twice
   'mailer.suppress': {
     target: 'cms',
@@ -1191,6 +1222,20 @@ function templateMade(name: string): number {
   const at = Math.floor(Date.now() / 1000);
   return Number(mailer().store.prep("INSERT INTO templates (name, subject, body_md, layout, is_active, created_at, updated_at) VALUES (?, 'Hello', 'Hello', 'store', 1, ?, ?)").run(name, at, at).lastInsertRowid);
 }
+
+/**
+ * A provider with no secret (its row removed behind the app's back), every secret minted for it
+ * from now on counted by a trigger on the sandbox's table: a mint sent twice shows as two.
+ */
+function providerWithoutSecret(name: string): string {
+  mailer().store.db.exec(`CREATE TABLE IF NOT EXISTS fm_mints (name TEXT NOT NULL, hash TEXT NOT NULL);
+    CREATE TRIGGER IF NOT EXISTS fm_mint_new AFTER INSERT ON providers WHEN NEW.secret_hash IS NOT NULL BEGIN INSERT INTO fm_mints VALUES (NEW.name, NEW.secret_hash); END;
+    CREATE TRIGGER IF NOT EXISTS fm_mint_again AFTER UPDATE OF secret_hash ON providers WHEN NEW.secret_hash IS NOT OLD.secret_hash BEGIN INSERT INTO fm_mints VALUES (NEW.name, NEW.secret_hash); END;`);
+  mailer().store.prep('DELETE FROM providers WHERE name = ?').run(name);
+  mailer().store.prep('DELETE FROM fm_mints WHERE name = ?').run(name);
+  return name;
+}
+const secretsMinted = (name: string) => (mailer().store.prep('SELECT count(*) AS n FROM fm_mints WHERE name = ?').get(name) as { n: number }).n;
 
 /** Test copies of a campaign in the sandbox's outbox. */
 const testCopies = (id: number) => (mailer().store.prep("SELECT count(*) AS n FROM messages WHERE kind = 'campaign_test' AND campaign_id = ?").get(id) as { n: number }).n;

@@ -5,8 +5,8 @@
  * given the moves its state allows, a row that cannot be read set aside with its place and field.
  */
 import type { CallOptions, Transport } from '../transport';
-import type { MailerOverview, MailerTemplate, CampaignAudience, CampaignCatchUp, CampaignCounters, CampaignResend, CampaignLink, CampaignMove, CampaignPage, CampaignPreview, CampaignSend, CampaignSendPage, CampaignStatus, CampaignTimeline, MailerBase, MailerCampaign } from '../../contract';
-import { CAMPAIGN_MOVES, CAMPAIGN_STATUSES, isPlainObject, MOVES_OF } from '../../contract';
+import type { MailerOverview, MailerTemplate, CampaignAudience, CampaignCatchUp, CampaignCounters, CampaignResend, CampaignLink, CampaignMove, CampaignPage, CampaignPreview, CampaignSend, CampaignSendPage, CampaignStatus, CampaignTimeline, MailerBase, MailerCampaign, SubjectTest, SubjectVariant } from '../../contract';
+import { CAMPAIGN_MOVES, CAMPAIGN_STATUSES, isPlainObject, MOVES_OF, SUBJECT_TEST_PHASES } from '../../contract';
 import { isoOf, mailerWire as w, refusedFields } from './mailer';
 import { request } from './envelope';
 
@@ -16,6 +16,36 @@ const rate = (x: unknown): number => {
   const n = typeof x === 'string' ? Number(x) : x;
   return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? Math.min(1, n) : 0;
 };
+
+const variantOf = (raw: unknown): SubjectVariant => {
+  const x = isPlainObject(raw) ? raw : {};
+  return { subject: w.text(x.subject), sent: w.count(x.sent), delivered: w.count(x.delivered), opened: w.count(x.opened), openRate: rate(x.open_rate) };
+};
+const decidedOf = (raw: unknown) => {
+  const x = isPlainObject(raw) ? raw : {};
+  return { delivered: w.count(x.delivered), opened: w.count(x.opened), openRate: rate(x.open_rate) };
+};
+
+/** The record's `subject_test` (null without one); a winner other than a or b is no winner. */
+export function subjectTestOf(raw: unknown): SubjectTest | null {
+  if (!isPlainObject(raw)) return null;
+  const v = isPlainObject(raw.variants) ? raw.variants : {};
+  const d = isPlainObject(raw.decision) ? raw.decision : null;
+  return {
+    subjectB: w.text(raw.subject_b),
+    samplePercent: w.int(raw.sample_percent),
+    windowMinutes: w.int(raw.window_minutes),
+    phase: (SUBJECT_TEST_PHASES as readonly unknown[]).includes(raw.phase) ? (raw.phase as SubjectTest['phase']) : null,
+    sampleSize: w.int(raw.sample_size),
+    sampleSentAt: isoOf(raw.sample_sent_at),
+    windowEndsAt: isoOf(raw.window_ends_at),
+    variants: { a: variantOf(v.a), b: variantOf(v.b) },
+    winner: raw.winner === 'a' || raw.winner === 'b' ? raw.winner : null,
+    winnerPickedAt: isoOf(raw.winner_picked_at),
+    decidedBy: w.text(raw.decided_by),
+    decision: d ? { a: decidedOf(d.a), b: decidedOf(d.b) } : null,
+  };
+}
 
 export function campaignOf(raw: unknown): MailerCampaign {
   if (!isPlainObject(raw)) throw new w.Unreadable('(the campaign itself)');
@@ -36,6 +66,7 @@ export function campaignOf(raw: unknown): MailerCampaign {
     subjectB: w.text(raw.subject_b),
     abSamplePercent: w.int(raw.ab_sample_percent),
     abWindowMinutes: w.int(raw.ab_window_minutes),
+    subjectTest: subjectTestOf(raw.subject_test),
     layout: raw.layout === 'store' || raw.layout === 'plain' ? raw.layout : null,
     fromName: w.text(raw.from_name),
     fromEmail: w.text(raw.from_email),
