@@ -181,6 +181,29 @@ test('written while the site is away: kept on this computer, counted in Changes,
   expect(onSite()).toMatchObject({ subject: 'Written on a train', preheader: 'Set on the site' });
 });
 
+test('a template edited while the site is away: kept, shown again when reopened, sent with the next sync', async ({ page }, info) => {
+  test.skip(info.project.metadata?.flavor === 'real', 'Mailroom answers no template routes here');
+  const pane = await demo.connect(page).then(() => openArea(page, 'Demo', 'Mailer'));
+  await pane.getByRole('navigation', { name: /sections$/ }).getByRole('button', { name: 'Templates' }).click();
+  await expect(pane.getByRole('list', { name: 'Templates of Demo' }).getByText('Monthly newsletter')).toBeVisible();
+  const subject = () => demo.cms.mailer.store.db.prepare("SELECT subject FROM templates WHERE name = 'Monthly newsletter'").pluck().get();
+  demo.cms.faults.set({ route: '*', drop: true });
+  await pane.getByRole('button', { name: 'Edit Monthly newsletter' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit template “Monthly newsletter”' });
+  await dialog.getByLabel('Subject').fill('News from the road');
+  await dialog.getByRole('button', { name: /^Save/ }).click();
+  await expect(dialog).toBeHidden({ timeout: 20_000 });
+  await expect(page.getByText('Kept on this computer', { exact: true })).toBeVisible();
+  expect(subject()).not.toBe('News from the road');
+  // reopened: the kept changes are in the form, and it says so
+  await pane.getByRole('button', { name: 'Edit Monthly newsletter' }).click();
+  await expect(dialog.getByLabel('Subject')).toHaveValue('News from the road');
+  await expect(dialog.getByRole('status').filter({ hasText: 'kept on this computer' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  demo.cms.faults.clear();
+  await expect.poll(subject, { timeout: 60_000 }).toBe('News from the road');
+});
+
 test('a plugin without campaigns says so, and the rest of the Mailer works', async ({ page }, info) => {
   test.skip(info.project.metadata?.flavor !== 'real', 'document 2’s mailer has campaigns: the test before');
   const pane = await openCampaigns(page);

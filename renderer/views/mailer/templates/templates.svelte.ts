@@ -5,7 +5,7 @@
  * only what changed. A campaign made from a template copies its subject, preheader, text and layout
  * once: later edits of the template change no campaign.
  */
-import type { ChannelInput, MailerTemplate } from '../../../../electron/contract/index';
+import { templateFields, type ChannelInput, type MailDraftInfo, type MailerTemplate, type MailFields } from '../../../../electron/contract/index';
 import { invoke } from '../../../lib/client';
 import { AppError } from '../../../lib/errors';
 import { FormAction } from '../../../lib/form-action.svelte';
@@ -61,17 +61,31 @@ export class TemplateForm {
   isActive = $state(true);
   readonly action = new FormAction<TemplateField>({ fields: ['name', 'subject', 'preheader', 'bodyMd', 'layout'], alertWithFields: true, rateLimit: 'retry', disposeWith: 'owner' });
 
+  /** Changes of this template kept on this computer, not on the site yet (shown over the site's). */
+  kept = $state.raw<MailDraftInfo | null>(null);
+
   constructor(siteId: string, base: MailerTemplate | null) {
     this.siteId = siteId;
     this.base = base;
-    if (base) {
-      this.name = base.name;
-      this.subject = base.subject ?? '';
-      this.preheader = base.preheader ?? '';
-      this.bodyMd = base.bodyMd ?? '';
-      this.layout = base.layout;
-      this.isActive = base.isActive;
-    }
+    if (base) this.#show(templateFields(base));
+  }
+
+  #show(f: MailFields): void {
+    this.name = f.name ?? '';
+    this.subject = f.subject ?? '';
+    this.preheader = f.preheader ?? '';
+    this.bodyMd = f.bodyMd ?? '';
+    this.layout = f.layout ?? 'store';
+    this.isActive = f.isActive ?? true;
+  }
+
+  /** Changes written earlier while the site was away come back into the form. */
+  async loadKept(): Promise<void> {
+    if (!this.base) return;
+    const r = await invoke('mailDrafts.forRecord', { siteId: this.siteId, kind: 'template', id: this.base.id }).catch(() => null);
+    if (!r?.draft) return;
+    this.kept = r.draft;
+    this.#show(r.draft.mine);
   }
 
   /** What differs from the template as read (a new one's fields given). */
@@ -89,7 +103,12 @@ export class TemplateForm {
     return out;
   }
 
-  async submit(): Promise<MailerTemplate | null> {
+  /**
+   * Makes the template (the site must answer), or saves an edit: kept here and sent at once, so
+   * an edit made while the site is away goes with its next sync. Answers the template as the site
+   * has it, what kept the edit here (with the words), or null when the form says why.
+   */
+  async submit(): Promise<{ template: MailerTemplate } | { kept: 'queued' | 'conflicted' | 'rejected' | 'signed_out'; message: string } | null> {
     if (this.name.trim() === '') {
       this.action.showFields({ name: 'Give the template a name: it is what you pick it by.' });
       return null;
@@ -97,12 +116,20 @@ export class TemplateForm {
     const changes = this.changes();
     if (!this.base) {
       const r = await this.action.run(() => invoke('mailer.createTemplate', { ...changes, siteId: this.siteId, name: this.name.trim() }));
-      return r?.template ?? null;
+      return r ? { template: r.template } : null;
     }
-    if (!Object.keys(changes).length) return this.base;
-    const id = this.base.id;
-    const r = await this.action.run(() => invoke('mailer.updateTemplate', { siteId: this.siteId, id, changes }));
-    return r?.template ?? null;
+    if (!Object.keys(changes).length && !this.kept) return { template: this.base };
+    const base = templateFields(this.base);
+    const fields = { ...base, ...changes };
+    const r = await this.action.run(() => invoke('mailDrafts.submit', { siteId: this.siteId, kind: 'template', id: this.base!.id, base, fields }));
+    if (!r) return null;
+    if (r.outcome === 'pushed') return { template: r.template ?? this.base };
+    this.kept = r.draft;
+    if (r.outcome === 'rejected' && r.problem.fields) {
+      this.action.showFields(Object.fromEntries(Object.entries(r.problem.fields).map(([k, m]) => [k.replace(/^changes\./, ''), m])), r.problem.message);
+      return null;
+    }
+    return { kept: r.outcome, message: r.problem.message };
   }
 
   dispose(): void {
