@@ -15,7 +15,7 @@ import { AppError, isAppError } from '../base/app-error';
 import type { Transport } from '../api/transport';
 import { cmsMailerCampaigns } from '../api/cms/mailer-campaigns';
 import { mergeClean, mergeHeader, mergeText, headerWithTitle, same } from '../common/merge';
-import { backoffMs } from '../sync/order';
+import { failedAttempt } from '../sync/order';
 import type { PushSummary } from '../sync/push';
 import type { MailDraft, MailDraftsRepo } from '../db/repos/mail-drafts';
 import { campaignFields, fieldsFor, FIELDS_OF, templateFields } from '../contract';
@@ -181,16 +181,9 @@ export function mailDrafts(deps: MailDraftDeps) {
             summary.remaining++;
           }
         } catch (err) {
-          const message = err instanceof Error ? err.message : String(err);
-          if (isAppError(err) && (err.code === 'unauthorized' || err.code === 'forbidden')) {
-            // never retried blindly: it waits as it was until the person signs in again
-            repo.setState(d.id, { state: 'pending', attempts: d.attempts, nextAt: null, lastError: message });
-            summary.stopped = { reason: 'signed_out', message };
-          } else {
-            const attempts = d.attempts + 1;
-            repo.setState(d.id, { state: 'sending', attempts, nextAt: new Date(now() + backoffMs(attempts)).toISOString(), lastError: message });
-            summary.stopped = { reason: 'offline', message };
-          }
+          const f = failedAttempt(err, d.attempts, now());
+          repo.setState(d.id, { state: f.signedOut ? 'pending' : 'sending', attempts: f.attempts, nextAt: f.nextAt, lastError: f.lastError });
+          summary.stopped = f.stopped;
           summary.remaining += drafts.length - i;
           break;
         }

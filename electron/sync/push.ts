@@ -11,7 +11,7 @@ import type { Transport } from '../api/transport';
 import type { PagesRepo } from '../db/repos/pages';
 import type { Draft, Mine, OutboxItem, PageText, SyncRepo } from '../db/repos/sync';
 import { headerWithTitle, mergeClean, same } from '../common/merge';
-import { backoffMs, replayOrder } from './order';
+import { failedAttempt, replayOrder } from './order';
 
 export interface PushSummary {
   pushed: number;
@@ -179,17 +179,9 @@ export async function pushSite(siteId: string, deps: PushDeps): Promise<PushSumm
         summary.remaining++;
       }
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      if (isAppError(err) && (err.code === 'unauthorized' || err.code === 'forbidden')) {
-        // never retried blindly: back in the queue as it was, the push stops until the user signs in
-        repo.setItem(item.id, { state: 'queued', attempts: item.attempts, nextAt: null, lastError: message });
-        summary.stopped = { reason: 'signed_out', message };
-      } else {
-        // no answer: the request may have arrived, so it stays `sending` and is checked before it is sent again
-        const attempts = item.attempts + 1;
-        repo.setItem(item.id, { state: 'sending', attempts, nextAt: new Date(now() + backoffMs(attempts)).toISOString(), lastError: message });
-        summary.stopped = { reason: 'offline', message };
-      }
+      const f = failedAttempt(err, item.attempts, now());
+      repo.setItem(item.id, { state: f.signedOut ? 'queued' : 'sending', attempts: f.attempts, nextAt: f.nextAt, lastError: f.lastError });
+      summary.stopped = f.stopped;
       summary.remaining += items.length - i;
       break;
     }
