@@ -164,6 +164,7 @@ test('written while the site is away: kept on this computer, counted in Changes,
   await expect(kept).toBeVisible({ timeout: 20_000 });
   await expect(kept).toContainText('kept on this computer and go to the site when it answers');
   expect(onSite().subject).not.toBe('Written on a train');
+  await expect(pane.getByText('Kept on this computer, not on the site yet')).toBeVisible();
 
   // Changes lists it after the pages while the site is away
   await pane.getByRole('button', { name: 'All campaigns' }).click();
@@ -179,6 +180,45 @@ test('written while the site is away: kept on this computer, counted in Changes,
   demo.cms.faults.clear();
   await expect(pane.getByText('Everything is on the site').first()).toBeVisible({ timeout: 60_000 });
   expect(onSite()).toMatchObject({ subject: 'Written on a train', preheader: 'Set on the site' });
+});
+
+test('changed on the site too while written here: said on the campaign’s page, merged field by field, the text kept', async ({ page }, info) => {
+  test.skip(info.project.metadata?.flavor === 'real', 'Mailroom answers no campaign routes');
+  test.setTimeout(120_000);
+  const pane = await openCampaigns(page);
+  await pane.getByRole('table', { name: /Campaigns of Demo/ }).getByRole('button', { name: 'Winter preview', exact: true }).click();
+  const store = demo.cms.mailer.store.db;
+  const onSite = () => JSON.parse(store.prepare("SELECT fields FROM campaigns WHERE name = 'Winter preview'").pluck().get() as string) as { subject?: string; body_md?: string };
+
+  demo.cms.faults.set({ route: '*', drop: true });
+  await pane.getByLabel('Subject', { exact: true }).fill('Mine, from the train');
+  await pane.getByRole('textbox', { name: /The campaign’s text/ }).click();
+  await page.keyboard.type('Written between two stations.');
+  await pane.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(pane.getByRole('status').filter({ hasText: 'Not on the site yet.' })).toBeVisible({ timeout: 20_000 });
+  await expect(pane.getByText('Kept on this computer, not on the site yet')).toBeVisible();
+
+  // someone else gives it another subject on the site; once the site answers, the sync finds both changed
+  store.prepare("UPDATE campaigns SET fields = json_set(fields, '$.subject', 'Theirs, from the office') WHERE name = 'Winter preview'").run();
+  demo.cms.faults.clear();
+  const conflict = pane.getByRole('status').filter({ hasText: 'Changed on the site too.' });
+  await expect(conflict).toBeVisible({ timeout: 60_000 });
+  expect(onSite().subject).toBe('Theirs, from the office');
+
+  await conflict.getByRole('button', { name: 'Choose what to keep…' }).click();
+  const merge = pane.getByRole('region', { name: 'Resolve conflict: Winter preview' });
+  await expect(merge.getByRole('heading', { name: 'Fields changed on both sides' })).toBeVisible();
+  const subject = merge.getByRole('radiogroup', { name: 'Subject' });
+  await expect(subject).toContainText('Mine, from the train');
+  await expect(subject).toContainText('Theirs, from the office');
+  await subject.getByLabel(/Theirs/).check();
+  await merge.getByRole('button', { name: 'Resolve and push' }).click();
+  await expect(page.getByText('Resolved and pushed the campaign “Winter preview”')).toBeVisible();
+  await expect.poll(() => onSite().subject).toBe('Theirs, from the office');
+  expect(onSite().body_md).toContain('Written between two stations.');
+  // the page shows the campaign as the site has it now, nothing kept here
+  await expect(pane.getByLabel('Subject', { exact: true })).toHaveValue('Theirs, from the office');
+  await expect(pane.getByText('Kept on this computer, not on the site yet')).toHaveCount(0);
 });
 
 test('a template edited while the site is away: kept, shown again when reopened, sent with the next sync', async ({ page }, info) => {
