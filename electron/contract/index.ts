@@ -75,6 +75,7 @@ export * from './mailer-subscribers';
 export * from './mailer-imports';
 export * from './mailer-segments';
 export * from './mailer-campaigns';
+export * from './mailer-flows';
 export * from './mailer';
 export * from './about';
 export type { ChannelDef, EventDef } from './define';

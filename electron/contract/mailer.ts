@@ -19,6 +19,7 @@ import { mailerSubscriberChannels, mailerSubscriberEvents } from './mailer-subsc
 import { mailerImportChannels, mailerImportEvents } from './mailer-imports';
 import { mailerSegmentChannels } from './mailer-segments';
 import { mailerCampaignChannels } from './mailer-campaigns';
+import { mailerFlowChannels } from './mailer-flows';
 
 /** The plugin a site runs, as found. */
 export interface MailerPlugin {
@@ -177,6 +178,7 @@ export const mailerChannels = {
   ...mailerImportChannels,
   ...mailerSegmentChannels,
   ...mailerCampaignChannels,
+  ...mailerFlowChannels,
 };
 
 export const mailerEvents = {

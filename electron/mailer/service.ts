@@ -47,12 +47,13 @@ import type {
   SubscriberPage,
   SubscriberRow,
 } from '../contract';
-import { conditionCount, demoWriteBlocked, filterIsEmpty, filterProblems, isDemoAccount, MAILER_WORDS, SEGMENT_CONDITIONS_MAX, setField } from '../contract';
+import { conditionCount, demoWriteBlocked, filterIsEmpty, mailerBlockedReason, filterProblems, isDemoAccount, MAILER_WORDS, SEGMENT_CONDITIONS_MAX, setField } from '../contract';
 import { suppressionHash } from '../common/email-hash';
 import type { MailerRepo } from '../db/repos/mailer';
 import type { SiteCacheRepo } from '../db/repos/site-cache';
 import { siteCalls, unreachable, type SiteCallDeps } from '../sites/calls';
 import { mailerCampaigns } from './campaigns';
+import { mailerFlows } from './flows';
 import { gone, goneAlready, mailerBases, pluginOf } from './base';
 import { csvRecords, exportToFile, jsonDocument } from './export-file';
 import { mailerImports, type ImportDeps } from './imports';
@@ -216,6 +217,14 @@ export function mailerService(deps: MailerServiceDeps) {
   });
 
   const campaigns = mailerCampaigns({ t, reading, writing, copied, keepCopy, keepInList, ...(deps.now ? { now: deps.now } : {}) });
+
+  /** An account that may not put mail into inboxes (`send`) is refused here: the site asks only `manage` of an automation's writes. */
+  function mayMail(siteId: string, b: MailerBase): void {
+    const account = me(siteId);
+    const refused = account ? mailerBlockedReason(account, 'send', b) : null;
+    if (refused) throw new AppError({ code: 'forbidden', status: 403, message: `${refused.replace(/\.$/, '')}, which this needs: it lets the automation’s sends mail people.` });
+  }
+  const flows = mailerFlows({ t, reading, writing, copied, keepCopy, mayMail, ...(deps.now ? { now: deps.now } : {}) });
 
   async function rowOf(siteId: string, id: number): Promise<SubscriberRow> {
     const s = await reading(siteId, (b) => cmsMailer.subscriber(t(siteId), b, id));
@@ -729,6 +738,19 @@ export function mailerService(deps: MailerServiceDeps) {
     previewTemplate: campaigns.previewTemplate,
     sendCatchUp: campaigns.sendCatchUp,
     retryFailed: campaigns.retryFailed,
+
+    // ── automations
+
+    flows: flows.list,
+    flowRecipes: flows.recipes,
+    flow: flows.one,
+    createFlow: flows.create,
+    flowFromRecipe: flows.fromRecipe,
+    updateFlow: flows.update,
+    moveFlow: flows.move,
+    deleteFlow: flows.remove,
+    enrol: flows.enrol,
+    exitEnrolment: flows.exit,
 
     // ── imports
 
