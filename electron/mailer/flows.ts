@@ -30,7 +30,7 @@ export interface FlowDeps {
   copied: <T>(siteId: string, key: string, call: (t: Transport, b: MailerBase) => Promise<T>) => Promise<{ value: T; copiedAt: string | null }>;
   keepCopy: <T>(siteId: string, key: string, change: (value: T) => T) => void;
   /** Refuses (throws) when the account may not put mail into inboxes on this site. */
-  mayMail: (siteId: string, b: MailerBase) => void;
+  mayMail: (siteId: string, b: MailerBase) => Promise<void>;
   now?: () => number;
 }
 
@@ -125,9 +125,11 @@ export function mailerFlows(deps: FlowDeps) {
     const earlier = lostCreates.get(key)?.value;
     const list = () => reading(siteId, (b) => cmsMailerFlows.flows(t(siteId), b));
     if (earlier) {
-      const found = (await list()).flows.find((f) => f.id > earlier.newest && (name === null || f.name === name));
+      const row = (await list()).flows.find((f) => f.id > earlier.newest && (name === null || f.name === name));
       lostCreates.forget(key);
-      if (found) {
+      if (row) {
+        // the list has no steps: the flow itself
+        const found = await reading(siteId, (b) => one(siteId, b, row.id));
         keep(siteId, found);
         return { flow: found };
       }
@@ -190,7 +192,7 @@ export function mailerFlows(deps: FlowDeps) {
           keep(siteId, now);
           return { flow: now };
         }
-        if (now && changes.steps && now.status === 'active' && addsMail(now.steps, changes.steps)) deps.mayMail(siteId, b);
+        if (now && changes.steps && now.status === 'active' && addsMail(now.steps, changes.steps)) await deps.mayMail(siteId, b);
         try {
           const flow = await cmsMailerFlows.update(transport, b, id, flowBody(changes)).catch(gone);
           lostEdits.forget(key);
@@ -207,7 +209,7 @@ export function mailerFlows(deps: FlowDeps) {
       const { siteId, id, move } = input;
       try {
         const flow = await writing(siteId, REFUSED[move], async (b, transport) => {
-          if (move !== 'pause' && flowMails((await one(siteId, b, id).catch(gone)).steps)) deps.mayMail(siteId, b);
+          if (move !== 'pause' && flowMails((await one(siteId, b, id).catch(gone)).steps)) await deps.mayMail(siteId, b);
           return cmsMailerFlows.move(transport, b, id, move);
         });
         keep(siteId, flow);
@@ -237,7 +239,7 @@ export function mailerFlows(deps: FlowDeps) {
       const earlier = lostPeople.get(key) !== undefined;
       try {
         const enrolment = await writing(siteId, 'Nobody was enrolled', async (b, transport) => {
-          if (flowMails((await one(siteId, b, id).catch(gone)).steps)) deps.mayMail(siteId, b);
+          if (flowMails((await one(siteId, b, id).catch(gone)).steps)) await deps.mayMail(siteId, b);
           return cmsMailerFlows.enrol(transport, b, id, subscriberId).catch(gone);
         });
         lostPeople.forget(key);

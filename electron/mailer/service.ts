@@ -219,8 +219,9 @@ export function mailerService(deps: MailerServiceDeps) {
   const campaigns = mailerCampaigns({ t, reading, writing, copied, keepCopy, keepInList, ...(deps.now ? { now: deps.now } : {}) });
 
   /** An account that may not put mail into inboxes (`send`) is refused here: the site asks only `manage` of an automation's writes. */
-  function mayMail(siteId: string, b: MailerBase): void {
-    const account = me(siteId);
+  async function mayMail(siteId: string, b: MailerBase): Promise<void> {
+    // an API key's account is described once asked (/me); not described, the site decides
+    const account = me(siteId) ?? (await deps.sessions.get(siteId).refreshMe().then((i) => i.me, () => null));
     const refused = account ? mailerBlockedReason(account, 'send', b) : null;
     if (refused) throw new AppError({ code: 'forbidden', status: 403, message: `${refused.replace(/\.$/, '')}, which this needs: it lets the automation’s sends mail people.` });
   }
