@@ -46,6 +46,7 @@ const realFlavour: string[] = [
   '**/mailer-subscribers.spec.ts',
   '**/mailer-tools.spec.ts',
   '**/mailer-campaigns.spec.ts',
+  '**/mailer-automations.spec.ts',
 ];
 
 export default defineConfig({
