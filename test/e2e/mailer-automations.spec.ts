@@ -115,6 +115,41 @@ test('from a recipe: a step changed and moved, saved whole, turned on, a person 
   await expect(table.getByRole('row', { name: /Welcome, spring/ })).toContainText('Paused');
 });
 
+test('an account that may manage but not send: a flow that mails cannot be turned on or resumed here, with the reason; one that only tags can', async ({ page }, info) => {
+  test.skip(info.project.metadata?.flavor === 'real', 'Mailroom answers no flow routes');
+  await demo.cms.accounts.create({ username: 'flow-manager', password: 'a-long-password-1', email: 'flow-manager@example.test', access: { api: { access: true }, mailer: { view: true, manage: true } } });
+  const apiKey = demo.cms.apiKeys.create({ username: 'flow-manager', name: 'e2e', scopes: [] }).api_key;
+  await demo.connect(page, { apiKey });
+  const pane = await openArea(page, 'Demo', 'Mailer');
+  await pane.getByRole('navigation', { name: /sections$/ }).getByRole('button', { name: 'Automations' }).click();
+  const table = pane.getByRole('table', { name: 'Automations of Demo' });
+  const resume = table.getByRole('button', { name: 'Resume Welcome series' });
+  await expect(resume).toBeDisabled();
+  await expect(resume).toHaveAttribute('title', /mailer\.send.*this automation sends mail/);
+  // one that only tags: made from scratch, a tag step added and saved, turned on
+  await pane.getByRole('button', { name: 'New automation…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New automation' });
+  await dialog.getByRole('radio', { name: /From scratch/ }).check();
+  await dialog.getByLabel('Name').fill('Tag the newcomers');
+  await dialog.getByRole('button', { name: 'Make draft' }).click();
+  await expect(pane.getByRole('heading', { name: 'Tag the newcomers', level: 5 })).toBeVisible();
+  await pane.getByLabel('Add a step').selectOption({ label: 'Change a tag' });
+  await pane.getByRole('button', { name: 'Add', exact: true }).click();
+  await pane.getByRole('list', { name: 'Steps of Tag the newcomers' }).getByLabel('Tag').fill('newcomer');
+  await pane.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Automation saved')).toBeVisible();
+  await pane.getByRole('button', { name: 'Turn on…' }).click();
+  const on = page.getByRole('alertdialog', { name: 'Turn on “Tag the newcomers”?' });
+  await expect(on).toContainText('It sends no letters.');
+  await on.getByRole('button', { name: 'Turn on', exact: true }).click();
+  await expect(pane.getByText('Running', { exact: true })).toBeVisible();
+  // a letter added to it now would mail: Save is held with the reason
+  await pane.getByLabel('Add a step').selectOption({ label: 'Send a letter' });
+  await pane.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(pane.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
+  await expect(pane.getByText(/mailer\.send.*this automation sends mail/)).toBeVisible();
+});
+
 test('a plugin without automations says so, and the rest of the Mailer works', async ({ page }, info) => {
   test.skip(info.project.metadata?.flavor !== 'real', 'document 2’s mailer has automations: the test before');
   const pane = await openAutomations(page);

@@ -93,22 +93,22 @@ export function flowWriteBlocked(me: Me | null, plugin: MailerPlugin, away: bool
   return (me ? mailerBlockedReason(me, 'manage', plugin.base) : null) ?? (away ? AWAY_WORDS : null);
 }
 
-/** Why the account may not let this flow's sends mail people (`send` with `manage`), or null; a flow that sends nothing needs `manage` alone. */
-export function flowMailBlocked(me: Me | null, plugin: MailerPlugin, steps: readonly FlowStep[] | null, away: boolean): string | null {
+/** Why the account may not let a flow's sends mail people (`send` with `manage`), or null; one that sends nothing (`mails` false) needs `manage` alone. */
+export function flowMailBlocked(me: Me | null, plugin: MailerPlugin, mails: boolean, away: boolean): string | null {
   const refused = flowWriteBlocked(me, plugin, away);
   if (refused) return refused;
-  const send = me && flowMails(steps) ? mailerBlockedReason(me, 'send', plugin.base) : null;
+  const send = me && mails ? mailerBlockedReason(me, 'send', plugin.base) : null;
   return send ? `${send.replace(/\.$/, '')}: this automation sends mail.` : null;
 }
 
-/** A flow's steps as the page knows them (the list's rows have none: their types stand in, which is all `flowMails` reads). */
-export const knownSteps = (f: MailerFlow): FlowStep[] => f.steps ?? f.onSteps.map((o) => ({ id: o.stepId, type: o.type === 'send' ? 'send' : 'wait', minutes: 1 }) as FlowStep);
+/** Whether a flow has a send step (the list's rows say only the types of their steps). */
+export const flowSends = (f: MailerFlow): boolean => (f.steps ? flowMails(f.steps) : f.onSteps.some((o) => o.type === 'send'));
 
 /** Why a move is not offered or may not be made now, or null. */
 export function moveBlocked(me: Me | null, plugin: MailerPlugin, f: MailerFlow, move: FlowMove, away: boolean): string | null {
   if (move === 'pause') return flowWriteBlocked(me, plugin, away);
   if (f.stepCount === 0) return 'It has no steps yet: add at least one first.';
-  return flowMailBlocked(me, plugin, knownSteps(f), away);
+  return flowMailBlocked(me, plugin, flowSends(f), away);
 }
 
 const people = (n: number) => `${n.toLocaleString()} ${n === 1 ? 'person' : 'people'}`;
