@@ -47,6 +47,7 @@ const realFlavour: string[] = [
   '**/mailer-tools.spec.ts',
   '**/mailer-campaigns.spec.ts',
   '**/mailer-reports.spec.ts',
+  '**/mailer-automations.spec.ts',
 ];
 
 export default defineConfig({

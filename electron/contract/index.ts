@@ -77,6 +77,7 @@ export * from './mailer-segments';
 export * from './mailer-campaigns';
 export * from './mail-drafts';
 export * from './mailer-reports';
+export * from './mailer-flows';
 export * from './mailer';
 export * from './about';
 export type { ChannelDef, EventDef } from './define';

@@ -21,6 +21,7 @@ import { mailerSegmentChannels } from './mailer-segments';
 import { mailerCampaignChannels } from './mailer-campaigns';
 import { mailDraftChannels } from './mail-drafts';
 import { mailerReportChannels } from './mailer-reports';
+import { mailerFlowChannels } from './mailer-flows';
 
 /** The plugin a site runs, as found. */
 export interface MailerPlugin {
@@ -181,6 +182,7 @@ export const mailerChannels = {
   ...mailerCampaignChannels,
   ...mailDraftChannels,
   ...mailerReportChannels,
+  ...mailerFlowChannels,
 };
 
 export const mailerEvents = {

@@ -88,5 +88,15 @@ export function mailerHandlers(mailer: Lazy<MailerService>): HandlersOf<typeof m
     'mailer.report': (input) => mailer().report(input),
     'mailer.chooseReportFile': ({ type }) => mailer().chooseReportFile(type),
     'mailer.exportReport': (input) => mailer().exportReport(input),
+    'mailer.flows': ({ siteId }) => mailer().flows(siteId),
+    'mailer.flowRecipes': ({ siteId }) => mailer().flowRecipes(siteId),
+    'mailer.flow': ({ siteId, id, status, stepId, page, perPage }) => mailer().flow(siteId, id, status, stepId, page, perPage),
+    'mailer.createFlow': (input) => mailer().createFlow(input),
+    'mailer.flowFromRecipe': (input) => mailer().flowFromRecipe(input),
+    'mailer.updateFlow': (input) => mailer().updateFlow(input),
+    'mailer.moveFlow': (input) => mailer().moveFlow(input),
+    'mailer.deleteFlow': ({ siteId, id, force }) => mailer().deleteFlow(siteId, id, force),
+    'mailer.enrol': ({ siteId, id, subscriberId }) => mailer().enrol(siteId, id, subscriberId),
+    'mailer.exitEnrolment': ({ siteId, id, enrolmentId }) => mailer().exitEnrolment(siteId, id, enrolmentId),
   };
 }

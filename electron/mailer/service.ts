@@ -56,6 +56,7 @@ import { mailerCampaigns } from './campaigns';
 import { mailDrafts } from './drafts';
 import type { MailDraftsRepo } from '../db/repos/mail-drafts';
 import { mailerReports } from './reports';
+import { mailerFlows } from './flows';
 import { gone, goneAlready, mailerBases, pluginOf } from './base';
 import { csvRecords, exportToFile, jsonDocument } from './export-file';
 import { mailerImports, type ImportDeps } from './imports';
@@ -251,6 +252,15 @@ export function mailerService(deps: MailerServiceDeps) {
     ...(deps.chooseSaveFile ? { chooseSaveFile: deps.chooseSaveFile } : {}),
     ...(deps.now ? { now: deps.now } : {}),
   });
+
+  /** An account that may not put mail into inboxes (`send`) is refused here: the site asks only `manage` of an automation's writes. */
+  async function mayMail(siteId: string, b: MailerBase): Promise<void> {
+    // an API key's account is described once asked (/me); not described, the site decides
+    const account = me(siteId) ?? (await deps.sessions.get(siteId).refreshMe().then((i) => i.me, () => null));
+    const refused = account ? mailerBlockedReason(account, 'send', b) : null;
+    if (refused) throw new AppError({ code: 'forbidden', status: 403, message: `${refused.replace(/\.$/, '')}, which this needs: it lets the automation’s sends mail people.` });
+  }
+  const flows = mailerFlows({ t, reading, writing, copied, keepCopy, mayMail, ...(deps.now ? { now: deps.now } : {}) });
 
   async function rowOf(siteId: string, id: number): Promise<SubscriberRow> {
     const s = await reading(siteId, (b) => cmsMailer.subscriber(t(siteId), b, id));
@@ -777,6 +787,18 @@ export function mailerService(deps: MailerServiceDeps) {
     report: reports.report,
     chooseReportFile: reports.chooseFile,
     exportReport: reports.exportCsv,
+    // ── automations
+
+    flows: flows.list,
+    flowRecipes: flows.recipes,
+    flow: flows.one,
+    createFlow: flows.create,
+    flowFromRecipe: flows.fromRecipe,
+    updateFlow: flows.update,
+    moveFlow: flows.move,
+    deleteFlow: flows.remove,
+    enrol: flows.enrol,
+    exitEnrolment: flows.exit,
 
     // ── imports
 

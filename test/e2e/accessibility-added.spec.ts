@@ -320,6 +320,49 @@ test('the Mailer’s deliverability, reports and a campaign’s subject test: a 
   await expect(page.getByRole('dialog', { name: 'Download the campaigns report' })).toBeHidden();
 });
 
+test('the Mailer’s automations: the list, a new one from a recipe, the step editor, its people, enrolling, taking out, deleting', async ({ page }) => {
+  const pane = await openMailer(page);
+  await section(pane, 'Automations');
+  const table = pane.getByRole('table', { name: 'Automations of Demo' });
+  await check(page, 'mailer: automations', table.getByRole('row', { name: /Welcome series/ }));
+  await pane.getByRole('button', { name: 'New automation…' }).click();
+  const made = page.getByRole('dialog', { name: 'New automation' });
+  await check(page, 'mailer: new automation, the recipes', made.getByRole('radio', { name: /Welcome series/ }));
+  await made.getByRole('radio', { name: /From scratch/ }).check();
+  await made.getByRole('button', { name: 'Make draft' }).click();
+  await check(page, 'mailer: new automation, no name', made.getByText(/Give the automation a name/));
+  await made.getByRole('button', { name: 'Cancel' }).click();
+  await expect(made).toBeHidden();
+
+  // the seeded one: its steps with people on them, a step of each kind added, its people
+  await table.getByRole('button', { name: 'Welcome series', exact: true }).click();
+  const steps = pane.getByRole('list', { name: 'Steps of Welcome series' });
+  await check(page, 'mailer: an automation’s steps', steps.getByRole('listitem').first());
+  for (const kind of ['Check a condition', 'Change a tag', 'Send a letter']) {
+    await pane.getByLabel('Add a step').selectOption({ label: kind });
+    await pane.getByRole('button', { name: 'Add', exact: true }).click();
+  }
+  await check(page, 'mailer: the step editor, new steps of each kind', steps.getByRole('listitem').last().getByLabel('Subject'));
+  await steps.getByRole('listitem').first().getByRole('button', { name: 'Move step 1 down' }).focus();
+  await checkState(page, 'mailer: the step editor, a move focused');
+  await pane.getByRole('button', { name: 'Undo changes' }).click();
+  await pane.getByRole('tab', { name: 'People' }).click();
+  await check(page, 'mailer: an automation’s people', pane.getByRole('table', { name: 'People in Welcome series' }).getByRole('row').nth(1));
+  await pane.getByRole('table', { name: 'People in Welcome series' }).getByRole('button', { name: /^Take out / }).first().click();
+  await check(page, 'mailer: take a person out', page.getByRole('alertdialog', { name: /^Take .* out of “Welcome series”\?$/ }));
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Keep them in' }).click();
+  await pane.getByRole('button', { name: 'Enrol a person…' }).click();
+  const enrol = page.getByRole('dialog', { name: 'Enrol a person in “Welcome series”' });
+  await check(page, 'mailer: enrol a person', enrol.getByRole('radio').first());
+  await enrol.getByRole('button', { name: 'Cancel' }).click();
+  await pane.getByRole('button', { name: 'Delete…' }).click();
+  await check(page, 'mailer: delete an automation with people in it', page.getByRole('alertdialog', { name: 'Delete “Welcome series”?' }).getByText(/taken out first/));
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Keep it' }).click();
+  await pane.getByRole('button', { name: 'Resume…' }).click();
+  await check(page, 'mailer: resume an automation', page.getByRole('alertdialog', { name: 'Resume “Welcome series”?' }));
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Not now' }).click();
+});
+
 test('Sites at a glance, About Sitedesk and the audit trails kept on this computer', async ({ page }) => {
   await demo.connect(page);
   await rail(page).getByRole('button', { name: 'Sites at a glance' }).click();

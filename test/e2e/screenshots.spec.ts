@@ -481,6 +481,37 @@ for (const scheme of ['light', 'dark'] as const) {
   });
 }
 
+/** The Mailer's automations (issue 18): the list, the step editor of the seeded one with its people on their steps, narrow, and its people. */
+for (const scheme of ['light', 'dark'] as const) {
+  test(`mailer automations in ${scheme}`, async ({ browser }) => {
+    await withJournal(browser, scheme, { dismissToasts: true }, async ({ page, shot }) => {
+      await siteButton(page, JOURNAL).click();
+      const pane = sitePane(page, JOURNAL);
+      await openAreaIn(pane, 'Mailer');
+      await pane.getByRole('navigation', { name: /sections$/ }).getByRole('button', { name: 'Automations' }).click();
+      const table = pane.getByRole('table', { name: `Automations of ${JOURNAL}` });
+      await expect(table.getByRole('row', { name: /Welcome series/ })).toBeVisible({ timeout: 30_000 });
+      await shot('mailer-automations');
+      await table.getByRole('button', { name: 'Welcome series', exact: true }).click();
+      const steps = pane.getByRole('list', { name: 'Steps of Welcome series' });
+      await expect(steps.getByRole('listitem')).toHaveCount(4);
+      await pane.getByLabel('Add a step').selectOption({ label: 'Check a condition' });
+      await pane.getByRole('button', { name: 'Add', exact: true }).click();
+      await page.waitForTimeout(300);
+      await shot('mailer-automation-steps');
+      await page.setViewportSize({ width: 800, height: 900 });
+      await page.waitForTimeout(300);
+      await shot('mailer-automation-steps-narrow');
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await pane.getByRole('button', { name: 'Undo changes' }).click();
+      await pane.getByRole('tab', { name: 'People' }).click();
+      await expect(pane.getByRole('table', { name: 'People in Welcome series' }).getByRole('row').nth(1)).toContainText('@');
+      await page.waitForTimeout(300);
+      await shot('mailer-automation-people');
+    });
+  });
+}
+
 /** The editor, the conflict dialog, the translations and media (issue 4, editor side). */
 for (const scheme of ['light', 'dark'] as const) {
   test(`editor, translations and media in ${scheme}`, async ({ browser }) => {

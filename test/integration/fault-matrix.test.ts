@@ -1141,6 +1141,68 @@ Object.assign(ROWS, {
     act: (c: Ctx, s: { provider: 'sendgrid' }) => c.invoke('mailer.providerSetup', { siteId: c.site.id, provider: s.provider }),
     applied: (_c: Ctx, s: { provider: string }) => ((mailer().store.prep('SELECT webhook_id FROM providers WHERE name = ?').get(s.provider) as { webhook_id: string | null } | undefined)?.webhook_id ? 1 : 0),
   },
+  // an automation made once: a lost answer's retry finds the one it made (same name, newer than the newest before)
+  'mailer.createFlow': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ name: `Flow ${c.cell}` }),
+    route: () => 'POST /mailer/flows',
+    act: (c: Ctx, s: { name: string }) => c.invoke('mailer.createFlow', { siteId: c.site.id, name: s.name, trigger: 'tag_added', triggerTag: 'fm', steps: [{ id: null, type: 'wait', minutes: 60 }] }),
+    applied: (_c: Ctx, s: { name: string }) => flowsNamed(s.name),
+  },
+  'mailer.flowFromRecipe': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ name: `Recipe ${c.cell}` }),
+    route: () => 'POST /mailer/flows/recipes/welcome',
+    act: (c: Ctx, s: { name: string }) => c.invoke('mailer.flowFromRecipe', { siteId: c.site.id, recipe: 'welcome', name: s.name }),
+    applied: (_c: Ctx, s: { name: string }) => flowsNamed(s.name),
+  },
+  // steps saved whole: a new step sent twice would be numbered twice; the retry finds the line saved
+  'mailer.updateFlow': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: flowMade(`Edit ${c.cell}`, 'draft') }),
+    route: (s: { id: number }) => `PATCH /mailer/flows/${s.id}`,
+    act: (c: Ctx, s: { id: number }) =>
+      c.invoke('mailer.updateFlow', { siteId: c.site.id, id: s.id, changes: { steps: [{ id: 1, type: 'wait', minutes: 60 }, { id: null, type: 'tag', action: 'add', tag: 'fm' }] } }),
+    applied: (_c: Ctx, s: { id: number }) => {
+      const f = mailer().store.prep('SELECT steps, step_seq FROM flows WHERE id = ?').get(s.id) as { steps: string; step_seq: number };
+      return JSON.parse(f.steps).length === 2 ? f.step_seq - 1 : 0;
+    },
+  },
+  // a turn-on asked again finds the flow running and answers it (the site refuses a second)
+  'mailer.moveFlow': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: flowMade(`Turn on ${c.cell}`, 'draft') }),
+    route: (s: { id: number }) => `POST /mailer/flows/${s.id}/activate`,
+    act: (c: Ctx, s: { id: number }) => c.invoke('mailer.moveFlow', { siteId: c.site.id, id: s.id, move: 'activate' }),
+    applied: (_c: Ctx, s: { id: number }) => (mailer().store.prep('SELECT status FROM flows WHERE id = ?').pluck().get(s.id) === 'active' ? 1 : 0),
+  },
+  'mailer.deleteFlow': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: flowMade(`Gone ${c.cell}`, 'draft') }),
+    route: (s: { id: number }) => `DELETE /mailer/flows/${s.id}`,
+    act: (c: Ctx, s: { id: number }) => c.invoke('mailer.deleteFlow', { siteId: c.site.id, id: s.id }),
+    applied: (_c: Ctx, s: { id: number }) => 1 - (mailer().store.prep('SELECT count(*) FROM flows WHERE id = ?').pluck().get(s.id) as number),
+  },
+  // enrolled once: asked again, the site finds them in it, and that is answered as done
+  'mailer.enrol': {
+    target: 'cms',
+    prepare: async (c: Ctx) => ({ id: flowMade(`Enrol ${c.cell}`, 'active'), person: reachable()[0]! }),
+    route: (s: { id: number }) => `POST /mailer/flows/${s.id}/enrol`,
+    act: (c: Ctx, s: { id: number; person: number }) => c.invoke('mailer.enrol', { siteId: c.site.id, id: s.id, subscriberId: s.person }),
+    applied: (_c: Ctx, s: { id: number; person: number }) => mailer().store.prep('SELECT count(*) FROM enrolments WHERE flow_id = ? AND subscriber_id = ?').pluck().get(s.id, s.person) as number,
+  },
+  'mailer.exitEnrolment': {
+    target: 'cms',
+    prepare: async (c: Ctx) => {
+      const id = flowMade(`Exit ${c.cell}`, 'active');
+      const at = Math.floor(Date.now() / 1000);
+      const eid = Number(mailer().store.prep("INSERT INTO enrolments (flow_id, subscriber_id, status, at, step_id, due_at) VALUES (?, ?, 'waiting', ?, 1, ?)").run(id, reachable()[0]!, at, at + 3600).lastInsertRowid);
+      return { id, eid };
+    },
+    route: (s: { id: number; eid: number }) => `POST /mailer/flows/${s.id}/enrolments/${s.eid}/exit`,
+    act: (c: Ctx, s: { id: number; eid: number }) => c.invoke('mailer.exitEnrolment', { siteId: c.site.id, id: s.id, enrolmentId: s.eid }),
+    applied: (_c: Ctx, s: { eid: number }) => (mailer().store.prep('SELECT status FROM enrolments WHERE id = ?').pluck().get(s.eid) === 'exited' ? 1 : 0),
+  },
   // an address suppressed is answered as it is, not suppressed twice
   'mailer.suppress': {
     target: 'cms',
@@ -1246,6 +1308,18 @@ function campaignMade(name: string, status: 'draft' | 'scheduled'): number {
   const info = mailer()
     .store.prep("INSERT INTO campaigns (name, status, segment_id, list_ids, created_at, fields, updated_at, scheduled_at) VALUES (?, ?, NULL, '[1]', ?, ?, ?, ?)")
     .run(name, status, at, JSON.stringify({ subject: 'Hello', body_md: 'Hello' }), at, status === 'scheduled' ? at + 86_400 : null);
+  return Number(info.lastInsertRowid);
+}
+
+/** Automations of that name on the site. */
+const flowsNamed = (name: string) => mailer().store.prep('SELECT count(*) FROM flows WHERE name = ?').pluck().get(name) as number;
+
+/** An automation made behind the app's back: one wait of an hour (step 1), enrolling by hand only (a tag trigger). */
+function flowMade(name: string, status: 'draft' | 'active'): number {
+  const at = Math.floor(Date.now() / 1000);
+  const info = mailer()
+    .store.prep("INSERT INTO flows (name, status, trigger, trigger_json, steps, step_seq, created_at, updated_at, activated_at) VALUES (?, ?, 'tag_added', '{\"tag\":\"fm\"}', ?, 1, ?, ?, ?)")
+    .run(name, status, JSON.stringify([{ id: 1, type: 'wait', minutes: 60 }]), at, at, status === 'active' ? at : null);
   return Number(info.lastInsertRowid);
 }
 

@@ -23,6 +23,7 @@ export interface MailerSection {
 export const MAILER_SECTIONS: MailerSection[] = [
   { id: 'subscribers', label: 'Subscribers', hint: 'The people, their lists and consent', load: () => import('./subscribers/SubscribersSection.svelte') },
   { id: 'campaigns', label: 'Campaigns', hint: 'Write, send and follow mailings', load: () => import('./campaigns/CampaignsSection.svelte') },
+  { id: 'automations', label: 'Automations', hint: 'Letters and steps that run by themselves', load: () => import('./automations/AutomationsSection.svelte') },
   { id: 'templates', label: 'Templates', hint: 'Mailings to start from', load: () => import('./templates/TemplatesSection.svelte') },
   { id: 'overview', label: 'Overview', hint: 'Growth and what needs doing', load: () => import('./overview/OverviewSection.svelte') },
   { id: 'reports', label: 'Reports', hint: 'Seven reports as tables, charts and CSV', load: () => import('./reports/ReportsSection.svelte') },
