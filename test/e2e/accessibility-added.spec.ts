@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { A11Y_SIZES, checkScreen as check, checkState } from './support/a11y';
-import { DEMO, openArea, rail, UNHURRIED, useDemoSite } from './support/app';
+import { DEMO, openArea, rail, switchArea, UNHURRIED, useDemoSite } from './support/app';
 
 // a small audience: these tests are about the screens, not about 20,000 people
 const demo = useDemoSite('sitedesk-a11y-added-e2e-', { ...UNHURRIED, mailer: { subscribers: 1500 }, audit: { enabled: true }, auditSeed: 200 });
@@ -283,6 +283,31 @@ test('the Mailer’s campaigns: the table and its filters, a new campaign with i
   await pane.getByRole('button', { name: 'New template…' }).click();
   await check(page, 'mailer: new template', page.getByRole('dialog', { name: 'New template' }).getByLabel('Name'));
   await page.getByRole('dialog', { name: 'New template' }).getByRole('button', { name: 'Cancel' }).click();
+});
+
+test('a campaign written while the site is away: the kept notice, Changes with it, the merge view of a conflict', async ({ page }) => {
+  const pane = await openMailer(page);
+  await section(pane, 'Campaigns');
+  await pane.getByRole('table', { name: /Campaigns of Demo/ }).getByRole('button', { name: 'Winter preview', exact: true }).click();
+  const store = demo.cms.mailer.store.db;
+  try {
+    demo.cms.faults.set({ route: '*', drop: true });
+    await pane.getByLabel('Subject', { exact: true }).fill('Mine');
+    await pane.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(pane.getByText('Kept on this computer, not on the site yet')).toBeVisible({ timeout: 20_000 });
+    await check(page, 'mailer: a campaign kept on this computer', pane.getByRole('status').filter({ hasText: 'Not on the site yet.' }));
+    await pane.getByRole('button', { name: 'All campaigns' }).click();
+    await switchArea(pane, 'Demo', 'Changes');
+    await check(page, 'changes: a campaign waiting', pane.getByRole('listitem').filter({ hasText: 'Winter preview' }));
+    store.prepare("UPDATE campaigns SET fields = json_set(fields, '$.subject', 'Theirs') WHERE name = 'Winter preview'").run();
+    demo.cms.faults.clear();
+    const item = pane.getByRole('listitem').filter({ hasText: 'Winter preview' });
+    await expect(item).toContainText('Conflict: changed on the site too', { timeout: 60_000 });
+    await item.getByRole('button', { name: /^Resolve…/ }).click();
+    await check(page, 'changes: a campaign’s merge view', pane.getByRole('region', { name: 'Resolve conflict: Winter preview' }).getByRole('radiogroup', { name: 'Subject' }));
+  } finally {
+    demo.cms.faults.clear();
+  }
 });
 
 test('the Mailer’s deliverability, reports and a campaign’s subject test: a failing domain with its fix, the providers, a report as chart and table, its download', async ({ page }) => {
