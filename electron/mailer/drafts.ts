@@ -34,6 +34,8 @@ export interface MailDraftDeps {
   keepTemplate: (siteId: string, x: MailerTemplate) => void;
   /** The site's sync counts changed (sync.status). */
   changed: () => void;
+  /** Refuses a site that is not a CMS site of this app, before anything is kept for it. */
+  known: (siteId: string) => void;
   now?: () => number;
 }
 
@@ -240,6 +242,7 @@ export function mailDrafts(deps: MailDraftDeps) {
 
     /** Save: kept here first (nothing typed is lost whatever the site does), then sent. */
     async submit(q: ChannelParsed<'mailDrafts.submit'>): Promise<MailSaveOutcome> {
+      deps.known(q.siteId);
       const existing = repo.forRecord(q.siteId, q.kind, q.id);
       // a conflicted draft keeps its conflict: Save over it would hide what the site changed
       if (existing?.state === 'conflicted') throw new AppError({ code: 'conflict', status: 409, reason: 'draft_conflicted', message: `Your earlier changes to this ${WHAT[q.kind]} conflict with the site’s: resolve them first (Changes, or the notice above the form).` });

@@ -232,6 +232,7 @@ export function mailerService(deps: MailerServiceDeps) {
     keepCampaign: campaigns.keep,
     keepTemplate: campaigns.keepTemplate,
     changed: () => deps.draftsChanged?.(),
+    known: (siteId) => void deps.sessions.get(siteId),
     ...(deps.now ? { now: deps.now } : {}),
   });
 

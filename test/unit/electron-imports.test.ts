@@ -223,6 +223,7 @@ test('renderer layers: lib/, components/ and state/ never import views/; a view 
     settings: ['addons'], // the settings panels plugins add
     pages: ['editor'], // the page editor beside the tree
     editor: ['media', 'sync'], // the page's media and the merge view
+    mailer: ['sync'], // a campaign's merge view, when the site changed it too
   };
   const areaOf = (path: string): string | null => (isInside(path, views) ? (relative(views, path).split(sep)[0] ?? null) : null);
   const offenders: string[] = [];

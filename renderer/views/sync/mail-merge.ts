@@ -1,11 +1,11 @@
 /**
- * A conflicted campaign or template draft as the merge view reads it (views/sync/MergeView): the
+ * A conflicted campaign or template draft as the merge view reads it (MergeView): the
  * Host gives its base, mine and theirs as page text (the name as the title, the text as the
  * content, the other fields as the header), and the result goes back as fields.
  */
-import type { DraftDetail, MailFields, MailSaveOutcome } from '../../../../electron/contract/index';
-import { invoke } from '../../../lib/client';
-import type { MergeSource } from '../../sync/merge-session.svelte';
+import type { DraftDetail, MailFields, MailSaveOutcome } from '../../../electron/contract/index';
+import { invoke } from '../../lib/client';
+import type { MergeSource } from './merge-session.svelte';
 
 const FIELD_WORDS: Record<string, string> = {
   title: 'Name',
