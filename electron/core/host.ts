@@ -240,10 +240,10 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     void mailer?.close();
     offline?.close();
     offline = undefined;
-    integrity?.cancel();
+    const checked = integrity?.cancel();
     const m = mirror;
     const a = auditCopy;
-    return Promise.all([m?.close().catch(() => {}), a?.close().catch(() => {})]).then(() => undefined);
+    return Promise.all([m?.close().catch(() => {}), a?.close().catch(() => {}), checked]).then(() => undefined);
   }
 
   function startServices(r: Repositories): void {

@@ -33,16 +33,21 @@ export function sqliteModule(): string {
   return require.resolve('better-sqlite3');
 }
 
+/** How long a closing Host waits for a check still running before it leaves the thread to finish alone. */
+export const STOP_WAIT_MS = 5_000;
+
 /**
  * Runs the check; answers `{ok: true}`, the problems SQLite lists, or `{ok: null}` when the check
- * itself could not run (the file gone, the worker refused). `cancel` (the Host closing) stops
- * waiting for it: the answer is dropped and the thread no longer keeps the process alive, but it is
- * not terminated. better-sqlite3 13 aborts the whole process when a thread is terminated inside it
- * (loading the addon, or during a statement: WiseLibs/better-sqlite3#1507; a Host closed at once
- * after it opened met it in CI), and a read-only check left to finish harms nothing.
+ * itself could not run (the file gone, the worker refused). `cancel` (the Host closing) drops the
+ * answer and resolves once the thread has ended, which on any file but a huge one is at once; after
+ * STOP_WAIT_MS it is left to finish alone (unref'd: it no longer keeps the process alive). It is
+ * never terminated: better-sqlite3 13 aborts the whole process when a thread is terminated inside
+ * it (loading the addon, or during a statement: WiseLibs/better-sqlite3#1507; a Host closed at once
+ * after it opened met it in CI), and waiting lets the caller remove the folder the file is in.
  */
-export function checkIntegrity(file: string): { result: Promise<IntegrityResult>; cancel(): void } {
+export function checkIntegrity(file: string): { result: Promise<IntegrityResult>; cancel(): Promise<void> } {
   let worker: Worker | undefined;
+  let exited: Promise<void> = Promise.resolve();
   const result = new Promise<IntegrityResult>((resolve) => {
     try {
       worker = new Worker(WORKER, { eval: true, workerData: { file, module: sqliteModule() } });
@@ -50,6 +55,8 @@ export function checkIntegrity(file: string): { result: Promise<IntegrityResult>
       resolve({ ok: null, error: String((err as Error).message) });
       return;
     }
+    const w = worker;
+    exited = new Promise<void>((done) => w.once('exit', () => done()));
     worker.once('message', (m: IntegrityResult) => resolve(m));
     worker.once('error', (err) => resolve({ ok: null, error: err.message }));
     worker.once('exit', () => resolve({ ok: null, error: 'the check was stopped' }));
@@ -57,9 +64,13 @@ export function checkIntegrity(file: string): { result: Promise<IntegrityResult>
   let canceled = false;
   return {
     result: result.then((r) => (canceled ? { ok: null, error: 'the check was stopped' } : r)),
-    cancel: () => {
+    async cancel() {
       canceled = true;
-      worker?.unref();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_WAIT_MS)));
+      const how = await Promise.race([exited, late]);
+      clearTimeout(timer);
+      if (how === 'late') worker?.unref();
     },
   };
 }
