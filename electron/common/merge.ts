@@ -263,13 +263,17 @@ export function headerToSend(merged: Header, mine: Header, title: string): Heade
   return out;
 }
 
+/** The three-way merge of page text: the content by lines, the title and header field by field (what the merge view shows). */
+export function mergePageText(base: PageTextShape, mine: PageTextShape, theirs: PageTextShape): { text: TextMerge; header: HeaderMerge } {
+  return { text: mergeText(base.content, mine.content, theirs.content), header: mergeHeader(headerWithTitle(base), headerWithTitle(mine), headerWithTitle(theirs)) };
+}
+
 /**
  * Mine merged onto theirs from the base, the text by lines and the title and header field by
  * field; null when a hunk or a field needs a person. Mine's other fields ride along.
  */
 export function mergeClean<T extends PageTextShape>(base: PageTextShape, mine: T, theirs: PageTextShape): T | null {
-  const text = mergeText(base.content, mine.content, theirs.content);
-  const header = mergeHeader(headerWithTitle(base), headerWithTitle(mine), headerWithTitle(theirs));
+  const { text, header } = mergePageText(base, mine, theirs);
   if (!text.clean || header.conflicts.length) return null;
   const title = typeof header.merged.title === 'string' ? header.merged.title : mine.title;
   return { ...mine, title, header: headerToSend(header.merged, mine.header, title), content: text.text! };

@@ -14,7 +14,7 @@
 import { AppError, isAppError } from '../base/app-error';
 import type { Transport } from '../api/transport';
 import { cmsMailerCampaigns } from '../api/cms/mailer-campaigns';
-import { mergeClean, mergeHeader, mergeText, headerWithTitle, same } from '../common/merge';
+import { mergeClean, mergePageText, same } from '../common/merge';
 import { failedAttempt } from '../sync/order';
 import type { PushSummary } from '../sync/push';
 import type { MailDraft, MailDraftsRepo } from '../db/repos/mail-drafts';
@@ -38,8 +38,6 @@ export interface MailDraftDeps {
   known: (siteId: string) => void;
   now?: () => number;
 }
-
-const WHAT: Record<MailDraftKind, string> = { campaign: 'campaign', template: 'template' };
 
 /** The fields as the merge reads page text: the name as the title, the text as the content, the rest as the header. */
 export function asText(f: MailFields): PageTextShape {
@@ -81,7 +79,7 @@ function detailOf(d: MailDraft): MailDraftDetail {
   const base = asText(d.base);
   const mine = asText(d.mine);
   const theirs = d.theirs ? asText(d.theirs) : null;
-  const merge = d.state === 'conflicted' && theirs ? { text: mergeText(base.content, mine.content, theirs.content), header: mergeHeader(headerWithTitle(base), headerWithTitle(mine), headerWithTitle(theirs)) } : null;
+  const merge = d.state === 'conflicted' && theirs ? mergePageText(base, mine, theirs) : null;
   return { ...info(d), base: d.base, mine: d.mine, theirs: d.theirs, asText: { base, mine, theirs }, merge };
 }
 
@@ -92,14 +90,18 @@ const readRecord = (t: Transport, b: MailerBase, kind: MailDraftKind, id: number
 const updateRecord = (t: Transport, b: MailerBase, kind: MailDraftKind, id: number, changes: Partial<MailFields>): Promise<MailRecord> =>
   kind === 'campaign' ? cmsMailerCampaigns.update(t, b, id, changes) : cmsMailerCampaigns.updateTemplate(t, b, id, changes);
 
-type Sent = { outcome: 'done'; campaign: MailerCampaign | null; template: MailerTemplate | null } | { outcome: 'conflicted' | 'rejected' };
+type Sent = { outcome: 'done'; record: MailRecord } | { outcome: 'conflicted' | 'rejected' };
+
+/** A record on the site as a Save's answer carries it. */
+const pushedOf = (kind: MailDraftKind, r: MailRecord): MailSaveOutcome =>
+  kind === 'campaign' ? { outcome: 'pushed', campaign: r as MailerCampaign, template: null } : { outcome: 'pushed', campaign: null, template: r as MailerTemplate };
 
 export function mailDrafts(deps: MailDraftDeps) {
   const { repo } = deps;
   const now = deps.now ?? Date.now;
   const running = new Map<string, Promise<PushSummary>>();
 
-  const gone = (d: MailDraft) => `The site has no ${WHAT[d.kind]} “${d.base.name ?? ''}” any more: it was deleted, perhaps by someone else. Copy your text from here, or discard the draft.`;
+  const gone = (d: MailDraft) => `The site has no ${d.kind} “${d.base.name ?? ''}” any more: it was deleted, perhaps by someone else. Copy your text from here, or discard the draft.`;
 
   /** Reads the record, merges, sends what differs from the site's: one draft, one push. */
   async function send(d: MailDraft, t: Transport): Promise<Sent> {
@@ -123,11 +125,10 @@ export function mailDrafts(deps: MailDraftDeps) {
       return { outcome: 'conflicted' };
     }
     const changes = changesOf(d.kind, theirs, wanted);
-    const asRecord = (r: MailRecord): Sent => (d.kind === 'campaign' ? { outcome: 'done', campaign: r as MailerCampaign, template: null } : { outcome: 'done', campaign: null, template: r as MailerTemplate });
     if (!Object.keys(changes).length) {
       // on the site already: sent before an answer was lost, or the same edit made there
       repo.remove(d.id);
-      return asRecord(theirsRecord);
+      return { outcome: 'done', record: theirsRecord };
     }
     try {
       const saved = await deps.on(d.siteId, (b) => {
@@ -137,7 +138,7 @@ export function mailDrafts(deps: MailDraftDeps) {
       repo.remove(d.id);
       if (d.kind === 'campaign') deps.keepCampaign(d.siteId, saved as MailerCampaign);
       else deps.keepTemplate(d.siteId, saved as MailerTemplate);
-      return asRecord(saved);
+      return { outcome: 'done', record: saved };
     } catch (err) {
       if (!isAppError(err)) throw err;
       if (err.code === 'invalid_input') {
@@ -161,7 +162,7 @@ export function mailDrafts(deps: MailDraftDeps) {
    * for a person (conflicted, refused) is left; one backing off waits unless a person asked. The
    * first that gets no answer (or a session that ended) stops the push: the rest wait with it.
    */
-  function push(siteId: string, o: { only?: number; asked?: boolean } = {}): Promise<PushSummary> {
+  function push(siteId: string, o: { only?: number; asked?: boolean; onDone?: (record: MailRecord) => void } = {}): Promise<PushSummary> {
     const current = running.get(siteId);
     if (current) return current.then(() => push(siteId, o));
     const run = (async (): Promise<PushSummary> => {
@@ -177,8 +178,10 @@ export function mailDrafts(deps: MailDraftDeps) {
         repo.setState(d.id, { state: 'sending', attempts: d.attempts, nextAt: null, lastError: d.lastError });
         try {
           const r = await send(d, deps.t(siteId, o.only !== undefined));
-          if (r.outcome === 'done') summary.pushed++;
-          else {
+          if (r.outcome === 'done') {
+            summary.pushed++;
+            o.onDone?.(r.record);
+          } else {
             summary[r.outcome]++;
             summary.remaining++;
           }
@@ -202,20 +205,18 @@ export function mailDrafts(deps: MailDraftDeps) {
 
   /** Pushes one draft now and says what became of it. */
   async function pushOne(d: MailDraft): Promise<MailSaveOutcome> {
-    let pushedRecord: { campaign: MailerCampaign | null; template: MailerTemplate | null } | null = null;
-    const summary = await push(d.siteId, { only: d.id, asked: true });
+    let pushed: MailRecord | null = null;
+    const summary = await push(d.siteId, { only: d.id, asked: true, onDone: (record) => (pushed = record) });
+    if (pushed) return pushedOf(d.kind, pushed);
     const after = repo.one(d.id);
     if (!after) {
-      // gone: on the site now; the record as the site answered is read again for the editor
-      pushedRecord = await deps.on(d.siteId, (b) => readRecord(deps.t(d.siteId, true), b, d.kind, d.remoteId)).then(
-        (r) => (d.kind === 'campaign' ? { campaign: r as MailerCampaign, template: null } : { campaign: null, template: r as MailerTemplate }),
-        () => ({ campaign: null, template: null }),
-      );
-      return { outcome: 'pushed', ...pushedRecord };
+      // sent by the push that was running when this one was asked: the record is read for the editor
+      const record = await deps.on(d.siteId, (b) => readRecord(deps.t(d.siteId, true), b, d.kind, d.remoteId)).catch(() => null);
+      return record ? pushedOf(d.kind, record) : { outcome: 'pushed', campaign: null, template: null };
     }
     const draft = info(after);
-    if (after.state === 'conflicted') return { outcome: 'conflicted', draft, problem: { message: `The ${WHAT[d.kind]} was changed on the site too: choose what to keep.` } };
-    if (after.state === 'rejected') return { outcome: 'rejected', draft, problem: after.problem ?? { message: `The site refused this ${WHAT[d.kind]}.` } };
+    if (after.state === 'conflicted') return { outcome: 'conflicted', draft, problem: { message: `The ${d.kind} was changed on the site too: choose what to keep.` } };
+    if (after.state === 'rejected') return { outcome: 'rejected', draft, problem: after.problem ?? { message: `The site refused this ${d.kind}.` } };
     if (summary.stopped?.reason === 'signed_out') return { outcome: 'signed_out', draft, problem: { message: summary.stopped.message } };
     return { outcome: 'queued', draft, problem: { message: `${(summary.stopped?.message ?? 'The site did not answer.').replace(/\.$/, '')}. Your changes are kept on this computer and go to the site when it answers.` } };
   }
@@ -245,7 +246,7 @@ export function mailDrafts(deps: MailDraftDeps) {
       deps.known(q.siteId);
       const existing = repo.forRecord(q.siteId, q.kind, q.id);
       // a conflicted draft keeps its conflict: Save over it would hide what the site changed
-      if (existing?.state === 'conflicted') throw new AppError({ code: 'conflict', status: 409, reason: 'draft_conflicted', message: `Your earlier changes to this ${WHAT[q.kind]} conflict with the site’s: resolve them first (Changes, or the notice above the form).` });
+      if (existing?.state === 'conflicted') throw new AppError({ code: 'conflict', status: 409, reason: 'draft_conflicted', message: `Your earlier changes to this ${q.kind} conflict with the site’s: resolve them first (Changes, or the notice above the form).` });
       const d = repo.save(q.siteId, q.kind, q.id, fieldsFor(q.kind, q.base), fieldsFor(q.kind, q.fields));
       deps.changed();
       return pushOne(d);

@@ -9,7 +9,7 @@ import type { PagesRepo } from '../db/repos/pages';
 import type { Draft, StructuralOp, SyncRepo } from '../db/repos/sync';
 import type { SessionManager } from '../sessions/cms-session-manager';
 import type { SitesRepo } from '../db/repos/sites';
-import { headerWithTitle, mergeHeader, mergeText } from '../common/merge';
+import { mergePageText } from '../common/merge';
 import { pushSite, type PushSummary } from './push';
 
 export interface SyncDeps {
@@ -114,13 +114,7 @@ export function syncService(deps: SyncDeps) {
 
   /** Everything the merge view needs: base, mine, theirs, and the hunks and field conflicts. */
   function detailOf(d: Draft): DraftDetail {
-    const merge =
-      d.state === 'conflicted' && d.theirs
-        ? {
-            text: mergeText(d.base.content, d.mine.content, d.theirs.content),
-            header: mergeHeader(headerWithTitle(d.base), headerWithTitle(d.mine), headerWithTitle(d.theirs)),
-          }
-        : null;
+    const merge = d.state === 'conflicted' && d.theirs ? mergePageText(d.base, d.mine, d.theirs) : null;
     return { ...info(d), base: d.base, mine: d.mine, theirs: d.theirs, merge };
   }
 
