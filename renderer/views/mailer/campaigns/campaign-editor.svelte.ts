@@ -189,10 +189,8 @@ export class CampaignEditor {
     // kept here: whatever the site said, nothing typed is lost
     this.kept = r.draft;
     this.#saved = JSON.stringify(fields);
-    if (r.outcome === 'rejected' && r.problem.fields) {
-      const mine = Object.fromEntries(Object.entries(r.problem.fields).map(([k, m]) => [k.replace(/^changes\./, ''), m]));
-      this.action.showFields(mine, r.problem.message);
-    }
+    // the site names a field under the input's `changes`: the form places it by its last key
+    if (r.outcome === 'rejected' && r.problem.fields) this.action.showFields(r.problem.fields, r.problem.message);
     return { outcome: r.outcome, message: r.problem.message };
   }
 

@@ -126,7 +126,8 @@ export class TemplateForm {
     if (r.outcome === 'pushed') return { template: r.template ?? this.base };
     this.kept = r.draft;
     if (r.outcome === 'rejected' && r.problem.fields) {
-      this.action.showFields(Object.fromEntries(Object.entries(r.problem.fields).map(([k, m]) => [k.replace(/^changes\./, ''), m])), r.problem.message);
+      // the site names a field under the input's `changes`: the form places it by its last key
+      this.action.showFields(r.problem.fields, r.problem.message);
       return null;
     }
     return { kept: r.outcome, message: r.problem.message };
