@@ -7,7 +7,7 @@
  * campaign is read and, standing where that move leads, answered as done.
  */
 import { AppError, isAppError, mayHaveArrived } from '../base/app-error';
-import { UncertainWrites } from '../base/uncertain';
+import { createdOnce, UncertainWrites } from '../base/uncertain';
 import type { Transport } from '../api/transport';
 import { cmsMailerCampaigns } from '../api/cms/mailer-campaigns';
 import { gone as goneOf, goneAlready, routeMissing } from './base';
@@ -112,26 +112,17 @@ export function mailerCampaigns(deps: CampaignDeps) {
       if (segmentId !== undefined) body.segment_id = segmentId;
       if (templateId !== undefined) body.template_id = templateId;
       const key = `${siteId}\ncampaign\n${name}\n${subject ?? ''}`;
-      const same = (c: MailerCampaign, newest: number) => c.id > newest && c.name === name && (c.subject ?? '') === (subject ?? '');
-      const earlier = lost.get(key)?.value;
-      if (earlier) {
-        const found = (await reading(siteId, (b) => cmsMailerCampaigns.campaigns(t(siteId), b, { page: 1, perPage: 50 }))).items.find((c) => same(c, earlier.newest));
-        lost.forget(key);
-        if (found) return { campaign: found };
-      }
-      // the newest there is now, so one a lost answer made can be told apart later (not known: no such lookup)
-      const newest = await reading(siteId, (b) => cmsMailerCampaigns.campaigns(t(siteId), b, { page: 1, perPage: 50 })).then(
-        (r) => r.items.reduce((m, c) => Math.max(m, c.id), 0),
-        () => null,
-      );
-      let campaign: MailerCampaign;
-      try {
-        campaign = await writing(siteId, 'No campaign was made', (b, transport) => cmsMailerCampaigns.create(transport, b, body));
-      } catch (err) {
-        if (mayHaveArrived(err) && newest !== null) lost.remember(key, { newest });
-        throw err;
-      }
-      deps.keepCopy<Table>(siteId, TABLE_KEY, (table) => ({ ...table, items: [campaign, ...table.items], total: table.total + 1 }));
+      const firstPage = () => reading(siteId, (b) => cmsMailerCampaigns.campaigns(t(siteId), b, { page: 1, perPage: 50 }));
+      const campaign = await createdOnce(lost, key, {
+        // the newest there is now, so one a lost answer made can be told apart later (not known: no such lookup)
+        snapshot: () => firstPage().then((r) => ({ newest: r.items.reduce((m, c) => Math.max(m, c.id), 0) }), () => null),
+        find: async ({ newest }) => (await firstPage()).items.find((c) => c.id > newest && c.name === name && (c.subject ?? '') === (subject ?? '')),
+        make: async () => {
+          const made = await writing(siteId, 'No campaign was made', (b, transport) => cmsMailerCampaigns.create(transport, b, body));
+          deps.keepCopy<Table>(siteId, TABLE_KEY, (table) => ({ ...table, items: [made, ...table.items], total: table.total + 1 }));
+          return made;
+        },
+      });
       return { campaign };
     },
 
@@ -218,26 +209,12 @@ export function mailerCampaigns(deps: CampaignDeps) {
     async createTemplate(input: ChannelParsed<'mailer.createTemplate'>): Promise<{ template: MailerTemplate }> {
       const { siteId, ...fields } = input;
       const key = `${siteId}\ntemplate\n${fields.name}`;
-      const earlier = lostTemplates.get(key)?.value;
-      if (earlier) {
-        const found = (await reading(siteId, (b) => cmsMailerCampaigns.templates(t(siteId), b))).find((x) => !earlier.before.includes(x.id) && x.name === fields.name);
-        lostTemplates.forget(key);
-        if (found) {
-          keepTemplate(siteId, found);
-          return { template: found };
-        }
-      }
-      const before = await reading(siteId, (b) => cmsMailerCampaigns.templates(t(siteId), b)).then(
-        (all) => all.map((x) => x.id),
-        () => null,
-      );
-      let template: MailerTemplate;
-      try {
-        template = await writing(siteId, 'No template was made', (b, transport) => cmsMailerCampaigns.createTemplate(transport, b, fields));
-      } catch (err) {
-        if (mayHaveArrived(err) && before) lostTemplates.remember(key, { before });
-        throw err;
-      }
+      const all = () => reading(siteId, (b) => cmsMailerCampaigns.templates(t(siteId), b));
+      const template = await createdOnce(lostTemplates, key, {
+        snapshot: () => all().then((xs) => ({ before: xs.map((x) => x.id) }), () => null),
+        find: async ({ before }) => (await all()).find((x) => !before.includes(x.id) && x.name === fields.name),
+        make: () => writing(siteId, 'No template was made', (b, transport) => cmsMailerCampaigns.createTemplate(transport, b, fields)),
+      });
       keepTemplate(siteId, template);
       return { template };
     },

@@ -17,7 +17,7 @@
  * that finds nothing is done.
  */
 import { AppError, isAppError, mayHaveArrived } from '../base/app-error';
-import { UncertainWrites } from '../base/uncertain';
+import { createdOnce, UncertainWrites } from '../base/uncertain';
 import type { Transport } from '../api/transport';
 import { cmsMailerFlows, flowBody } from '../api/cms/mailer-flows';
 import { gone as goneOf, goneAlready, routeMissing } from './base';
@@ -122,30 +122,17 @@ export function mailerFlows(deps: FlowDeps) {
 
   /** Makes a draft; a lost answer's retry finds the one it made instead of a second. */
   async function created(siteId: string, key: string, name: string | null, make: (b: MailerBase, transport: Transport) => Promise<MailerFlow>): Promise<{ flow: MailerFlow }> {
-    const earlier = lostCreates.get(key)?.value;
     const list = () => reading(siteId, (b) => cmsMailerFlows.flows(t(siteId), b));
-    if (earlier) {
-      const row = (await list()).flows.find((f) => f.id > earlier.newest && (name === null || f.name === name));
-      lostCreates.forget(key);
-      if (row) {
+    const flow = await createdOnce(lostCreates, key, {
+      // the newest there is now, so one a lost answer made can be told apart later (not known: no such lookup)
+      snapshot: () => list().then((r) => ({ newest: r.flows.reduce((m, f) => Math.max(m, f.id), 0) }), () => null),
+      find: async ({ newest }) => {
+        const row = (await list()).flows.find((f) => f.id > newest && (name === null || f.name === name));
         // the list has no steps: the flow itself
-        const found = await reading(siteId, (b) => one(siteId, b, row.id));
-        keep(siteId, found);
-        return { flow: found };
-      }
-    }
-    // the newest there is now, so one a lost answer made can be told apart later (not known: no such lookup)
-    const newest = await list().then(
-      (r) => r.flows.reduce((m, f) => Math.max(m, f.id), 0),
-      () => null,
-    );
-    let flow: MailerFlow;
-    try {
-      flow = await writing(siteId, 'No automation was made', make);
-    } catch (err) {
-      if (mayHaveArrived(err) && newest !== null) lostCreates.remember(key, { newest });
-      throw err;
-    }
+        return row ? reading(siteId, (b) => one(siteId, b, row.id)) : undefined;
+      },
+      make: () => writing(siteId, 'No automation was made', make),
+    });
     keep(siteId, flow);
     return { flow };
   }

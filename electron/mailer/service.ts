@@ -20,7 +20,7 @@
  *   values, and the lost-write memory is keyed by the address's hash.
  */
 import { AppError, isAppError, mayHaveArrived } from '../base/app-error';
-import { timeOfDay, UncertainWrites } from '../base/uncertain';
+import { createdOnce, timeOfDay, UncertainWrites } from '../base/uncertain';
 import { cmsMailer, filterBody, filterField, inputField, type RawSubscriberPage } from '../api/cms/mailer';
 import { isDemoRefusal } from '../api/errors';
 import type { Transport } from '../api/transport';
@@ -194,6 +194,7 @@ export function mailerService(deps: MailerServiceDeps) {
 
   // the lost-write memory: keyed by site, the write, and the address's hash (never the address)
   const lost = new UncertainWrites<Record<string, unknown>>(deps.now);
+  const lostSegments = new UncertainWrites<{ before: number[] }>(deps.now);
   /** Runs a write; when its answer is lost, `key` is remembered (with `value`) for the same write asked again. */
   async function remembering<T>(key: string, send: () => Promise<T>, value: Record<string, unknown> = {}): Promise<T> {
     try {
@@ -659,28 +660,13 @@ export function mailerService(deps: MailerServiceDeps) {
       if (input.listId !== undefined) body.list_id = input.listId;
       const key = `${siteId}\nsegment\n${input.name}\n${JSON.stringify(input.definition)}`;
       const same = (s: MailerSegment) => s.name === input.name && sameJson(s.definition, input.definition);
-      const earlier = lost.get(key)?.value as { before: number[] } | undefined;
-      if (earlier) {
+      const segment = await createdOnce(lostSegments, key, {
+        // the segments there are now, so one a lost answer made can be told apart later (not known: no such lookup)
+        snapshot: () => reading(siteId, (b) => cmsMailer.segments(once(siteId), b)).then((all) => ({ before: all.map((x) => x.id) }), () => null),
         // the lost create may have made it: one of that name and definition made since is that one
-        const found = (await reading(siteId, (b) => cmsMailer.segments(t(siteId), b))).find((s) => !earlier.before.includes(s.id) && same(s));
-        lost.forget(key);
-        if (found) {
-          keepInList(siteId, SEGMENTS_KEY, found);
-          return { segment: found };
-        }
-      }
-      // the segments there are now, so one a lost answer made can be told apart later (not known: no such lookup)
-      const before = await reading(siteId, (b) => cmsMailer.segments(once(siteId), b)).then(
-        (all) => all.map((s) => s.id),
-        () => null,
-      );
-      let segment: MailerSegment;
-      try {
-        segment = await writing(siteId, 'No segment was made', (b, transport) => cmsMailer.createSegment(transport, b, body));
-      } catch (err) {
-        if (mayHaveArrived(err) && before) lost.remember(key, { before });
-        throw err;
-      }
+        find: async ({ before }) => (await reading(siteId, (b) => cmsMailer.segments(t(siteId), b))).find((x) => !before.includes(x.id) && same(x)),
+        make: () => writing(siteId, 'No segment was made', (b, transport) => cmsMailer.createSegment(transport, b, body)),
+      });
       keepInList(siteId, SEGMENTS_KEY, segment);
       return { segment };
     },
